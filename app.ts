@@ -1,0 +1,82 @@
+/**
+ * Assembles trio: opens and migrates the database, loads the demo data into an empty one, builds the
+ * routes and starts listening. `main.ts serve` and the end-to-end tests both start the server through
+ * startApp, so tests exercise exactly what operators run (tests inject a clock and a log sink).
+ */
+import type { DestinationStream } from 'pino';
+import { openDatabase, type Db } from './db/connection.ts';
+import { activePlanLookup, keyLookup } from './db/accounts.ts';
+import { loadDemo, isEmpty } from './db/demo.ts';
+import { migrate } from './db/migrate.ts';
+import { WriteBehind } from './db/write-behind.ts';
+import type { Config } from './lib/config.ts';
+import { createListener } from './lib/http/adapter.ts';
+import { listen } from './lib/http/server.ts';
+import { createLogger } from './lib/log.ts';
+import { createMetrics } from './lib/metrics.ts';
+import { RateLimiter } from './lib/rate-limit.ts';
+import type { AppContext } from './routes/context.ts';
+import { buildRoutes } from './routes/index.ts';
+
+export interface StartOptions {
+  clock?: () => number;
+  logDestination?: DestinationStream;
+}
+
+export interface RunningApp {
+  url: string;
+  port: number;
+  db: Db;
+  ctx: AppContext;
+  stop(): Promise<void>;
+}
+
+export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
+  const clock = options.clock ?? Date.now;
+  const log = createLogger(config.logLevel, options.logDestination);
+  const db = openDatabase(config.databasePath);
+  try {
+    migrate(db, undefined, clock());
+    if (config.demo && isEmpty(db)) {
+      const summary = loadDemo(db, clock());
+      log.info({ demo: summary }, 'loaded the demo data into an empty database');
+    }
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+
+  let limiter: RateLimiter;
+  const writeBehind = new WriteBehind(db, () => limiter, clock);
+  limiter = new RateLimiter(writeBehind.loadDay);
+  writeBehind.start();
+
+  const ctx: AppContext = { db, clock, log, limiter, writeBehind, lookupKey: keyLookup(db), activePlan: activePlanLookup(db) };
+  const metrics = createMetrics();
+  const router = buildRoutes(ctx, metrics);
+  const listener = createListener({
+    fetch: (req) => router.fetch(req),
+    log,
+    clock,
+    trustProxy: config.trustProxy,
+    bodyLimitBytes: config.bodyLimitBytes,
+    observe: metrics.observe,
+  });
+  const server = await listen(listener, config.host, config.port);
+  log.info({ url: server.url, database: config.databasePath }, 'trio is serving');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: server.url,
+    port: server.port,
+    db,
+    ctx,
+    stop: () =>
+      (stopping ??= (async () => {
+        await server.stop();
+        writeBehind.stop();
+        db.close();
+        log.flush();
+      })()),
+  };
+}

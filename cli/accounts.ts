@@ -1,0 +1,128 @@
+/** Operator commands for accounts, keys and subscriptions (SPEC "Accounts and the console"). */
+import {
+  AccountError, createAccount, createKey, findAccount, listKeys, revokeKey, rotateKey, setSubscription,
+  type Environment, type KeyRow, type Service,
+} from '../db/accounts.ts';
+import type { Db } from '../db/connection.ts';
+import { requireString, UsageError, type Command, type Values } from './command.ts';
+
+const SERVICES = ['impact', 'human', 'funding'];
+const DAY_MS = 86_400_000;
+
+function accountByEmail(db: Db, email: string) {
+  const account = findAccount(db, email);
+  if (!account) throw new AccountError(`no account with e-mail ${email}; create it with 'account create --email ${email}'`);
+  return account;
+}
+
+function keyId(raw: string | undefined): number {
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id < 1) throw new UsageError('give the key id (a whole number, as `key list` shows it)');
+  return id;
+}
+
+const publicKey = (row: KeyRow) => ({
+  id: row.id, service: row.service, environment: row.environment, name: row.name, display_prefix: row.display_prefix,
+  scopes: row.scopes ? row.scopes.split(' ') : [], created_at: iso(row.created_at), last_used_at: iso(row.last_used_at),
+  revoked_at: iso(row.revoked_at), expires_at: iso(row.expires_at), rotated_from: row.rotated_from,
+});
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** '0', '90m', '24h', '7d' → milliseconds; at most 7 days (a rotation's grace period). */
+export function parseGrace(value: string): number {
+  const m = /^(\d+)([mhd]?)$/.exec(value);
+  if (!m) throw new UsageError(`--expire-old-in takes a duration such as 0, 90m, 24h or 7d (got '${value}')`);
+  const ms = Number(m[1]) * ({ '': 1000, m: 60_000, h: 3_600_000, d: DAY_MS }[m[2] as '' | 'm' | 'h' | 'd']);
+  if (ms > 7 * DAY_MS) throw new UsageError('--expire-old-in is at most 7d');
+  return ms;
+}
+
+export const accountCommands: Command[] = [
+  {
+    words: ['account', 'create'],
+    summary: 'Create an account (e-mail only; the person sets a password when signing up in the console)',
+    usage: 'account create --email ADDRESS',
+    options: { email: { type: 'string' } },
+    run: (ctx, values) => ({ account: createAccount(ctx.openDb(), requireString(values, 'email'), ctx.now()) }),
+  },
+  {
+    words: ['key', 'create'],
+    summary: 'Create an API key; it is printed this once and never again',
+    usage: 'key create --account EMAIL --service impact|human|funding [--name NAME] [--env test|live] [--scopes tasks:read,tasks:write]',
+    options: { account: { type: 'string' }, service: { type: 'string' }, name: { type: 'string' }, env: { type: 'string' }, scopes: { type: 'string' } },
+    run(ctx, values: Values) {
+      const db = ctx.openDb();
+      const service = requireString(values, 'service');
+      if (!SERVICES.includes(service)) throw new UsageError(`--service is one of ${SERVICES.join(', ')}`);
+      const env = values.env as string | undefined;
+      if (env !== undefined && (service !== 'human' || !['test', 'live'].includes(env))) {
+        throw new UsageError('--env is test or live, and only for human keys');
+      }
+      const account = accountByEmail(db, requireString(values, 'account'));
+      const scopes = typeof values.scopes === 'string' ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+      const { key, row } = createKey(db, {
+        accountId: account.id, service: service as Service, name: (values.name as string | undefined) ?? `${service} key`,
+        environment: (env as Environment | undefined) ?? null, ...(scopes ? { scopes } : {}),
+      }, ctx.now());
+      return { key, ...publicKey(row) };
+    },
+    text: (r) => `${r.key}\n\nThis key is shown once. Store it now: only its hash is kept. (id ${r.id}, ${r.display_prefix}…)`,
+  },
+  {
+    words: ['key', 'list'],
+    summary: 'List keys (never the secrets): id, service, name, prefix, scopes, use and state',
+    usage: 'key list [--account EMAIL] [--service impact|human|funding]',
+    options: { account: { type: 'string' }, service: { type: 'string' } },
+    run(ctx, values) {
+      const db = ctx.openDb();
+      const accountId = typeof values.account === 'string' ? accountByEmail(db, values.account).id : undefined;
+      const service = values.service as Service | undefined;
+      if (service !== undefined && !SERVICES.includes(service)) throw new UsageError(`--service is one of ${SERVICES.join(', ')}`);
+      return { keys: listKeys(db, { ...(accountId ? { accountId } : {}), ...(service ? { service } : {}) }).map(publicKey) };
+    },
+    text: (r) => {
+      const keys = r.keys as ReturnType<typeof publicKey>[];
+      if (keys.length === 0) return 'no keys';
+      return keys.map((k) => [k.id, k.service, k.environment ?? '-', `${k.display_prefix}…`, JSON.stringify(k.name), k.scopes.join(',') || '-',
+        k.revoked_at ? `revoked ${k.revoked_at}` : k.expires_at ? `expires ${k.expires_at}` : 'active', `last used ${k.last_used_at ?? 'never'}`].join('  ')).join('\n');
+    },
+  },
+  {
+    words: ['key', 'revoke'],
+    summary: 'Revoke a key; the next request with it is refused with 401',
+    usage: 'key revoke ID',
+    options: {},
+    positionals: ['ID'],
+    run: (ctx, _values, [id]) => ({ revoked: publicKey(revokeKey(ctx.openDb(), keyId(id), ctx.now())) }),
+  },
+  {
+    words: ['key', 'rotate'],
+    summary: 'Create a new key with the same name and scopes; the old one works until revoked or the grace period ends',
+    usage: 'key rotate ID [--expire-old-in 0|90m|24h|7d]',
+    options: { 'expire-old-in': { type: 'string' } },
+    positionals: ['ID'],
+    run(ctx, values, [id]) {
+      const now = ctx.now();
+      const grace = typeof values['expire-old-in'] === 'string' ? parseGrace(values['expire-old-in']) : null;
+      const { key, row } = rotateKey(ctx.openDb(), keyId(id), now, grace === null ? null : now + grace);
+      return { key, ...publicKey(row), old_key_expires_at: grace === null ? null : iso(now + grace) };
+    },
+    text: (r) => `${r.key}\n\nThis key is shown once. The old key (id ${r.rotated_from}) works ${r.old_key_expires_at ? `until ${r.old_key_expires_at}` : 'until you revoke it'}.`,
+  },
+  {
+    words: ['subscription', 'set'],
+    summary: 'Give an account the pro funding plan, or end it (none); takes effect on the next request',
+    usage: 'subscription set --account EMAIL --plan pro|none [--until YYYY-MM-DD]',
+    options: { account: { type: 'string' }, plan: { type: 'string' }, until: { type: 'string' } },
+    run(ctx, values) {
+      const db = ctx.openDb();
+      const plan = requireString(values, 'plan');
+      if (plan !== 'pro' && plan !== 'none') throw new UsageError('--plan is pro or none');
+      const until = values.until as string | undefined;
+      if (until !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(until)) throw new UsageError('--until is a date, YYYY-MM-DD (the plan ends at 00:00 UTC that day)');
+      const account = accountByEmail(db, requireString(values, 'account'));
+      setSubscription(db, account.id, plan === 'pro' ? 'pro' : null, ctx.now(), until ? Date.parse(`${until}T00:00:00Z`) : null);
+      return { account: account.email, plan, until: until ?? null };
+    },
+  },
+];

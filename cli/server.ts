@@ -1,0 +1,76 @@
+/** serve, migrate and demo: starting trio and preparing its database. */
+import { SingleBar, Presets } from 'cli-progress';
+import { startApp } from '../app.ts';
+import { loadDemo } from '../db/demo.ts';
+import { importFundingFile } from '../db/funding/import.ts';
+import { openDatabase } from '../db/connection.ts';
+import { migrate } from '../db/migrate.ts';
+import { requireString, UsageError, type Command } from './command.ts';
+
+const SOURCES = ['eu', 'cordis', 'bdns', 'boe'] as const;
+
+export const serverCommands: Command[] = [
+  {
+    words: ['serve'],
+    summary: 'Serve all three APIs, the console and the operations endpoints (PORT, HOST, DATABASE_PATH…)',
+    usage: 'serve',
+    options: {},
+    async run(ctx) {
+      const app = await startApp(ctx.config);
+      const shutdown = (signal: string) => {
+        process.stderr.write(`${signal}: finishing requests in flight, then closing the database\n`);
+        void app.stop().then(() => process.exit(0));
+      };
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+      process.once('SIGINT', () => shutdown('SIGINT'));
+      return { url: app.url, database: ctx.config.databasePath };
+    },
+    text: (r) => `trio is serving at ${r.url} (database ${r.database}). Ctrl-C stops it.`,
+  },
+  {
+    words: ['migrate'],
+    summary: 'Apply pending database migrations (serve does this at start too)',
+    usage: 'migrate',
+    options: {},
+    run(ctx) {
+      // Not ctx.openDb(): that migrates on open, and this command is to say what it applied.
+      const db = openDatabase(ctx.config.databasePath);
+      try {
+        return { applied: migrate(db, undefined, ctx.now()), database: ctx.config.databasePath };
+      } finally {
+        db.close();
+      }
+    },
+    text: (r) => ((r.applied as number[]).length ? `applied migrations ${(r.applied as number[]).join(', ')}` : 'the database is up to date'),
+  },
+  {
+    words: ['demo'],
+    summary: 'Load the demo data set (the funding corpus fixtures) into the database',
+    usage: 'demo',
+    options: {},
+    run(ctx) {
+      const db = ctx.openDb();
+      const bar = ctx.interactive ? new SingleBar({ format: 'demo data [{bar}] {value}/{total} files' }, Presets.shades_classic) : null;
+      let started = false;
+      const files = loadDemo(db, ctx.now(), (done, total) => {
+        if (bar && !started) (bar.start(total, 0), (started = true));
+        bar?.update(done);
+      });
+      bar?.stop();
+      return { files: files.length, imported: files };
+    },
+    text: (r) => `loaded ${r.files} demo files`,
+  },
+  {
+    words: ['funding', 'import'],
+    summary: 'Import a funding source file in its published format; all of it or, if malformed, none of it',
+    usage: 'funding import --source eu|cordis|bdns|boe FILE',
+    options: { source: { type: 'string' } },
+    positionals: ['FILE'],
+    run(ctx, values, [file]) {
+      const source = requireString(values, 'source');
+      if (!(SOURCES as readonly string[]).includes(source)) throw new UsageError(`--source is one of ${SOURCES.join(', ')}`);
+      return { ...importFundingFile(ctx.openDb(), source as (typeof SOURCES)[number], file!, ctx.now()) };
+    },
+  },
+];

@@ -1,0 +1,133 @@
+/**
+ * Accounts, API keys and subscriptions: the queries the CLI, the console and every service's access
+ * stage use. Keys are stored as SHA-256 hashes with a display prefix; the key itself is returned once,
+ * by createKey/rotateKey, and never again.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Db } from './connection.ts';
+import { displayPrefix, formatKey, hashKey, type KeyPrefix } from '../lib/keys.ts';
+import type { StoredKey } from '../lib/key-check.ts';
+
+export type Service = 'impact' | 'human' | 'funding';
+export type Environment = 'test' | 'live';
+
+export interface Account { id: number; email: string; created_at: number }
+
+export interface KeyRow extends StoredKey {
+  name: string;
+  display_prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+  rotated_from: number | null;
+}
+
+export const SERVICE_SCOPES: Record<Service, string[]> = {
+  impact: [],
+  human: ['tasks:read', 'tasks:write'],
+  funding: [],
+};
+
+export function keyPrefix(service: Service, environment: Environment | null): KeyPrefix {
+  if (service === 'impact') return 'ia_';
+  if (service === 'funding') return 'fnd_';
+  return environment === 'live' ? 'ho_live_' : 'ho_test_';
+}
+
+export class AccountError extends Error {}
+
+export function createAccount(db: Db, email: string, now: number, passwordHash: string | null = null): Account {
+  const clean = email.trim();
+  if (!/^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/.test(clean)) throw new AccountError(`'${clean}' is not an e-mail address`);
+  if (findAccount(db, clean)) throw new AccountError(`an account with e-mail ${clean} exists already`);
+  const info = db.prepare('INSERT INTO accounts (email, password_hash, created_at) VALUES (?, ?, ?)').run(clean, passwordHash, now);
+  return { id: Number(info.lastInsertRowid), email: clean, created_at: now };
+}
+
+export function findAccount(db: Db, email: string): Account | undefined {
+  return db.prepare('SELECT id, email, created_at FROM accounts WHERE email = ?').get(email.trim()) as Account | undefined;
+}
+
+export interface NewKey { key: string; row: KeyRow }
+
+export function createKey(
+  db: Db,
+  input: { accountId: number; service: Service; name: string; environment?: Environment | null; scopes?: string[]; expiresAt?: number | null; rotatedFrom?: number | null },
+  now: number,
+): NewKey {
+  const environment = input.service === 'human' ? (input.environment ?? 'test') : null;
+  const scopes = input.scopes ?? SERVICE_SCOPES[input.service];
+  const unknown = scopes.filter((s) => !SERVICE_SCOPES[input.service].includes(s));
+  if (unknown.length) throw new AccountError(`scope ${unknown.join(', ')} does not exist for ${input.service} keys`);
+  if (input.service === 'human' && scopes.length === 0) throw new AccountError('a human task key needs at least one scope');
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 80) throw new AccountError('a key name is 1 to 80 characters');
+  const key = formatKey(keyPrefix(input.service, environment), randomBytes(32));
+  const info = db
+    .prepare(`INSERT INTO api_keys (account_id, service, environment, name, hash, display_prefix, scopes, created_at, expires_at, rotated_from)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(input.accountId, input.service, environment, name, hashKey(key), displayPrefix(key), scopes.join(' '), now, input.expiresAt ?? null, input.rotatedFrom ?? null);
+  return { key, row: getKey(db, Number(info.lastInsertRowid))! };
+}
+
+const KEY_COLUMNS = 'id, account_id, service, environment, name, display_prefix, scopes, created_at, last_used_at, revoked_at, expires_at, rotated_from';
+
+export function getKey(db: Db, id: number): KeyRow | undefined {
+  return db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`).get(id) as KeyRow | undefined;
+}
+
+export function listKeys(db: Db, filter: { accountId?: number; service?: Service } = {}): KeyRow[] {
+  return db
+    .prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE (@accountId IS NULL OR account_id = @accountId)
+              AND (@service IS NULL OR service = @service) ORDER BY id`)
+    .all({ accountId: filter.accountId ?? null, service: filter.service ?? null }) as KeyRow[];
+}
+
+export function revokeKey(db: Db, id: number, now: number): KeyRow {
+  const row = getKey(db, id);
+  if (!row) throw new AccountError(`no key with id ${id}`);
+  if (row.revoked_at === null) db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(now, id);
+  return getKey(db, id)!;
+}
+
+/**
+ * A new key with the same account, service, environment, name and scopes. The old key keeps working
+ * until revoked, or until `oldExpiresAt` when given (the console offers now … 7 days).
+ */
+export function rotateKey(db: Db, id: number, now: number, oldExpiresAt: number | null = null): NewKey {
+  return db.transaction(() => {
+    const old = getKey(db, id);
+    if (!old) throw new AccountError(`no key with id ${id}`);
+    if (old.revoked_at !== null) throw new AccountError(`key ${id} is revoked; create a new key instead`);
+    const created = createKey(db, {
+      accountId: old.account_id, service: old.service as Service, name: old.name,
+      environment: old.environment as Environment | null, scopes: old.scopes ? old.scopes.split(' ') : [], rotatedFrom: old.id,
+    }, now);
+    if (oldExpiresAt !== null) db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(oldExpiresAt, id);
+    return created;
+  }).immediate();
+}
+
+/** Prepared once per database: the lookup every keyed request makes. */
+export function keyLookup(db: Db): (hash: string) => KeyRow | undefined {
+  const stmt = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = ?`);
+  return (hash) => stmt.get(hash) as KeyRow | undefined;
+}
+
+/** Ends the current subscription (if any) and, unless plan is null, starts a new one now. */
+export function setSubscription(db: Db, accountId: number, plan: 'pro' | null, now: number, endsAt: number | null = null): void {
+  if (endsAt !== null && endsAt <= now) throw new AccountError('the end of a subscription must be in the future');
+  db.transaction(() => {
+    db.prepare(`UPDATE subscriptions SET ends_at = ? WHERE account_id = ? AND service = 'funding'
+                AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?)`).run(now, accountId, now, now);
+    if (plan) {
+      db.prepare(`INSERT INTO subscriptions (account_id, service, plan, starts_at, ends_at, created_at)
+                  VALUES (?, 'funding', ?, ?, ?, ?)`).run(accountId, plan, now, endsAt, now);
+    }
+  }).immediate();
+}
+
+export function activePlanLookup(db: Db): (accountId: number, now: number) => 'pro' | null {
+  const stmt = db.prepare(`SELECT plan FROM subscriptions WHERE account_id = ? AND service = 'funding'
+                           AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?) LIMIT 1`).pluck();
+  return (accountId, now) => (stmt.get(accountId, now, now) as 'pro' | undefined) ?? null;
+}

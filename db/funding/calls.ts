@@ -1,0 +1,26 @@
+/** One call with what other sources add to it, and the source register: the reads behind /calls and /sources. */
+import type { Db } from '../connection.ts';
+import type { CallRow } from './search.ts';
+
+export function fundingReads(db: Db) {
+  const call = db.prepare('SELECT * FROM funding_public_calls WHERE id = ?');
+  const projects = db.prepare(`SELECT source_id AS id, acronym, title, status, start_date, end_date, total_cost,
+      ec_contribution, coordinator, coordinator_country, url
+    FROM funding_projects WHERE topic = ? AND personal_data = 0 ORDER BY start_date DESC, source_id`);
+  const notices = db.prepare(`SELECT source_id AS id, title, url, published_on, department
+    FROM funding_notices WHERE bdns_id = ? AND personal_data = 0 ORDER BY published_on, source_id`);
+  const sources = db.prepare(`SELECT s.*,
+      CASE s.code WHEN 'cordis' THEN (SELECT count(*) FROM funding_projects WHERE personal_data = 0)
+                  ELSE (SELECT count(*) FROM funding_public_calls c WHERE c.source = s.code) END AS records,
+      (SELECT max(imported_at) FROM funding_imports i WHERE i.source = s.code) AS last_import_ms
+    FROM funding_sources s ORDER BY s.code`);
+  const licences = db.prepare('SELECT code, licence, attribution FROM funding_sources');
+
+  return {
+    call: (id: string) => call.get(id) as CallRow | undefined,
+    projects: (topic: string) => projects.all(topic) as Record<string, unknown>[],
+    notices: (bdnsId: string) => notices.all(bdnsId) as Record<string, unknown>[],
+    sources: () => sources.all() as Array<Record<string, unknown> & { last_import_ms: number | null }>,
+    licences: () => licences.all() as Array<{ code: string; licence: string; attribution: string }>,
+  };
+}

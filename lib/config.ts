@@ -1,0 +1,49 @@
+/**
+ * Configuration from the environment (SPEC "One process, one file"; every variable is in
+ * .env.example and docs/decisions.md). Pure: takes the environment as an argument.
+ */
+import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
+
+export interface Config {
+  port: number;
+  host: string;
+  databasePath: string;
+  trustProxy: TrustProxy;
+  trustProxySetting: string;
+  logLevel: string;
+  demo: boolean;
+  bodyLimitBytes: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function readConfig(env: Record<string, string | undefined>): Config {
+  const port = integer(env.PORT, 8080, 'PORT', 0, 65535);
+  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    databasePath: env.DATABASE_PATH ?? './data/trio.sqlite',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxySetting: env.TRUST_PROXY ?? 'off',
+    logLevel,
+    demo: flag(env.DEMO, true, 'DEMO'),
+    bodyLimitBytes: integer(env.BODY_LIMIT_BYTES, 1_048_576, 'BODY_LIMIT_BYTES', 1, 64 * 1_048_576),
+  };
+}
+
+function integer(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
+  return n;
+}
+
+function flag(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  const v = value.toLowerCase();
+  if (['1', 'on', 'true', 'yes'].includes(v)) return true;
+  if (['0', 'off', 'false', 'no'].includes(v)) return false;
+  throw new Error(`${name} must be on or off`);
+}

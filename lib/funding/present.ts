@@ -1,0 +1,64 @@
+/**
+ * A stored call as the API shows it: status and the current cut-off computed at `now`, in the
+ * source's time zone. Pure, so the same function serves /search, /calls/{id} and /export.
+ */
+import type { Cutoff, SourceStatus } from './records.ts';
+import { callStatus, currentCutoff } from './status.ts';
+import { closesAt } from './zoned-time.ts';
+
+export interface StoredCall {
+  id: string; source: string; source_id: string; title: string; summary: string | null; funder: string | null;
+  programme: string | null; country: string; region: string | null; url: string | null; published_on: string | null;
+  opening_on: string | null; deadline: string | null; deadline_time: string | null; deadline_text: string | null;
+  cutoffs: string; time_zone: string; opens_at: number | null; closes_at: number | null; budget: number | null;
+  currency: string | null; language: string; source_status: SourceStatus | null; bdns_id: string | null;
+}
+
+export function presentCall(row: StoredCall, now: number) {
+  const cutoffs = JSON.parse(row.cutoffs) as Cutoff[];
+  // With several cut-offs the one to show moves with time; with one, it is what was stored.
+  const current = cutoffs.length > 1 ? currentCutoff(cutoffs, now, (c) => closesAt(c, row.time_zone)) : null;
+  return {
+    id: row.id,
+    source: row.source,
+    source_id: row.source_id,
+    title: row.title,
+    summary: row.summary,
+    funder: row.funder,
+    programme: row.programme,
+    country: row.country,
+    region: row.region,
+    url: row.url,
+    published_on: row.published_on,
+    opening_on: row.opening_on,
+    deadline: current ? current.date : row.deadline,
+    deadline_time: current ? current.time : row.deadline_time,
+    deadline_text: row.deadline_text,
+    cutoffs,
+    time_zone: row.time_zone,
+    budget: row.budget,
+    currency: row.currency,
+    language: row.language,
+    source_status: row.source_status,
+    status: callStatus(row, now),
+    bdns_id: row.bdns_id,
+  };
+}
+
+export type PublicCall = ReturnType<typeof presentCall>;
+
+export const CSV_COLUMNS = [
+  'id', 'source', 'source_id', 'title', 'funder', 'programme', 'country', 'region', 'url', 'published_on', 'opening_on',
+  'deadline', 'deadline_time', 'deadline_text', 'time_zone', 'budget', 'currency', 'language', 'source_status', 'status', 'bdns_id',
+] as const;
+
+/** RFC 4180: quote a field when it holds a comma, a quote or a line break; double inner quotes. */
+export function csvLine(values: ReadonlyArray<unknown>): string {
+  return values
+    .map((value) => {
+      if (value === null || value === undefined) return '';
+      const s = String(value);
+      return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+    })
+    .join(',') + '\r\n';
+}

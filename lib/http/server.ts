@@ -1,0 +1,61 @@
+/**
+ * Starts node:http with the adapter's listener and the timeouts a public server needs, and stops it
+ * gracefully: no new connections, idle keep-alive sockets closed, in-flight requests finished (up to
+ * a grace period), then the caller closes the database.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ServerLimits {
+  headersTimeoutMs: number;   // all request headers must arrive within this (slow-header clients)
+  requestTimeoutMs: number;   // the whole request, body included
+  keepAliveTimeoutMs: number; // an idle keep-alive socket is closed after this
+  maxHeaderBytes: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxHeaderBytes: 16_384,
+};
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  url: string;
+  /** Stops accepting, finishes in-flight requests (at most graceMs), resolves when all are done. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export async function listen(
+  listener: Parameters<typeof createServer>[1],
+  host: string,
+  port: number,
+  limits: ServerLimits = DEFAULT_LIMITS,
+): Promise<RunningServer> {
+  const server = createServer({ maxHeaderSize: limits.maxHeaderBytes, requestTimeout: limits.requestTimeoutMs }, listener);
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    port: address.port,
+    url: `http://${shownHost}:${address.port}`,
+    stop: (graceMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

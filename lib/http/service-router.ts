@@ -1,0 +1,80 @@
+/**
+ * Builds one service's itty-router from its operations, with the stages every service shares:
+ * CORS (preflights answered before any counting), the service's own access stage (keys, quotas,
+ * accounting headers), the operations, then 405 with Allow for a known path under another method,
+ * 404 for anything else, and errors rendered in the service's documented shape.
+ */
+import { Router } from 'itty-router';
+import type { Logger } from 'pino';
+import type { OperationSpec } from '../openapi.ts';
+import { corsHeaders, preflight } from './cors.ts';
+import { HttpError } from './errors.ts';
+import type { ApiRequest, Reply } from './types.ts';
+
+export interface Operation {
+  spec: OperationSpec;
+  handle: (req: ApiRequest) => Reply | Promise<Reply>;
+}
+
+export interface ServiceRouterOptions {
+  name: string;
+  base: string;
+  operations: Operation[];
+  /** Runs after CORS, before routing; throws HttpError to refuse. */
+  access: (req: ApiRequest) => void;
+  /** Turns an HttpError into the service's error body. */
+  renderError: (err: HttpError, req: ApiRequest) => Reply;
+  log: Logger;
+}
+
+export function serviceRouter(options: ServiceRouterOptions) {
+  const { name, base, operations, access, renderError, log } = options;
+  const patterns = operations.map((op) => ({ method: op.spec.method, regex: pathRegex(base + op.spec.path) }));
+  const allowedAt = (path: string) => {
+    const methods = new Set<string>(patterns.filter((p) => p.regex.test(path)).map((p) => p.method));
+    if (methods.has('GET')) methods.add('HEAD');
+    if (methods.size) methods.add('OPTIONS');
+    return [...methods];
+  };
+
+  const router = Router<ApiRequest, [], Reply>({
+    base,
+    before: [
+      (req) => {
+        req.service = name;
+        Object.assign(req.replyHeaders, corsHeaders);
+        if (req.originalMethod === 'OPTIONS') {
+          const allow = allowedAt(req.path);
+          return allow.length ? preflight(allow.join(', ')) : undefined;
+        }
+        access(req);
+        return undefined;
+      },
+    ],
+    catch: (err: unknown, req: ApiRequest) => {
+      if (err instanceof HttpError) return renderError(err, req);
+      log.error({ reqId: req.id, err }, 'unhandled fault');
+      return renderError(new HttpError(500, 'internal_error', `Internal error. Quote request id ${req.id} when reporting it.`), req);
+    },
+  });
+  for (const op of operations) {
+    router[op.spec.method === 'GET' ? 'get' : 'post'](op.spec.path, op.handle);
+  }
+  router.all('*', (req: ApiRequest) => {
+    const allow = allowedAt(req.path);
+    if (allow.length) {
+      throw new HttpError(405, 'method_not_allowed', `${req.originalMethod} is not allowed here. Allowed: ${allow.join(', ')}.`, { allow: allow.join(', ') });
+    }
+    throw new HttpError(404, 'not_found', `No such path: ${req.path}. The contract is at ${base}/openapi.json.`);
+  });
+  return router;
+}
+
+/** The regex itty-router builds for a path, for finding which methods a path allows. */
+function pathRegex(path: string): RegExp {
+  const source = path
+    .replace(/\/+(\/|$)/g, '$1')
+    .replace(/(\/?\.?):(\w+)/g, '($1(?<$2>[^$1/]+?))')
+    .replace(/\./g, '\\.');
+  return new RegExp(`^${source}/*$`);
+}

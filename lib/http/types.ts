@@ -1,0 +1,54 @@
+/**
+ * The light request and reply objects the adapter hands to itty-router. Building a WHATWG
+ * Request/Response per call cost most of the throughput in our probe (DEVELOPERS.md), so handlers get
+ * these plain objects; `toWebRequest()` builds a real Request only for a handler that needs one.
+ */
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+
+export interface ApiRequest {
+  /** The method routes are matched on: HEAD is routed as GET (the body is dropped on the way out). */
+  method: string;
+  /** The method the client sent. */
+  originalMethod: string;
+  /** Absolute URL, as itty-router parses it. */
+  url: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** Set by itty-router: repeated keys become arrays. */
+  query: Record<string, string | string[] | undefined>;
+  /** Set by itty-router; NOT URL-decoded (lib/validate.ts decodes). */
+  params: Record<string, string>;
+  /** The matched route pattern, set by itty-router; used as the metrics label. */
+  route?: string;
+  id: string;
+  /** Client address (SPEC: socket, or nearest untrusted X-Forwarded-For hop). */
+  ip: string;
+  /** The bucket the address is counted in (IPv6 per /64). */
+  ipBucket: string;
+  /** Clock reading at arrival, UTC epoch ms: every time-dependent decision of a request uses it. */
+  now: number;
+  /** Headers every reply to this request carries, errors included (rate-limit accounting, CORS). */
+  replyHeaders: Record<string, string>;
+  /** Service name for logs and metrics, set by the service's first stage. */
+  service?: string;
+  raw: IncomingMessage;
+  /** Reads the body, refusing more than the configured limit with 413. */
+  body(): Promise<Buffer>;
+  toWebRequest(): Promise<Request>;
+}
+
+export type ReplyBody = string | Buffer | AsyncIterable<string | Buffer> | null;
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  body?: ReplyBody;
+}
+
+export function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && typeof (value as Reply).status === 'number';
+}
+
+export function jsonReply(status: number, payload: unknown, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(payload) };
+}

@@ -1,0 +1,85 @@
+/**
+ * Validation glue: valibot schemas per endpoint → parsed input, or a 400 that names the parameter and
+ * what it accepts. Unknown and repeated query parameters are refused (SPEC "Errors"). The same
+ * schemas feed the OpenAPI contract (lib/openapi.ts), so the contract never lists a parameter the
+ * endpoint would reject.
+ */
+import * as v from 'valibot';
+import { badRequest } from './http/errors.ts';
+import type { ApiRequest } from './http/types.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ParamsSchema = v.ObjectSchema<v.ObjectEntries, any>;
+
+/** An integer query parameter: digits only (no '1e2', no '+1', no ' 1'), within bounds. */
+export function integerParam(min: number, max: number, description: string) {
+  const accepts = `an integer from ${min} to ${max}`;
+  return v.pipe(
+    v.string(),
+    v.regex(/^\d{1,10}$/, accepts),
+    v.toNumber(),
+    v.number(),
+    v.integer(accepts),
+    v.minValue(min, accepts),
+    v.maxValue(max, accepts),
+    v.description(description),
+  );
+}
+
+export function enumParam<const T extends readonly [string, ...string[]]>(values: T, description: string) {
+  return v.pipe(v.picklist(values, `one of: ${values.join(', ')}`), v.description(description));
+}
+
+export function stringParam(opts: { min?: number; max: number; pattern?: RegExp; accepts: string; description: string }) {
+  const min = v.minLength<string, number, string>(opts.min ?? 1, opts.accepts);
+  const max = v.maxLength<string, number, string>(opts.max, opts.accepts);
+  const description = v.description<string, string>(opts.description);
+  return opts.pattern
+    ? v.pipe(v.string(), min, max, v.regex(opts.pattern, opts.accepts), description)
+    : v.pipe(v.string(), min, max, description);
+}
+
+/** Parses a query against a strict object schema of optional string parameters. */
+export function parseQuery<S extends ParamsSchema>(schema: S, req: ApiRequest): v.InferOutput<S> {
+  const accepted = Object.keys(schema.entries);
+  const input: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.query)) {
+    if (!accepted.includes(name)) {
+      const list = accepted.length ? `Accepted parameters: ${accepted.join(', ')}.` : 'This endpoint takes no query parameters.';
+      throw badRequest(`Unknown query parameter '${printable(name)}'. ${list}`, name);
+    }
+    if (Array.isArray(value)) throw badRequest(`Query parameter '${name}' is given more than once; give it once.`, name);
+    if (value !== undefined) input[name] = value;
+  }
+  return parseWith(schema, input, 'query parameter');
+}
+
+/** Parses route params, URL-decoding them first (itty-router leaves them encoded). */
+export function parseParams<S extends ParamsSchema>(schema: S, req: ApiRequest): v.InferOutput<S> {
+  const input: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.params)) {
+    try {
+      input[name] = decodeURIComponent(value);
+    } catch {
+      throw badRequest(`Path parameter '${name}' is not valid percent-encoding.`, name);
+    }
+  }
+  return parseWith(schema, input, 'path parameter');
+}
+
+function parseWith<S extends ParamsSchema>(schema: S, input: unknown, kind: string): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortEarly: true });
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const name = String(issue.path?.[0]?.key ?? '');
+  const received = issue.path?.[0]?.value;
+  const got = typeof received === 'string' ? ` (got '${printable(received)}')` : '';
+  if (received === undefined) throw badRequest(`Missing required ${kind} '${name}'.`, name);
+  throw badRequest(`Invalid ${kind} '${name}': must be ${issue.message}${got}.`, name);
+}
+
+/** Shortens and escapes user input before it is echoed in a message. */
+export function printable(value: string): string {
+  const cut = value.length > 60 ? value.slice(0, 60) + '…' : value;
+  return cut.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,48 @@
+/** GET /funding/v1/calls/{id}: one published call, with CORDIS projects and BOE notices attached. */
+import { fundingReads } from '../../db/funding/calls.ts';
+import { presentCall } from '../../lib/funding/present.ts';
+import { notFound } from '../../lib/http/errors.ts';
+import type { Operation } from '../../lib/http/service-router.ts';
+import { jsonReply } from '../../lib/http/types.ts';
+import { parseParams, parseQuery } from '../../lib/validate.ts';
+import type { AppContext } from '../context.ts';
+import * as v from 'valibot';
+import { callParams } from './schemas.ts';
+
+const noQuery = v.object({});
+
+export function callOperation(ctx: AppContext): Operation {
+  const reads = fundingReads(ctx.db);
+  return {
+    spec: {
+      method: 'GET',
+      path: '/calls/:id',
+      operationId: 'getCall',
+      summary: 'One published call',
+      description: 'A call by id, with the projects CORDIS lists under it (EU topics), the BOE notices that announce it (BDNS calls) and the credit its sources require.',
+      params: callParams,
+      query: noQuery,
+      responses: { 200: { description: 'The call', schema: 'CallDetail' } },
+    },
+    handle(req) {
+      parseQuery(noQuery, req);
+      const { id } = parseParams(callParams, req);
+      const row = reads.call(id);
+      if (!row) throw notFound(`No published call with id '${id}'.`);
+      const credits = reads.licences();
+      const used = new Set([row.source]);
+      const projects = row.source === 'eu' ? reads.projects(row.source_id) : [];
+      const notices = row.bdns_id ? reads.notices(row.bdns_id) : [];
+      if (projects.length) used.add('cordis');
+      if (notices.length) used.add('boe');
+      return jsonReply(200, {
+        data: {
+          ...presentCall(row, req.now),
+          projects,
+          notices,
+          attribution: credits.filter((c) => used.has(c.code)).map((c) => ({ source: c.code, licence: c.licence, credit: c.attribution })),
+        },
+      });
+    },
+  };
+}

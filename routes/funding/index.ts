@@ -1,0 +1,60 @@
+/**
+ * The funding corpus API, /funding/v1 (document seeds/002, SPEC "Funding corpus"). The operations
+ * below are the whole URL space of the service, in the order they are matched; the OpenAPI contract
+ * at /openapi.json is generated from the same list.
+ */
+import { contractOperation, type ApiSpec } from '../../lib/openapi.ts';
+import { serviceRouter, type Operation } from '../../lib/http/service-router.ts';
+import type { AppContext } from '../context.ts';
+import { fundingAccess } from './access.ts';
+import { callOperation } from './calls.ts';
+import { renderFundingError } from './errors.ts';
+import { exportOperation } from './export.ts';
+import { Call, CallDetail, ErrorBody, SearchResponse, SourcesResponse } from './schemas.ts';
+import { searchOperation } from './search.ts';
+import { sourcesOperation } from './sources.ts';
+
+export const FUNDING_BASE = '/funding/v1';
+
+const integer = { type: 'integer' };
+const HEADERS = {
+  'X-API-Tier': { description: 'Tier the request was served under.', schema: { type: 'string', enum: ['anonymous', 'basic', 'pro'] } },
+  'X-RateLimit-Limit': { description: 'Requests allowed per minute.', schema: integer },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: integer },
+  'X-RateLimit-Reset': { description: 'Seconds until the current minute rolls.', schema: integer },
+  'X-Quota-Limit': { description: 'Daily allowance; absent for anonymous callers.', schema: integer },
+  'X-Quota-Remaining': { description: 'Calls left today, this one counted; absent for anonymous callers.', schema: integer },
+  'X-Quota-Reset': { description: 'Seconds until the daily window rolls at 00:00 UTC; absent for anonymous callers.', schema: integer },
+  'X-Request-Id': { description: 'Identifies this request in our logs.', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying; authoritative.', schema: integer },
+};
+const EVERY_RESPONSE = Object.keys(HEADERS).filter((h) => h !== 'Retry-After');
+
+export function fundingApi(ctx: AppContext) {
+  const operations: Operation[] = [
+    searchOperation(ctx),
+    callOperation(ctx),
+    sourcesOperation(ctx),
+    exportOperation(ctx),
+    contractOperation(() => spec),
+  ];
+  const spec: ApiSpec = {
+    title: 'trio funding corpus API',
+    version: '1.0.0',
+    description: 'Read-only search over funding calls from the EU Funding & Tenders Portal, CORDIS, BDNS and the BOE, normalised into one schema. Anonymous use is limited per address; a key in X-API-Key gives higher limits (basic; pro with a subscription). Errors are {"error": code, "message": text}.',
+    base: FUNDING_BASE,
+    operations: operations.map((op) => op.spec),
+    components: { Call, CallDetail, SearchResponse, SourcesResponse, Error: ErrorBody },
+    securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+    headers: HEADERS,
+    everyResponseHeaders: EVERY_RESPONSE,
+    commonResponses: {
+      400: { description: 'bad_request: a parameter failed validation; the message names it', schema: 'Error' },
+      401: { description: 'invalid_key or revoked_key', schema: 'Error' },
+      404: { description: 'No such call or path', schema: 'Error' },
+      429: { description: 'rate_limited (per minute) or quota_exceeded (per day)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+      500: { description: 'A fault on our side, logged with the request id', schema: 'Error' },
+    },
+  };
+  return serviceRouter({ name: 'funding', base: FUNDING_BASE, operations, access: fundingAccess(ctx), renderError: renderFundingError, log: ctx.log });
+}

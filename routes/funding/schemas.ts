@@ -1,0 +1,114 @@
+/**
+ * The funding API's schemas: query parameters (validated by lib/validate.ts) and response bodies (for
+ * the OpenAPI contract and the contract tests). Bounds are SPEC's "Funding corpus" section.
+ */
+import * as v from 'valibot';
+import { enumParam, integerParam, stringParam } from '../../lib/validate.ts';
+
+export const SORTS = ['relevance', 'deadline', '-deadline', 'published'] as const;
+export const STATUSES = ['open', 'forthcoming', 'closed'] as const;
+export const CALL_SOURCES = ['eu', 'bdns', 'boe'] as const;
+export const MAX_PAGE = 500;
+export const MAX_PER_PAGE = 100;
+
+const filterEntries = {
+  q: v.optional(stringParam({
+    max: 200, accepts: 'text of 1 to 200 characters',
+    description: 'Words that must all appear; "a phrase" in double quotes; OR between terms; a trailing * for a prefix (subvenc*). Accent- and case-insensitive, English and Spanish.',
+  })),
+  country: v.optional(stringParam({
+    max: 2, min: 2, pattern: /^[A-Za-z]{2}$/, accepts: 'an ISO 3166-1 alpha-2 code such as ES, or EU for the European Commission',
+    description: 'ISO 3166-1 alpha-2 country of the funder (EU for the European Commission); either case.',
+  })),
+  status: v.optional(enumParam(STATUSES, 'Status as it reads now, computed from the deadline in the source\'s time zone.')),
+  source: v.optional(enumParam(CALL_SOURCES, 'Only calls from this source.')),
+  sort: v.optional(enumParam(SORTS, 'relevance (default with q; needs q), deadline (soonest first, calls without one last), -deadline (latest first), published (newest first; default without q).')),
+};
+
+export const searchQuery = v.object({
+  ...filterEntries,
+  per_page: v.optional(integerParam(1, MAX_PER_PAGE, 'Results per page, 1 to 100; default 20.')),
+  page: v.optional(integerParam(1, MAX_PAGE, 'Page number, 1 to 500; default 1. Not with cursor.')),
+  cursor: v.optional(stringParam({ max: 200, pattern: /^[A-Za-z0-9_-]+$/, accepts: 'a next_cursor value from an earlier response', description: 'Opaque cursor from meta.next_cursor; continues the same search.' })),
+});
+
+export const exportQuery = v.object({
+  ...filterEntries,
+  format: v.optional(enumParam(['ndjson', 'csv'] as const, 'ndjson (default): one call per line; csv: RFC 4180 with a header row.')),
+});
+
+export const callParams = v.object({
+  id: stringParam({ max: 200, pattern: /^(eu|bdns|boe):[^\s]+$/, accepts: "a call id such as 'eu:HORIZON-CL5-2021-D2-01-11' or 'bdns:712345'", description: 'Call id: source, a colon, and the source\'s own identifier.' }),
+});
+
+const nullableString = v.nullable(v.string());
+const date = v.pipe(v.string(), v.isoDate());
+
+const cutoff = v.object({ date, time: v.nullable(v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/))) });
+
+export const Call = v.pipe(v.object({
+  id: v.string(),
+  source: v.picklist(CALL_SOURCES),
+  source_id: v.string(),
+  title: v.string(),
+  summary: nullableString,
+  funder: nullableString,
+  programme: nullableString,
+  country: v.pipe(v.string(), v.regex(/^[A-Z]{2}$/)),
+  region: nullableString,
+  url: nullableString,
+  published_on: v.nullable(date),
+  opening_on: v.nullable(date),
+  deadline: v.pipe(v.nullable(date), v.description('Closing day as the source published it, in time_zone. Of several cut-offs, the next one.')),
+  deadline_time: v.pipe(v.nullable(v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/))), v.description('Time of day in time_zone, only when the source stated one; never a made-up midnight.')),
+  deadline_text: v.pipe(nullableString, v.description('The source\'s own words about the deadline when it gives no date.')),
+  cutoffs: v.array(cutoff),
+  time_zone: v.picklist(['Europe/Brussels', 'Europe/Madrid']),
+  budget: v.nullable(v.number()),
+  currency: nullableString,
+  language: v.string(),
+  source_status: v.pipe(v.nullable(v.picklist(STATUSES)), v.description('Status as the source states it (may be stale).')),
+  status: v.pipe(v.picklist(STATUSES), v.description('Status as it reads now.')),
+  bdns_id: nullableString,
+}));
+
+const Project = v.object({
+  id: v.string(), acronym: nullableString, title: v.string(), status: nullableString, start_date: v.nullable(date),
+  end_date: v.nullable(date), total_cost: v.nullable(v.number()), ec_contribution: v.nullable(v.number()),
+  coordinator: nullableString, coordinator_country: nullableString, url: nullableString,
+});
+
+const Notice = v.object({ id: v.string(), title: v.string(), url: nullableString, published_on: date, department: nullableString });
+
+export const CallDetail = v.object({
+  data: v.object({
+    ...Call.entries,
+    projects: v.pipe(v.array(Project), v.description('CORDIS: projects funded under this call (EU topics).')),
+    notices: v.pipe(v.array(Notice), v.description('BOE notices that announce this call (joined by BDNS id).')),
+    attribution: v.array(v.object({ source: v.string(), licence: v.string(), credit: v.string() })),
+  }),
+});
+
+export const SearchResponse = v.object({
+  data: v.array(Call),
+  meta: v.object({
+    total: v.pipe(v.number(), v.integer(), v.description('Matching calls, counted up to 10,000.')),
+    total_exact: v.pipe(v.boolean(), v.description('false when more than 10,000 calls match: total is then a floor.')),
+    page: v.pipe(v.number(), v.integer()),
+    per_page: v.pipe(v.number(), v.integer()),
+    next_cursor: v.nullable(v.string()),
+  }),
+});
+
+export const Source = v.object({
+  code: v.string(), name: v.string(), publisher: v.string(), homepage: v.string(), licence: v.string(),
+  licence_url: v.string(), attribution: v.string(), time_zone: v.string(),
+  records: v.pipe(v.number(), v.integer()), last_import_at: v.nullable(v.string()),
+});
+
+export const SourcesResponse = v.object({ data: v.array(Source) });
+
+export const ErrorBody = v.object({
+  error: v.pipe(v.picklist(['bad_request', 'invalid_key', 'revoked_key', 'subscription_required', 'not_found', 'method_not_allowed', 'payload_too_large', 'rate_limited', 'quota_exceeded', 'internal_error']), v.description('Stable code: branch on this.')),
+  message: v.pipe(v.string(), v.description('Human text; may change.')),
+});

@@ -1,0 +1,32 @@
+/** GET /funding/v1/sources: the four sources, their licences, the credit each requires, and freshness. */
+import * as v from 'valibot';
+import { fundingReads } from '../../db/funding/calls.ts';
+import type { Operation } from '../../lib/http/service-router.ts';
+import { jsonReply } from '../../lib/http/types.ts';
+import { parseQuery } from '../../lib/validate.ts';
+import type { AppContext } from '../context.ts';
+
+const noQuery = v.object({});
+
+export function sourcesOperation(ctx: AppContext): Operation {
+  const reads = fundingReads(ctx.db);
+  return {
+    spec: {
+      method: 'GET',
+      path: '/sources',
+      operationId: 'listSources',
+      summary: 'The sources of the corpus',
+      description: 'Each source with its licence, the credit that licence requires, its time zone, how many of its records are served, and when it was last imported.',
+      query: noQuery,
+      responses: { 200: { description: 'The sources', schema: 'SourcesResponse' } },
+    },
+    handle(req) {
+      parseQuery(noQuery, req);
+      const data = reads.sources().map(({ last_import_ms, ...source }) => ({
+        ...source,
+        last_import_at: last_import_ms === null ? null : new Date(last_import_ms).toISOString(),
+      }));
+      return jsonReply(200, { data });
+    },
+  };
+}

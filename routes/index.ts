@@ -1,0 +1,24 @@
+/**
+ * The whole URL space, top to bottom: each service under its base, then operations endpoints.
+ * Everything else is a 404.
+ */
+import { Router } from 'itty-router';
+import type { ApiRequest, Reply } from '../lib/http/types.ts';
+import { jsonReply } from '../lib/http/types.ts';
+import type { Metrics } from '../lib/metrics.ts';
+import type { AppContext } from './context.ts';
+import { FUNDING_BASE, fundingApi } from './funding/index.ts';
+import { healthz, home, metricsEndpoint, readyz } from './ops.ts';
+
+export function buildRoutes(ctx: AppContext, metrics: Metrics) {
+  const funding = fundingApi(ctx);
+  const router = Router<ApiRequest, [], Reply>();
+  router
+    .all(`${FUNDING_BASE}/*`, (req: ApiRequest) => funding.fetch(req))
+    .get('/healthz', healthz)
+    .get('/readyz', readyz(ctx.db))
+    .get('/metrics', metricsEndpoint(metrics))
+    .get('/', home)
+    .all('*', (req: ApiRequest) => jsonReply(404, { error: 'not_found', message: `No such path: ${req.path}` }));
+  return router;
+}

@@ -1,0 +1,46 @@
+/** Operations endpoints (SPEC): /healthz (process up), /readyz (database answers), /metrics, and the home page. */
+import type { Db } from '../db/connection.ts';
+import type { ApiRequest, Reply } from '../lib/http/types.ts';
+import { jsonReply } from '../lib/http/types.ts';
+import type { Metrics } from '../lib/metrics.ts';
+
+export const healthz = (): Reply => jsonReply(200, { status: 'ok' }, { 'cache-control': 'no-store' });
+
+export function readyz(db: Db) {
+  const ping = db.prepare('SELECT 1').pluck();
+  return (): Reply => {
+    try {
+      ping.get();
+      return jsonReply(200, { status: 'ready' }, { 'cache-control': 'no-store' });
+    } catch {
+      return jsonReply(503, { status: 'unavailable', reason: 'the database does not answer' }, { 'cache-control': 'no-store' });
+    }
+  };
+}
+
+export function metricsEndpoint(metrics: Metrics) {
+  return async (): Promise<Reply> => ({
+    status: 200,
+    headers: { 'content-type': metrics.registry.contentType },
+    body: await metrics.registry.metrics(),
+  });
+}
+
+const HOME = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>trio</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5">
+<h1>trio</h1>
+<p>Three public APIs from one SQLite file.</p>
+<ul>
+<li><a href="/funding/v1/search?status=open">Funding corpus</a>: search over funding calls (<a href="/funding/v1/openapi.json">contract</a>)</li>
+</ul>
+<p>Operations: <a href="/healthz">/healthz</a>, <a href="/readyz">/readyz</a>, <a href="/metrics">/metrics</a>.</p>
+</body></html>
+`;
+
+export const home = (req: ApiRequest): Reply => ({
+  status: 200,
+  headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'self'; style-src 'unsafe-inline'", 'x-content-type-options': 'nosniff' },
+  body: req.path === '/' ? HOME : '',
+});

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RateLimiter } from '../../lib/rate-limit.ts';
+
+const T = Date.parse('2026-11-22T23:59:00Z');
+
+test('per-minute limit: the 61st call in a minute is refused, the next minute is fresh', () => {
+  const limiter = new RateLimiter(() => 0);
+  const limits = { perMinute: 60, perDay: null };
+  for (let i = 0; i < 60; i++) assert.equal(limiter.take('ip:a', limits, T + i).allowed, true);
+  const refused = limiter.take('ip:a', limits, T + 100);
+  assert.equal(refused.allowed, false);
+  assert.equal(refused.refusedBy, 'minute');
+  assert.equal(refused.minute?.remaining, 0);
+  assert.equal(refused.minute?.resetSeconds, 60);
+  assert.equal(refused.day, null);
+  assert.equal(limiter.take('ip:b', limits, T).allowed, true, 'another bucket is unaffected');
+  assert.equal(limiter.take('ip:a', limits, T + 60_000).allowed, true, 'next minute');
+});
+
+test('per-day limit: counts persisted counts, refuses past the allowance, wins over the minute limit', () => {
+  const limiter = new RateLimiter((bucket, day) => (bucket === 'key:1' && day === '2026-11-22' ? 998 : 0));
+  const limits = { perMinute: 120, perDay: 1000 };
+  const first = limiter.take('key:1', limits, T);
+  assert.equal(first.allowed, true);
+  assert.equal(first.day?.remaining, 1, 'this one counted');
+  assert.equal(limiter.take('key:1', limits, T).allowed, true);
+  const refused = limiter.take('key:1', limits, T);
+  assert.equal(refused.refusedBy, 'day');
+  assert.equal(refused.day?.resetSeconds, 60);
+  // After midnight UTC the day is new.
+  assert.equal(limiter.take('key:1', limits, T + 60_000).allowed, true);
+});
+
+test('refused calls consume nothing, and dirty counts are handed out once', () => {
+  const limiter = new RateLimiter(() => 0);
+  const limits = { perMinute: 1, perDay: 10 };
+  limiter.take('k', limits, T);
+  limiter.take('k', limits, T);
+  assert.deepEqual(limiter.takeDirty(), [{ bucket: 'k', day: '2026-11-22', count: 1 }]);
+  assert.deepEqual(limiter.takeDirty(), []);
+});
+
+test('prune forgets rolled windows only', () => {
+  const loads: string[] = [];
+  const limiter = new RateLimiter((bucket, day) => (loads.push(`${bucket}@${day}`), 0));
+  const limits = { perMinute: 5, perDay: 5 };
+  limiter.take('k', limits, T);
+  limiter.takeDirty();
+  limiter.prune(T + 120_000);
+  limiter.take('k', limits, T + 120_000);
+  assert.deepEqual(loads, ['k@2026-11-22', 'k@2026-11-23']);
+});
