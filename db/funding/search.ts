@@ -8,6 +8,7 @@
  * order covers the newest matches. docs/decisions.md records this and BENCHMARKS.md the cost.
  */
 import type { Db } from '../connection.ts';
+import { undatedHorizon } from '../../lib/funding/status.ts';
 
 export const RANK_WINDOW = 10_000;
 export const TOTAL_CAP = 10_000;
@@ -26,7 +27,8 @@ export interface SearchFilters {
 }
 
 // The status rules of lib/funding/status.ts, in SQL (kept equal by tests).
-const CLOSED = `(coalesce(c.source_status, '') = 'closed' OR coalesce(c.closes_at, ${NO_DEADLINE}) <= @now)`;
+const CLOSED = `(coalesce(c.source_status, '') = 'closed' OR coalesce(c.closes_at, ${NO_DEADLINE}) <= @now
+  OR (c.closes_at IS NULL AND c.source_status IS NULL AND c.published_on < @undatedHorizon))`;
 const FORTHCOMING = `(coalesce(c.opens_at, CASE WHEN c.source_status = 'forthcoming' THEN ${NO_DEADLINE} ELSE 0 END) > @now)`;
 const STATUS_SQL = {
   closed: CLOSED,
@@ -50,7 +52,7 @@ function whereClause(f: SearchFilters): string {
 }
 
 function bind(f: SearchFilters) {
-  return { fts: f.fts, country: f.country, source: f.source, now: f.now };
+  return { fts: f.fts, country: f.country, source: f.source, now: f.now, undatedHorizon: undatedHorizon(f.now) };
 }
 
 export interface CallRow {

@@ -85,11 +85,13 @@ END;
 CREATE TRIGGER funding_calls_ad AFTER DELETE ON funding_calls WHEN old.personal_data = 0 BEGIN
   INSERT INTO funding_calls_fts(funding_calls_fts, rowid, title, summary, body) VALUES ('delete', old.seq, old.title, old.summary, old.body);
 END;
-CREATE TRIGGER funding_calls_au_old AFTER UPDATE ON funding_calls WHEN old.personal_data = 0 BEGIN
-  INSERT INTO funding_calls_fts(funding_calls_fts, rowid, title, summary, body) VALUES ('delete', old.seq, old.title, old.summary, old.body);
-END;
-CREATE TRIGGER funding_calls_au_new AFTER UPDATE ON funding_calls WHEN new.personal_data = 0 BEGIN
-  INSERT INTO funding_calls_fts(rowid, title, summary, body) VALUES (new.seq, new.title, new.summary, new.body);
+-- One update trigger with two statements in order. (Two AFTER UPDATE triggers would fire newest
+-- first: "insert new" before "delete old", and the delete would remove every token both versions share.)
+CREATE TRIGGER funding_calls_au AFTER UPDATE ON funding_calls BEGIN
+  INSERT INTO funding_calls_fts(funding_calls_fts, rowid, title, summary, body)
+    SELECT 'delete', old.seq, old.title, old.summary, old.body WHERE old.personal_data = 0;
+  INSERT INTO funding_calls_fts(rowid, title, summary, body)
+    SELECT new.seq, new.title, new.summary, new.body WHERE new.personal_data = 0;
 END;
 
 -- CORDIS: projects funded under an EU topic ("projects funded under this call").

@@ -10,6 +10,20 @@ export interface StatusInputs {
   source_status: SourceStatus | null;
   opens_at: number | null;
   closes_at: number | null;
+  published_on: string | null;
+}
+
+/**
+ * A call whose source states neither a deadline nor a status (a BOE notice with no BDNS call yet: its
+ * deadline is a phrase such as "quince días hábiles desde…") is taken as open for this many days after
+ * publication, then closed. Such windows run a few weeks; 90 days is a generous bound that keeps a
+ * years-old notice from reading "open" for ever without inventing a deadline (docs/decisions.md).
+ */
+export const UNDATED_OPEN_DAYS = 90;
+
+/** The publication day before which an undated call without a source status reads closed. */
+export function undatedHorizon(now: number): string {
+  return new Date(now - UNDATED_OPEN_DAYS * 86_400_000).toISOString().slice(0, 10);
 }
 
 export function callStatus(call: StatusInputs, now: number): SourceStatus {
@@ -17,6 +31,9 @@ export function callStatus(call: StatusInputs, now: number): SourceStatus {
   // once its stated deadline has passed.
   if (call.source_status === 'closed') return 'closed';
   if (call.closes_at !== null && now >= call.closes_at) return 'closed';
+  if (call.closes_at === null && call.source_status === null && call.published_on !== null && call.published_on < undatedHorizon(now)) {
+    return 'closed';
+  }
   if (call.opens_at !== null && now < call.opens_at) return 'forthcoming';
   if (call.opens_at === null && call.source_status === 'forthcoming') return 'forthcoming';
   return 'open';

@@ -39,7 +39,7 @@ test('every response carries X-Request-Id; a sane client id is kept, an odd one 
   assert.equal(b.headers.get('x-request-id'), 'client-id-12345');
   const c = await fetch(`${server.url}/hello`, { headers: { 'x-request-id': 'bad id with spaces' } });
   assert.notEqual(c.headers.get('x-request-id'), 'bad id with spaces');
-  assert.equal((await a.json()).ip, '127.0.0.1');
+  assert.equal(((await a.json()) as { ip: string }).ip, '127.0.0.1');
 });
 
 test('a body over the limit is refused with 413; one under it is read', async () => {
@@ -48,7 +48,7 @@ test('a body over the limit is refused with 413; one under it is read', async ()
   assert.equal((await ok.text()).length, 1024);
   const big = await fetch(`${server.url}/echo`, { method: 'POST', body: 'x'.repeat(1025) });
   assert.equal(big.status, 413);
-  assert.equal((await big.json()).error, 'payload_too_large');
+  assert.equal(((await big.json()) as { error: string }).error, 'payload_too_large');
 });
 
 test('HEAD is GET without a body, with the same length', async () => {
@@ -76,7 +76,7 @@ test('an unexpected fault is a 500 with the request id and no internal detail, a
 
 test('a handler may ask for a WHATWG Request', async () => {
   const res = await fetch(`${server.url}/web?x=1`);
-  assert.equal((await res.json()).url, 'http://localhost/web?x=1');
+  assert.equal(((await res.json()) as { url: string }).url, 'http://localhost/web?x=1');
 });
 
 function rawRequest(text: string): Promise<string> {

@@ -1,0 +1,184 @@
+/**
+ * Imports one funding file into the database: read, parse with the pure parsers, then write
+ * everything in ONE immediate transaction. A file that does not parse is refused with an
+ * ImportFormatError naming the record, before anything is written; a failure while writing rolls the
+ * whole file back.
+ *
+ * Rules (merge rules are in lib/funding/merge.ts):
+ *  - a call's id is `<source>:<source_id>`; content_hash is the SHA-256 of the merged record's
+ *    canonical JSON, and a record whose hash and current deadline are unchanged is not written at
+ *    all (re-importing a file changes no row, not even updated_at);
+ *  - BOE: every grant-call item is upserted as a notice; its call is kept as `boe:<identificador>`
+ *    only while no BDNS call has its BDNS id (otherwise the notice just attaches by bdns_id);
+ *  - BDNS: importing a call deletes any `boe:` call with the same BDNS id (folded); its notice stays;
+ *  - CORDIS: upserts funding_projects; the path is a project.csv (organization.csv is read from the
+ *    same folder when present) or a folder holding project.csv and optionally organization.csv
+ *    (an unzipped cordis-HORIZONprojects-csv.zip);
+ *  - records about a natural person are stored with personal_data = 1: the FTS triggers skip them
+ *    and every read goes through funding_public_calls; the summary counts them as withheld;
+ *  - every import, even one that changed nothing, is logged in funding_imports.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Db } from '../connection.ts';
+import { parseBdns } from '../../lib/funding/parse-bdns.ts';
+import { parseBoe } from '../../lib/funding/parse-boe.ts';
+import { parseCordis } from '../../lib/funding/parse-cordis.ts';
+import { parseEu } from '../../lib/funding/parse-eu.ts';
+import { canonicalJson, deriveDates, mergeCall, mergeProject } from '../../lib/funding/merge.ts';
+import type { CallRecord, Cutoff, NoticeRecord, ProjectRecord, SourceCode } from '../../lib/funding/records.ts';
+
+export interface ImportSummary {
+  source: SourceCode;
+  file: string;
+  inserted: number;            // rows created (calls; for boe notices and calls; for cordis projects)
+  updated: number;             // rows whose merged content or current deadline changed
+  unchanged: number;           // rows left untouched
+  withheld: number;            // records stored with personal_data = 1
+  skipped?: number;            // eu: tenders in the file, not imported
+  folded?: number;             // bdns: boe: calls removed because their BDNS call is now here
+  attached?: number;           // boe: notices whose BDNS call exists (no boe: call kept)
+  notices?: number;            // boe: grant-call items in the sumario
+  projects?: number;           // cordis: projects in the file
+  coordinatorsWithheld?: number; // cordis: natural-person coordinators whose name was not stored
+}
+
+type Outcome = 'inserted' | 'updated' | 'unchanged';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export function importFundingFile(db: Db, source: SourceCode, path: string, now: number): ImportSummary {
+  if (source !== 'cordis') return importFundingText(db, source, path, readFileSync(path, 'utf8'), now);
+  const isDir = statSync(path).isDirectory();
+  const projectPath = isDir ? join(path, 'project.csv') : path;
+  if (!existsSync(projectPath)) throw new Error(`${path}: no project.csv in this folder`);
+  const orgPath = join(isDir ? path : dirname(path), 'organization.csv');
+  const organization = existsSync(orgPath) ? readFileSync(orgPath, 'utf8') : null;
+  return importFundingText(db, source, path, readFileSync(projectPath, 'utf8'), now, organization);
+}
+
+/** Same as importFundingFile with the text in hand; for CORDIS, `organization` is organization.csv. */
+export function importFundingText(
+  db: Db, source: SourceCode, fileName: string, text: string, now: number, organization: string | null = null,
+): ImportSummary {
+  const fileSha = sha256(organization === null ? text : `${text}\u0000${organization}`);
+  const summary: ImportSummary = { source, file: fileName, inserted: 0, updated: 0, unchanged: 0, withheld: 0 };
+  const count = (o: Outcome, personal: boolean) => { summary[o]++; if (personal) summary.withheld++; };
+  const w = writers(db, now);
+  let write: () => void;
+
+  // Parse first, outside the transaction: a format error leaves the database untouched.
+  if (source === 'eu') {
+    const { calls, skipped } = parseEu(text);
+    summary.skipped = skipped;
+    write = () => calls.forEach((c) => count(...w.call(c)));
+  } else if (source === 'bdns') {
+    const { calls } = parseBdns(text, now);
+    summary.folded = 0;
+    write = () => calls.forEach((c) => {
+      count(...w.call(c));
+      summary.folded! += w.foldBoe(c.source_id);
+    });
+  } else if (source === 'boe') {
+    const { notices, calls } = parseBoe(text);
+    Object.assign(summary, { notices: notices.length, attached: 0 });
+    write = () => notices.forEach((n, i) => {
+      count(...w.notice(n));
+      if (n.bdns_id !== null && w.hasBdnsCall(n.bdns_id)) summary.attached!++;
+      else count(...w.call(calls[i]!));
+    });
+  } else {
+    const { projects, coordinatorsKnown, coordinatorsWithheld } = parseCordis({ project: text, organization });
+    Object.assign(summary, { projects: projects.length, coordinatorsWithheld });
+    write = () => projects.forEach((p) => count(...w.project(p, coordinatorsKnown)));
+  }
+
+  db.transaction(() => {
+    write();
+    db.prepare(`INSERT INTO funding_imports (source, file_name, file_sha256, imported_at, inserted, updated, unchanged, withheld)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(source, fileName, fileSha, now, summary.inserted, summary.updated, summary.unchanged, summary.withheld);
+  }).immediate();
+  return summary;
+}
+
+// ---- row writers ----
+
+const CALL_FIELDS = ['source', 'source_id', 'title', 'summary', 'body', 'funder', 'programme', 'country', 'region', 'url',
+  'published_on', 'opening_on', 'cutoffs', 'deadline_text', 'time_zone', 'budget', 'currency', 'language', 'source_status',
+  'bdns_id', 'personal_data'] as const;
+const CALL_COLUMNS = [...CALL_FIELDS, 'deadline', 'deadline_time', 'opens_at', 'closes_at', 'content_hash'] as const;
+const PROJECT_FIELDS = ['source_id', 'acronym', 'title', 'topic', 'status', 'start_date', 'end_date', 'total_cost',
+  'ec_contribution', 'framework', 'coordinator', 'coordinator_country', 'url', 'personal_data'] as const;
+const NOTICE_FIELDS = ['source_id', 'bdns_id', 'title', 'url', 'published_on', 'section', 'department', 'personal_data'] as const;
+
+type Row = Record<string, unknown>;
+
+/** A stored row back into the record shape the parsers produce (so the two can be merged and hashed). */
+function rowToRecord<T>(row: Row, fields: readonly string[]): T {
+  const rec: Row = {};
+  for (const f of fields) rec[f] = f === 'personal_data' ? row[f] === 1 : f === 'cutoffs' ? JSON.parse(row[f] as string) as Cutoff[] : row[f];
+  return rec as T;
+}
+
+function toParams(rec: object): Row {
+  const p: Row = { ...rec };
+  if ('cutoffs' in p) p.cutoffs = JSON.stringify(p.cutoffs);
+  p.personal_data = p.personal_data ? 1 : 0;
+  return p;
+}
+
+function writers(db: Db, now: number) {
+  const sql = {
+    getCall: db.prepare('SELECT * FROM funding_calls WHERE id = ?'),
+    insertCall: db.prepare(`INSERT INTO funding_calls (id, ${CALL_COLUMNS.join(', ')}, imported_at, updated_at)
+      VALUES (@id, ${CALL_COLUMNS.map((c) => `@${c}`).join(', ')}, @now, @now)`),
+    updateCall: db.prepare(`UPDATE funding_calls SET ${CALL_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id`),
+    hasBdns: db.prepare("SELECT 1 FROM funding_calls WHERE source = 'bdns' AND bdns_id = ? LIMIT 1").pluck(),
+    foldBoe: db.prepare("DELETE FROM funding_calls WHERE source = 'boe' AND bdns_id = ?"),
+    getProject: db.prepare('SELECT * FROM funding_projects WHERE source_id = ?'),
+    insertProject: db.prepare(`INSERT INTO funding_projects (${PROJECT_FIELDS.join(', ')}, content_hash, imported_at, updated_at)
+      VALUES (${PROJECT_FIELDS.map((c) => `@${c}`).join(', ')}, @content_hash, @now, @now)`),
+    updateProject: db.prepare(`UPDATE funding_projects SET ${PROJECT_FIELDS.map((c) => `${c} = @${c}`).join(', ')},
+      content_hash = @content_hash, updated_at = @now WHERE source_id = @source_id`),
+    getNotice: db.prepare('SELECT * FROM funding_notices WHERE source_id = ?'),
+    insertNotice: db.prepare(`INSERT INTO funding_notices (${NOTICE_FIELDS.join(', ')}, content_hash, imported_at)
+      VALUES (${NOTICE_FIELDS.map((c) => `@${c}`).join(', ')}, @content_hash, @now)`),
+    updateNotice: db.prepare(`UPDATE funding_notices SET ${NOTICE_FIELDS.map((c) => `${c} = @${c}`).join(', ')},
+      content_hash = @content_hash WHERE source_id = @source_id`),
+  };
+
+  return {
+    call(rec: CallRecord): [Outcome, boolean] {
+      const id = `${rec.source}:${rec.source_id}`;
+      const row = sql.getCall.get(id) as Row | undefined;
+      const merged = row ? mergeCall(rowToRecord<CallRecord>(row, CALL_FIELDS), rec) : rec;
+      const hash = sha256(canonicalJson(merged));
+      const dates = deriveDates(merged, now);
+      // The current deadline moves on when a cut-off passes: that alone is worth a write.
+      if (row && row.content_hash === hash && row.deadline === dates.deadline && row.deadline_time === dates.deadline_time) {
+        return ['unchanged', merged.personal_data];
+      }
+      (row ? sql.updateCall : sql.insertCall).run({ ...toParams(merged), ...dates, id, content_hash: hash, now });
+      return [row ? 'updated' : 'inserted', merged.personal_data];
+    },
+    project(rec: ProjectRecord, coordinatorsKnown: boolean): [Outcome, boolean] {
+      const row = sql.getProject.get(rec.source_id) as Row | undefined;
+      const merged = row ? mergeProject(rowToRecord<ProjectRecord>(row, PROJECT_FIELDS), rec, coordinatorsKnown) : rec;
+      const hash = sha256(canonicalJson(merged));
+      if (row?.content_hash === hash) return ['unchanged', merged.personal_data];
+      (row ? sql.updateProject : sql.insertProject).run({ ...toParams(merged), content_hash: hash, now });
+      return [row ? 'updated' : 'inserted', merged.personal_data];
+    },
+    notice(rec: NoticeRecord): [Outcome, boolean] {
+      const row = sql.getNotice.get(rec.source_id) as Row | undefined;
+      const merged = { ...rec, personal_data: rec.personal_data || row?.personal_data === 1 };
+      const hash = sha256(canonicalJson(merged));
+      if (row?.content_hash === hash) return ['unchanged', merged.personal_data];
+      (row ? sql.updateNotice : sql.insertNotice).run({ ...toParams(merged), content_hash: hash, now });
+      return [row ? 'updated' : 'inserted', merged.personal_data];
+    },
+    hasBdnsCall: (bdnsId: string) => sql.hasBdns.get(bdnsId) !== undefined,
+    foldBoe: (bdnsId: string) => sql.foldBoe.run(bdnsId).changes,
+  };
+}
