@@ -7,14 +7,17 @@ import type { ApiRequest, Reply } from '../lib/http/types.ts';
 import { jsonReply } from '../lib/http/types.ts';
 import type { Metrics } from '../lib/metrics.ts';
 import type { AppContext } from './context.ts';
+import { consoleRoutes } from './console/index.ts';
 import { FUNDING_BASE, fundingApi } from './funding/index.ts';
 import { healthz, home, metricsEndpoint, readyz } from './ops.ts';
 
 export function buildRoutes(ctx: AppContext, metrics: Metrics) {
   const funding = fundingApi(ctx);
+  const console = consoleRoutes(ctx);
   const router = Router<ApiRequest, [], Reply>();
   router
     .all(`${FUNDING_BASE}/*`, (req: ApiRequest) => funding.fetch(req))
+    .all('/console/*', (req: ApiRequest) => console.fetch(req))
     .get('/healthz', healthz)
     .get('/readyz', readyz(ctx.db))
     .get('/metrics', metricsEndpoint(metrics))

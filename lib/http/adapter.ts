@@ -33,8 +33,10 @@ export function createListener(options: AdapterOptions) {
     const sent = raw.headers['x-request-id'];
     const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     const target = raw.url ?? '/';
-    const ip = clientAddress(raw.socket.remoteAddress ?? '', raw.headers['x-forwarded-for'], trustProxy);
-    const req = buildRequest(raw, id, target, ip, clock(), bodyLimitBytes);
+    const socketAddress = raw.socket.remoteAddress ?? '';
+    const ip = clientAddress(socketAddress, raw.headers['x-forwarded-for'], trustProxy);
+    const secure = 'encrypted' in raw.socket || (trustProxy(socketAddress) && raw.headers['x-forwarded-proto'] === 'https');
+    const req = buildRequest(raw, id, target, ip, secure, clock(), bodyLimitBytes);
 
     let reply: Reply;
     if (!target.startsWith('/')) {
@@ -56,7 +58,7 @@ export function createListener(options: AdapterOptions) {
   };
 }
 
-function buildRequest(raw: IncomingMessage, id: string, target: string, ip: string, now: number, limit: number): ApiRequest {
+function buildRequest(raw: IncomingMessage, id: string, target: string, ip: string, secure: boolean, now: number, limit: number): ApiRequest {
   const method = raw.method ?? 'GET';
   const queryAt = target.indexOf('?');
   let bodyPromise: Promise<Buffer> | undefined;
@@ -69,6 +71,7 @@ function buildRequest(raw: IncomingMessage, id: string, target: string, ip: stri
     query: {},
     params: {},
     id,
+    secure,
     ip,
     ipBucket: addressBucket(ip),
     now,
@@ -112,7 +115,7 @@ function faultReply(err: unknown, req: ApiRequest, log: Logger): Reply {
 }
 
 async function writeReply(res: ServerResponse, req: ApiRequest, reply: Reply, log: Logger): Promise<void> {
-  const headers: Record<string, string> = { ...req.replyHeaders, ...reply.headers, 'x-request-id': req.id };
+  const headers: Record<string, string | string[]> = { ...req.replyHeaders, ...reply.headers, 'x-request-id': req.id };
   const head = req.originalMethod === 'HEAD';
   const body: ReplyBody = reply.body ?? null;
   if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {

@@ -21,6 +21,8 @@ export interface ApiRequest {
   /** The matched route pattern, set by itty-router; used as the metrics label. */
   route?: string;
   id: string;
+  /** Served over https: a TLS socket, or X-Forwarded-Proto https from a trusted proxy. */
+  secure: boolean;
   /** Client address (SPEC: socket, or nearest untrusted X-Forwarded-For hop). */
   ip: string;
   /** The bucket the address is counted in (IPv6 per /64). */
@@ -41,7 +43,8 @@ export type ReplyBody = string | Buffer | AsyncIterable<string | Buffer> | null;
 
 export interface Reply {
   status: number;
-  headers?: Record<string, string>;
+  /** An array value sends the header once per element (Set-Cookie). */
+  headers?: Record<string, string | string[]>;
   body?: ReplyBody;
 }
 

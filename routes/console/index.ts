@@ -1,0 +1,66 @@
+/**
+ * The sign-in console, /console: server-rendered pages for accounts and keys. Its first stage reads
+ * the visitor and session cookies; its errors are pages, not JSON.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Router } from 'itty-router';
+import { AccountError } from '../../db/accounts.ts';
+import { serverSecret, sessionStore } from '../../db/sessions.ts';
+import { HttpError } from '../../lib/http/errors.ts';
+import { html } from '../../lib/html.ts';
+import type { ApiRequest, Reply } from '../../lib/http/types.ts';
+import type { AppContext } from '../context.ts';
+import { authRoutes } from './auth.ts';
+import { keyRoutes } from './keys.ts';
+import { notice, page, redirect } from './layout.ts';
+import { loadState, stateOf } from './state.ts';
+
+const asset = (file: string, type: string): Reply => ({
+  status: 200,
+  headers: { 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' },
+  body: readFileSync(join(import.meta.dirname, 'assets', file)),
+});
+
+export function consoleRoutes(ctx: AppContext) {
+  const secret = serverSecret(ctx.db, 'csrf');
+  const sessions = sessionStore(ctx.db);
+  const auth = authRoutes(ctx, secret);
+  const keys = keyRoutes(ctx, secret);
+  const css = asset('console.css', 'text/css; charset=utf-8');
+  const js = asset('console.js', 'text/javascript; charset=utf-8');
+
+  const router = Router<ApiRequest, [], Reply>({
+    base: '/console',
+    before: [
+      (req: ApiRequest) => {
+        req.service = 'console';
+        loadState(req, secret, sessions.find);
+      },
+    ],
+    catch: (err: unknown, req: ApiRequest) => {
+      const state = stateOf(req);
+      if (err instanceof HttpError) return page(state, err.status, err.status === 404 ? 'Not found' : 'That did not work', html`${notice('error', err.message)}<p><a href="/console">Back to the console</a></p>`);
+      if (err instanceof AccountError) return page(state, 400, 'That did not work', html`${notice('error', err.message)}<p><a href="/console/keys">Back to your keys</a></p>`);
+      ctx.log.error({ reqId: req.id, err }, 'unhandled fault in the console');
+      return page(state, 500, 'Something went wrong', notice('error', `Something went wrong on our side. Quote request id ${req.id} if you report it.`));
+    },
+  });
+  router
+    .get('/assets/console.css', () => css)
+    .get('/assets/console.js', () => js)
+    .get('/', (req: ApiRequest) => redirect(stateOf(req), stateOf(req).account ? '/console/keys' : '/console/sign-in'))
+    .get('/sign-in', auth.showSignIn)
+    .post('/sign-in', auth.signIn)
+    .get('/sign-up', auth.showSignUp)
+    .post('/sign-up', auth.signUp)
+    .post('/sign-out', auth.signOut)
+    .get('/keys', keys.list)
+    .post('/keys', keys.create)
+    .post('/keys/:id/rotate', keys.rotate)
+    .post('/keys/:id/revoke', keys.revoke)
+    .all('*', () => {
+      throw new HttpError(404, 'not_found', 'There is no such page.');
+    });
+  return router;
+}

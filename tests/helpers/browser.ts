@@ -1,0 +1,26 @@
+/**
+ * Headless Chromium (Debian's package) driven by playwright-core, with the flags that work without a
+ * network. `.ci/run` installs chromium; on a laptop without it browser tests are skipped with a note,
+ * except under CI, where a missing browser fails the run.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
+
+export function browserMissing(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  if (process.env.CI) throw new Error(`Chromium is not at ${CHROMIUM}: .ci/run should have installed it`);
+  return `Chromium is not installed (apt-get install chromium): browser tests skipped`;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
