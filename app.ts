@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import { openDatabase, type Db } from './db/connection.ts';
 import { activePlanLookup, keyLookup } from './db/accounts.ts';
 import { loadDemo, isEmpty } from './db/demo.ts';
+import { isImpactEmpty, loadImpactDemo } from './db/impact/demo.ts';
 import { migrate } from './db/migrate.ts';
 import { WriteBehind } from './db/write-behind.ts';
 import type { Config } from './lib/config.ts';
@@ -40,6 +41,11 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     if (config.demo && isEmpty(db)) {
       const summary = loadDemo(db, clock());
       log.info({ demo: summary }, 'loaded the demo data into an empty database');
+    }
+    if (config.demo && isImpactEmpty(db)) {
+      const impact = loadImpactDemo(db, clock);
+      log.info({ impact: { data_version: impact.register.data_version, runs: impact.runs.map((r) => ({ id: r.id, scenario: r.scenario, status: r.status, seconds: r.seconds })) } },
+        'loaded the impact register and published its demo runs');
     }
   } catch (err) {
     db.close();

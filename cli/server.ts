@@ -2,6 +2,9 @@
 import { SingleBar, Presets } from 'cli-progress';
 import { startApp } from '../app.ts';
 import { loadDemo } from '../db/demo.ts';
+import { loadImpactDemo } from '../db/impact/demo.ts';
+import type { RunSummary } from '../db/impact/run.ts';
+import { runLine } from './impact.ts';
 import { importFundingFile } from '../db/funding/import.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
@@ -45,10 +48,10 @@ export const serverCommands: Command[] = [
   },
   {
     words: ['demo'],
-    summary: 'Load the demo data set (the funding corpus fixtures) into the database',
-    usage: 'demo',
-    options: {},
-    run(ctx) {
+    summary: 'Load the demo data sets (funding corpus, impact register) and publish the impact demo run of every scenario; --no-publish loads the register only (figures stay withheld)',
+    usage: 'demo [--no-publish]',
+    options: { 'no-publish': { type: 'boolean' } },
+    run(ctx, values) {
       const db = ctx.openDb();
       const bar = ctx.interactive ? new SingleBar({ format: 'demo data [{bar}] {value}/{total} files' }, Presets.shades_classic) : null;
       let started = false;
@@ -57,9 +60,25 @@ export const serverCommands: Command[] = [
         bar?.update(done);
       });
       bar?.stop();
-      return { files: files.length, imported: files };
+      const impactBar = ctx.interactive ? new SingleBar({ format: 'impact demo [{bar}] {percentage}% {stage}' }, Presets.shades_classic) : null;
+      let impactStarted = false;
+      const impact = loadImpactDemo(db, ctx.now, {
+        publish: values['no-publish'] !== true,
+        onProgress: (p) => {
+          if (impactBar && !impactStarted) (impactBar.start(p.total, 0, { stage: '' }), (impactStarted = true));
+          impactBar?.setTotal(p.total);
+          impactBar?.update(p.done, { stage: p.stage === 'register' ? 'register loaded' : `run ${p.scenario}` });
+        },
+      });
+      impactBar?.stop();
+      return { files: files.length, imported: files, impact };
     },
-    text: (r) => `loaded ${r.files} demo files`,
+    text: (r) => {
+      const impact = r.impact as { register: { data_version: string; changed: boolean }; runs: RunSummary[] };
+      return [`loaded ${r.files} demo files`,
+        `impact register ${impact.register.data_version} ${impact.register.changed ? 'loaded' : 'already loaded'}`,
+        ...(impact.runs.length ? impact.runs.map(runLine) : ['no impact run published (--no-publish): figures are withheld'])].join('\n');
+    },
   },
   {
     words: ['funding', 'import'],

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { startApp, type RunningApp } from '../../app.ts';
 import { readConfig } from '../../lib/config.ts';
+import { copyDemoDatabase } from './demo-template.ts';
 
 /** A clock tests move by hand: time-dependent behaviour is tested without waiting. */
 export class TestClock {
@@ -57,7 +58,10 @@ export async function startTestServer(options: { demo?: boolean; clock?: TestClo
       done();
     },
   });
-  const config = readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: options.demo === false ? 'off' : 'on', LOG_LEVEL: 'info', ...options.env });
+  // The demo is copied from a template built once (tests/helpers/demo-template.ts); DEMO stays off so
+  // that a test asking for an empty database gets one.
+  if (options.demo !== false) copyDemoDatabase(databasePath, clock.now());
+  const config = readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'info', ...options.env });
   let app = await startApp(config, { clock: clock.now, logDestination: sink });
 
   const server: TestServer = {

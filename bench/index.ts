@@ -1,0 +1,30 @@
+/**
+ * `npm run bench -- <name> [options]`: runs one benchmark. Each benchmark measures its own baseline in
+ * the same run and writes its figures into BENCHMARKS.md (speed targets live there, never in tests).
+ */
+type Bench = { describe: string; run: (args: string[]) => Promise<void> };
+
+const BENCHMARKS: Record<string, Bench> = {
+  funding: {
+    describe: 'funding /search on a synthetic corpus (default 1,000,000 calls) beside a raw node:http baseline. Options: --calls N, --duration S, --warmup S, --no-write',
+    run: async (args) => (await import('./funding.ts')).run(args),
+  },
+  'impact-run': {
+    describe: 'impact run pipeline on a synthetic catalogue (200 materials; 500 and 2,000 products; 1 and 5 scenarios; 1,000 draws): time and peak memory. Options: --products 500,2000 --scenarios 1,5 --draws N --materials M',
+    run: async (args) => (await import('./impact-run.ts')).run(args),
+  },
+  // Later: human, impact.
+};
+
+function usage(): string {
+  return ['Usage: npm run bench -- <name> [options]', '', 'Benchmarks:', ...Object.entries(BENCHMARKS).map(([name, b]) => `  ${name.padEnd(12)} ${b.describe}`)].join('\n');
+}
+
+const [name, ...args] = process.argv.slice(2);
+const bench = name === undefined ? undefined : BENCHMARKS[name];
+if (!bench) {
+  console.error(name === undefined ? usage() : `Unknown benchmark '${name}'.\n\n${usage()}`);
+  process.exitCode = 2;
+} else {
+  await bench.run(args);
+}

@@ -1,0 +1,36 @@
+/**
+ * The impact part of the demo (`main.ts demo`, and the first start on an empty database): load the
+ * register from fixtures/impact/ and, unless told not to, compute and publish a run of every
+ * scenario. Without a published run the read API withholds every figure (document rule 3), so
+ * `demo --no-publish` is how to see that state.
+ *
+ * DEMO_DRAWS is kept modest so a first start stays well under a minute on a two-core machine
+ * (measured: see the issue-6 report); `impact run` defaults to more.
+ */
+import type { Db } from '../connection.ts';
+import { loadImpactRegister, type LoadSummary } from './load.ts';
+import { isImpactRegisterLoaded } from './register.ts';
+import { DEFAULT_SEED, runImpact, type RunSummary } from './run.ts';
+
+export const DEMO_DRAWS = 500;
+
+export interface DemoProgress { stage: 'register' | 'run'; scenario?: string; done: number; total: number }
+
+/** True when the impact register has never been loaded (the first start). */
+export function isImpactEmpty(db: Db): boolean {
+  return !isImpactRegisterLoaded(db);
+}
+
+export function loadImpactDemo(db: Db, now: number | (() => number), options: { publish?: boolean; draws?: number; onProgress?: (p: DemoProgress) => void } = {}): { register: LoadSummary; runs: RunSummary[] } {
+  const clock = typeof now === 'number' ? () => now : now;
+  const register = loadImpactRegister(db, clock());
+  options.onProgress?.({ stage: 'register', done: 1, total: 1 });
+  if (options.publish === false) return { register, runs: [] };
+  const runs = runImpact(db, {
+    draws: options.draws ?? DEMO_DRAWS, seed: DEFAULT_SEED, publish: true, now: clock,
+    onProgress: (p) => options.onProgress?.({ stage: 'run', scenario: p.scenario, done: p.index * p.total + p.done, total: p.of * p.total }),
+  });
+  const failed = runs.filter((r) => r.status === 'failed');
+  if (failed.length) throw new Error(`the demo run failed its gates (${failed.map((r) => `${r.scenario} run ${r.id}: ${r.failed_gates.join(', ')}`).join('; ')}): see impact_run_gates`);
+  return { register, runs };
+}
