@@ -62,3 +62,15 @@ export function csvLine(values: ReadonlyArray<unknown>): string {
     })
     .join(',') + '\r\n';
 }
+
+/**
+ * When the way a call is shown next changes by itself: with several cut-offs, the shown deadline moves
+ * on when the current one closes. (Status changes are the corpus epoch's business.)
+ */
+export function presentationChangesAt(row: Pick<StoredCall, 'cutoffs' | 'time_zone'>, now: number): number {
+  if (!row.cutoffs.includes('},{')) return Infinity;
+  const cutoffs = JSON.parse(row.cutoffs) as Cutoff[];
+  const current = currentCutoff(cutoffs, now, (c) => closesAt(c, row.time_zone));
+  const at = current ? closesAt(current, row.time_zone) : Infinity;
+  return at > now ? at : Infinity;
+}

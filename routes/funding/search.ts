@@ -1,9 +1,18 @@
-/** GET /funding/v1/search: published calls matching text and filters, a page at a time. */
+/**
+ * GET /funding/v1/search: published calls matching text and filters, a page at a time.
+ *
+ * Rendered pages are kept (routes responses, not rows) until the corpus epoch ends: the next instant
+ * any call opens or closes, the next UTC midnight, or the next import (db/funding/corpus-epoch.ts),
+ * or sooner if a call on the page shows a cut-off that closes sooner. Within that time the same query
+ * has the same answer, so a hit costs what /healthz costs. Validation runs on every request.
+ */
+import { corpusEpoch, type Epoch } from '../../db/funding/corpus-epoch.ts';
 import { FundingSearch } from '../../db/funding/search.ts';
-import { presentCall } from '../../lib/funding/present.ts';
+import { ExpiringCache } from '../../lib/expiring-cache.ts';
+import { presentationChangesAt, presentCall } from '../../lib/funding/present.ts';
 import { badRequest } from '../../lib/http/errors.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
-import { jsonReply } from '../../lib/http/types.ts';
+import type { Reply } from '../../lib/http/types.ts';
 import { parseQuery } from '../../lib/validate.ts';
 import type { AppContext } from '../context.ts';
 import { decodeCursor, encodeCursor, toFilters } from './filters.ts';
@@ -12,15 +21,30 @@ import { MAX_PAGE, MAX_PER_PAGE, searchQuery } from './schemas.ts';
 /** Deepest offset a search pages to, by page or by cursor; /export (pro) serves whole result sets. */
 export const MAX_DEPTH = MAX_PAGE * MAX_PER_PAGE;
 
+const json = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+
 export function searchOperation(ctx: AppContext): Operation {
   const search = new FundingSearch(ctx.db);
+  const epochs = corpusEpoch(ctx.db);
+  const cache = new ExpiringCache();
+  let epoch: (Epoch & { from: number }) | undefined;
+
+  /** The epoch that holds at `now`, starting a new one (and emptying the cache) when it has ended. */
+  const currentEpoch = (now: number) => {
+    if (!epoch || now < epoch.from || now >= epoch.validUntil || epochs.generation() !== epoch.generation) {
+      cache.clear();
+      epoch = { ...epochs.at(now), from: now };
+    }
+    return epoch;
+  };
+
   return {
     spec: {
       method: 'GET',
       path: '/search',
       operationId: 'searchCalls',
       summary: 'Search published funding calls',
-      description: 'Calls matching all words of q (if given) and every filter. status is computed now, from the deadline in the source\'s time zone. Records about natural persons are never returned.',
+      description: 'Calls matching all words of q (if given) and every filter. status is computed now, from the deadline in the source\'s time zone. Records about natural persons are never returned. A text query matching more than 10,000 calls lists its newest matches (meta.total_exact is then false) instead of ranking them.',
       query: searchQuery,
       responses: { 200: { description: 'A page of matching calls', schema: 'SearchResponse' } },
     },
@@ -32,11 +56,16 @@ export function searchOperation(ctx: AppContext): Operation {
       }
       const perPage = params.per_page ?? 20;
       const offset = params.cursor !== undefined ? decodeCursor(params.cursor, filters) : ((params.page ?? 1) - 1) * perPage;
-      const rows = search.page(filters, perPage + 1, offset);
+      const { validUntil } = currentEpoch(req.now);
+      const key = JSON.stringify([filters.fts, filters.country, filters.status, filters.source, filters.sort, perPage, offset]);
+      const cached = cache.get(key, req.now);
+      if (cached !== undefined) return json(cached);
+
+      const { rows, total, exact } = search.search(filters, perPage + 1, offset);
+      const page = rows.slice(0, perPage);
       const hasMore = rows.length > perPage && offset + perPage < MAX_DEPTH;
-      const { total, exact } = search.count(filters);
-      return jsonReply(200, {
-        data: rows.slice(0, perPage).map((row) => presentCall(row, req.now)),
+      const body = JSON.stringify({
+        data: page.map((row) => presentCall(row, req.now)),
         meta: {
           total,
           total_exact: exact,
@@ -45,6 +74,8 @@ export function searchOperation(ctx: AppContext): Operation {
           next_cursor: hasMore ? encodeCursor(filters, offset + perPage) : null,
         },
       });
+      cache.set(key, body, Math.min(validUntil, ...page.map((row) => presentationChangesAt(row, req.now))));
+      return json(body);
     },
   };
 }
