@@ -9,6 +9,10 @@ const BENCHMARKS: Record<string, Bench> = {
     describe: 'funding /search on a synthetic corpus (default 1,000,000 calls) beside a raw node:http baseline. Options: --calls N, --duration S, --warmup S, --no-write',
     run: async (args) => (await import('./funding.ts')).run(args),
   },
+  adapter: {
+    describe: 'the HTTP adapter: raw node:http vs trio\'s adapter vs a WHATWG Request/Response per call, same JSON row. Options: --duration S, --warmup S, --no-write',
+    run: async (args) => (await import('./adapter.ts')).run(args),
+  },
   'impact-run': {
     describe: 'impact run pipeline on a synthetic catalogue (200 materials; 500 and 2,000 products; 1 and 5 scenarios; 1,000 draws): time and peak memory. Options: --products 500,2000 --scenarios 1,5 --draws N --materials M',
     run: async (args) => (await import('./impact-run.ts')).run(args),

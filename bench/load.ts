@@ -1,0 +1,135 @@
+/**
+ * What every benchmark shares: servers in child processes (one core for the server, one for the load),
+ * closed-loop load by autocannon with every response's latency recorded, the machine's description,
+ * and writing a section of BENCHMARKS.md between markers so notes around it survive reruns.
+ */
+import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..');
+const BENCHMARKS_MD = join(ROOT, 'BENCHMARKS.md');
+
+export interface Measurement { connections: number; requests: number; seconds: number; rps: number; p50: number; p95: number; p99: number; non2xx: number; errors: number }
+
+export const fmt = (n: number, digits: number) => (Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–');
+
+export async function startChild(file: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(join(import.meta.dirname, file), args, { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code} before listening`)));
+  });
+  return { child, port };
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.send('stop');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Peak resident set (VmHWM) of a process, bytes; 0 where /proc is not there. */
+export function peakRss(pid: number | undefined): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export function fetchOnce(url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** trio's response headers, minus the ones node:http writes itself. */
+export function replayableHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name) || value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+export function cannon(url: string, connections: number, seconds: number, onResponse: (ms: number) => void): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ url, connections, pipelining: 1, duration: seconds, timeout: 120 }, (err, result) => (err ? reject(err) : resolve(result)));
+    instance.on('response', (_client, _status, _bytes, ms) => onResponse(ms));
+  });
+}
+
+/**
+ * One closed-loop run of warm-up + duration seconds; only responses that complete after the warm-up
+ * count. Requests still in flight when the run ends were abandoned by the client but may still be
+ * computed by the server, so before the next measurement we wait until `idleUrl` answers promptly.
+ */
+export async function measure(url: string, connections: number, warmupS: number, durationS: number, idleUrl: string): Promise<Measurement> {
+  const latencies: number[] = [];
+  const started = process.hrtime.bigint();
+  const from = started + BigInt(Math.round(warmupS * 1e9));
+  const result = await cannon(url, connections, warmupS + durationS, (ms) => {
+    if (process.hrtime.bigint() >= from) latencies.push(ms);
+  });
+  const seconds = Number(process.hrtime.bigint() - from) / 1e9;
+  await waitIdle(idleUrl);
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)]!;
+  return {
+    connections, requests: latencies.length, seconds, rps: latencies.length / seconds,
+    p50: at(0.5), p95: at(0.95), p99: at(0.99), non2xx: result.non2xx, errors: result.errors + result.timeouts,
+  };
+}
+
+export async function waitIdle(url: string): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    const t = process.hrtime.bigint();
+    await fetchOnce(url);
+    if (Number(process.hrtime.bigint() - t) / 1e6 < 20) return;
+  }
+}
+
+export const describe = (m: Measurement) =>
+  `${fmt(m.rps, 0).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms  (${m.requests} requests${m.non2xx ? `, ${m.non2xx} non-2xx` : ''}${m.errors ? `, ${m.errors} errors` : ''})`;
+
+
+export function machine(sqlite: string): string {
+  let model = cpus()[0]?.model ?? 'unknown CPU';
+  try {
+    model = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? model;
+  } catch {
+    // not Linux: os.cpus() is enough
+  }
+  const pkg = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  return `${cpus().length} × ${model}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${process.platform} ${process.arch}, Node ${process.version}, ` +
+    `SQLite ${sqlite} (better-sqlite3 ${pkg('better-sqlite3')}), load by autocannon ${pkg('autocannon')}`;
+}
+
+export function writeBenchmarkSection(name: string, heading: string, report: string): void {
+  const begin = `<!-- bench:${name}:begin — written by bench/${name}.ts on each run; notes go outside these markers -->`;
+  const endMark = `<!-- bench:${name}:end -->`;
+  const block = `${begin}\n${report}\n${endMark}`;
+  let text = existsSync(BENCHMARKS_MD) ? readFileSync(BENCHMARKS_MD, 'utf8') : '# Benchmarks\n\nSpeed targets live here, never in unit tests. Each benchmark measures its baseline in the same run.\n';
+  const at = text.indexOf(`<!-- bench:${name}:begin`);
+  const end = text.indexOf(endMark);
+  if (at !== -1 && end > at) text = text.slice(0, at) + block + text.slice(end + endMark.length);
+  else if (!text.includes(heading)) text = `${text.trimEnd()}\n\n${heading}\n\n${block}\n`;
+  else text = `${text.trimEnd()}\n\n${block}\n`;
+  writeFileSync(BENCHMARKS_MD, text);
+}
