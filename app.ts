@@ -57,7 +57,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   limiter = new RateLimiter(writeBehind.loadDay);
   writeBehind.start();
 
-  const ctx: AppContext = { db, clock, log, limiter, writeBehind, lookupKey: keyLookup(db), activePlan: activePlanLookup(db) };
+  const ctx: AppContext = { config, db, clock, log, limiter, writeBehind, lookupKey: keyLookup(db), activePlan: activePlanLookup(db) };
   const metrics = createMetrics();
   const router = buildRoutes(ctx, metrics);
   const listener = createListener({

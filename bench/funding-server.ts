@@ -2,7 +2,7 @@
  * The trio server for `npm run bench -- funding`, run in a child process so the load generator and
  * the server do not share one event loop (the machine has two cores: one each).
  *
- * argv: <database path> <corpus now, UTC ms>. The clock starts at the corpus's "now" and runs at wall
+ * argv: <database path> <corpus now, UTC ms> [uncached]: uncached turns the search page cache off. The clock starts at the corpus's "now" and runs at wall
  * speed, so open/closed shares are those the generator laid out. The per-address limit is lifted in
  * this process only (TIER_LIMITS is a plain exported object): the benchmark sends thousands of
  * anonymous requests a second from one address. Everything else is the real startApp.
@@ -12,12 +12,12 @@ import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
 import { TIER_LIMITS } from '../routes/funding/access.ts';
 
-const [databasePath, corpusNow] = process.argv.slice(2);
+const [databasePath, corpusNow, cache] = process.argv.slice(2);
 if (!databasePath || !corpusNow || !process.send) throw new Error('usage: fork bench/funding-server.ts <database> <corpus now ms> (with IPC)');
 
 TIER_LIMITS.anonymous.perMinute = 1e9;
 const offset = Number(corpusNow) - Date.now();
-const app = await startApp(readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent' }), {
+const app = await startApp(readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent', SEARCH_CACHE_ENTRIES: cache === 'uncached' ? '0' : '1000' }), {
   clock: () => Date.now() + offset,
 });
 process.send({ port: app.port });

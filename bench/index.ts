@@ -6,7 +6,7 @@ type Bench = { describe: string; run: (args: string[]) => Promise<void> };
 
 const BENCHMARKS: Record<string, Bench> = {
   funding: {
-    describe: 'funding /search on a synthetic corpus (default 1,000,000 calls) beside a raw node:http baseline. Options: --calls N, --duration S, --warmup S, --no-write',
+    describe: 'funding /search on a synthetic corpus (default 1,000,000 calls) beside a raw node:http baseline. Options: --calls N, --duration S, --warmup S, --uncached, --no-write',
     run: async (args) => (await import('./funding.ts')).run(args),
   },
   adapter: {

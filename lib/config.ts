@@ -13,6 +13,8 @@ export interface Config {
   logLevel: string;
   demo: boolean;
   bodyLimitBytes: number;
+  /** Rendered /funding/v1/search pages kept in memory (0: no cache). */
+  searchCacheEntries: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -30,6 +32,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     logLevel,
     demo: flag(env.DEMO, true, 'DEMO'),
     bodyLimitBytes: integer(env.BODY_LIMIT_BYTES, 1_048_576, 'BODY_LIMIT_BYTES', 1, 64 * 1_048_576),
+    searchCacheEntries: integer(env.SEARCH_CACHE_ENTRIES, 1000, 'SEARCH_CACHE_ENTRIES', 0, 1_000_000),
   };
 }
 

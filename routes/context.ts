@@ -6,9 +6,11 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/connection.ts';
 import type { WriteBehind } from '../db/write-behind.ts';
 import type { KeyRow } from '../db/accounts.ts';
+import type { Config } from '../lib/config.ts';
 import type { RateLimiter } from '../lib/rate-limit.ts';
 
 export interface AppContext {
+  config: Config;
   db: Db;
   clock: () => number;
   log: Logger;

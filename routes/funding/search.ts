@@ -26,7 +26,7 @@ const json = (body: string): Reply => ({ status: 200, headers: { 'content-type':
 export function searchOperation(ctx: AppContext): Operation {
   const search = new FundingSearch(ctx.db);
   const epochs = corpusEpoch(ctx.db);
-  const cache = new ExpiringCache();
+  const cache = new ExpiringCache(ctx.config.searchCacheEntries);
   let epoch: (Epoch & { from: number }) | undefined;
 
   /** The epoch that holds at `now`, starting a new one (and emptying the cache) when it has ended. */
@@ -49,6 +49,13 @@ export function searchOperation(ctx: AppContext): Operation {
       responses: { 200: { description: 'A page of matching calls', schema: 'SearchResponse' } },
     },
     handle(req) {
+      // Keyed by the query string as sent: one that validated once validates the same way again, so a
+      // hit skips validation and parsing too. (Quotas and headers were done by the access stage.)
+      const key = req.url.slice(req.url.indexOf('?') + 1 || req.url.length);
+      const { validUntil } = currentEpoch(req.now);
+      const cached = ctx.config.searchCacheEntries > 0 ? cache.get(key, req.now) : undefined;
+      if (cached !== undefined) return json(cached);
+
       const params = parseQuery(searchQuery, req);
       const filters = toFilters(params, req.now);
       if (params.cursor !== undefined && params.page !== undefined) {
@@ -56,11 +63,6 @@ export function searchOperation(ctx: AppContext): Operation {
       }
       const perPage = params.per_page ?? 20;
       const offset = params.cursor !== undefined ? decodeCursor(params.cursor, filters) : ((params.page ?? 1) - 1) * perPage;
-      const { validUntil } = currentEpoch(req.now);
-      const key = JSON.stringify([filters.fts, filters.country, filters.status, filters.source, filters.sort, perPage, offset]);
-      const cached = cache.get(key, req.now);
-      if (cached !== undefined) return json(cached);
-
       const { rows, total, exact } = search.search(filters, perPage + 1, offset);
       const page = rows.slice(0, perPage);
       const hasMore = rows.length > perPage && offset + perPage < MAX_DEPTH;
@@ -74,7 +76,7 @@ export function searchOperation(ctx: AppContext): Operation {
           next_cursor: hasMore ? encodeCursor(filters, offset + perPage) : null,
         },
       });
-      cache.set(key, body, Math.min(validUntil, ...page.map((row) => presentationChangesAt(row, req.now))));
+      if (ctx.config.searchCacheEntries > 0) cache.set(key, body, Math.min(validUntil, ...page.map((row) => presentationChangesAt(row, req.now))));
       return json(body);
     },
   };
