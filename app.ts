@@ -6,8 +6,7 @@
 import type { DestinationStream } from 'pino';
 import { openDatabase, type Db } from './db/connection.ts';
 import { activePlanLookup, keyLookup } from './db/accounts.ts';
-import { loadDemo, isEmpty } from './db/demo.ts';
-import { isImpactEmpty, loadImpactDemo } from './db/impact/demo.ts';
+import { loadMissingDemo } from './db/demo.ts';
 import { migrate } from './db/migrate.ts';
 import { WriteBehind } from './db/write-behind.ts';
 import type { Config } from './lib/config.ts';
@@ -15,6 +14,7 @@ import { createListener } from './lib/http/adapter.ts';
 import { listen } from './lib/http/server.ts';
 import { createLogger } from './lib/log.ts';
 import { createMetrics } from './lib/metrics.ts';
+import { humanService } from './lib/human/service.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
 import { buildRoutes } from './routes/index.ts';
@@ -38,14 +38,9 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const db = openDatabase(config.databasePath);
   try {
     migrate(db, undefined, clock());
-    if (config.demo && isEmpty(db)) {
-      const summary = loadDemo(db, clock());
-      log.info({ demo: summary }, 'loaded the demo data into an empty database');
-    }
-    if (config.demo && isImpactEmpty(db)) {
-      const impact = loadImpactDemo(db, clock);
-      log.info({ impact: { data_version: impact.register.data_version, runs: impact.runs.map((r) => ({ id: r.id, scenario: r.scenario, status: r.status, seconds: r.seconds })) } },
-        'loaded the impact register and published its demo runs');
+    if (config.demo) {
+      const loaded = loadMissingDemo(db, clock);
+      if (loaded.length) log.info({ demo: loaded }, 'loaded demo data the database did not have');
     }
   } catch (err) {
     db.close();
@@ -59,7 +54,9 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
 
   const ctx: AppContext = { config, db, clock, log, limiter, writeBehind, lookupKey: keyLookup(db), activePlan: activePlanLookup(db) };
   const metrics = createMetrics();
+  const human = humanService(ctx); // before the routes: REST (and MCP) use this one instance
   const router = buildRoutes(ctx, metrics);
+  human.start();
   const listener = createListener({
     fetch: (req) => router.fetch(req),
     log,
@@ -80,6 +77,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     stop: () =>
       (stopping ??= (async () => {
         await server.stop();
+        human.stop();
         writeBehind.stop();
         db.close();
         log.flush();

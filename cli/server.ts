@@ -1,7 +1,8 @@
 /** serve, migrate and demo: starting trio and preparing its database. */
 import { SingleBar, Presets } from 'cli-progress';
 import { startApp } from '../app.ts';
-import { loadDemo } from '../db/demo.ts';
+import { loadFundingDemo } from '../db/demo.ts';
+import { DEMO_CATALOGUE, loadCatalogue } from '../db/human/catalogue.ts';
 import { loadImpactDemo } from '../db/impact/demo.ts';
 import type { RunSummary } from '../db/impact/run.ts';
 import { runLine } from './impact.ts';
@@ -48,14 +49,14 @@ export const serverCommands: Command[] = [
   },
   {
     words: ['demo'],
-    summary: 'Load the demo data sets (funding corpus, impact register) and publish the impact demo run of every scenario; --no-publish loads the register only (figures stay withheld)',
+    summary: 'Load the demo data sets (funding corpus, impact register, human task catalogue) and publish the impact demo run of every scenario; --no-publish loads the register only (figures stay withheld)',
     usage: 'demo [--no-publish]',
     options: { 'no-publish': { type: 'boolean' } },
     run(ctx, values) {
       const db = ctx.openDb();
       const bar = ctx.interactive ? new SingleBar({ format: 'demo data [{bar}] {value}/{total} files' }, Presets.shades_classic) : null;
       let started = false;
-      const files = loadDemo(db, ctx.now(), (done, total) => {
+      const files = loadFundingDemo(db, ctx.now(), (done, total) => {
         if (bar && !started) (bar.start(total, 0), (started = true));
         bar?.update(done);
       });
@@ -71,7 +72,8 @@ export const serverCommands: Command[] = [
         },
       });
       impactBar?.stop();
-      return { files: files.length, imported: files, impact };
+      const human = loadCatalogue(db, DEMO_CATALOGUE, ctx.now());
+      return { files: files.length, imported: files, impact, human };
     },
     text: (r) => {
       const impact = r.impact as { register: { data_version: string; changed: boolean }; runs: RunSummary[] };

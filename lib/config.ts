@@ -3,6 +3,7 @@
  * .env.example and docs/decisions.md). Pure: takes the environment as an argument.
  */
 import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
+import { readHumanConfig, type HumanConfig } from './human/config.ts';
 
 export interface Config {
   port: number;
@@ -15,6 +16,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Rendered /funding/v1/search pages kept in memory (0: no cache). */
   searchCacheEntries: number;
+  /** SANDBOX_DELAY_MS, HUMAN_SCHEDULER_TICK_MS, HUMAN_DURABLE_COMMIT (lib/human/config.ts). */
+  human: HumanConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -33,6 +36,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     demo: flag(env.DEMO, true, 'DEMO'),
     bodyLimitBytes: integer(env.BODY_LIMIT_BYTES, 1_048_576, 'BODY_LIMIT_BYTES', 1, 64 * 1_048_576),
     searchCacheEntries: integer(env.SEARCH_CACHE_ENTRIES, 1000, 'SEARCH_CACHE_ENTRIES', 0, 1_000_000),
+    human: readHumanConfig(env),
   };
 }
 

@@ -34,6 +34,7 @@ const HOME = `<!doctype html>
 <p>Three public APIs from one SQLite file.</p>
 <ul>
 <li><a href="/funding/v1/search?status=open">Funding corpus</a>: search over funding calls (<a href="/funding/v1/openapi.json">contract</a>)</li>
+<li><a href="/human/v1/capabilities">Human tasks</a>: quote, order and collect tasks done by verified people (<a href="/human/v1/openapi.json">contract</a>)</li>
 <li><a href="/console">Console</a>: sign in, and get API keys for every service</li>
 </ul>
 <p>Operations: <a href="/healthz">/healthz</a>, <a href="/readyz">/readyz</a>, <a href="/metrics">/metrics</a>.</p>

@@ -12,9 +12,11 @@ import { html } from '../../lib/html.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.ts';
+import { balanceRoutes } from './balance.ts';
 import { keyRoutes } from './keys.ts';
 import { notice, page, redirect } from './layout.ts';
 import { loadState, stateOf } from './state.ts';
+import { workerRoutes } from './worker.ts';
 
 const asset = (file: string, type: string): Reply => ({
   status: 200,
@@ -27,6 +29,8 @@ export function consoleRoutes(ctx: AppContext) {
   const sessions = sessionStore(ctx.db);
   const auth = authRoutes(ctx, secret);
   const keys = keyRoutes(ctx, secret);
+  const balance = balanceRoutes(ctx);
+  const worker = workerRoutes(ctx, secret);
   const css = asset('console.css', 'text/css; charset=utf-8');
   const js = asset('console.js', 'text/javascript; charset=utf-8');
 
@@ -59,6 +63,13 @@ export function consoleRoutes(ctx: AppContext) {
     .post('/keys', keys.create)
     .post('/keys/:id/rotate', keys.rotate)
     .post('/keys/:id/revoke', keys.revoke)
+    .get('/balance', balance.show)
+    .get('/worker', worker.queue)
+    .get('/worker/tasks/:ref', worker.show)
+    .post('/worker/tasks/:ref/accept', worker.accept)
+    .post('/worker/tasks/:ref/start', worker.start)
+    .post('/worker/tasks/:ref/deliver', worker.deliver)
+    .post('/worker/tasks/:ref/cannot-do', worker.cannotDo)
     .all('*', () => {
       throw new HttpError(404, 'not_found', 'There is no such page.');
     });

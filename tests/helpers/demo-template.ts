@@ -9,8 +9,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { loadDemo } from '../../db/demo.ts';
-import { loadImpactDemo } from '../../db/impact/demo.ts';
+import { loadMissingDemo } from '../../db/demo.ts';
 import { openDatabase } from '../../db/connection.ts';
 import { migrate } from '../../db/migrate.ts';
 
@@ -39,8 +38,7 @@ export function copyDemoDatabase(target: string, now: number): void {
     const building = `${template}.${process.pid}.building`;
     const db = openDatabase(building);
     migrate(db, undefined, now);
-    loadDemo(db, now);
-    loadImpactDemo(db, () => now);
+    loadMissingDemo(db, () => now);
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     rmSync(`${building}-wal`, { force: true });

@@ -34,8 +34,8 @@ export interface TestServer {
   request(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<TestResponse>;
   /** Stops the server; the database file stays until `cleanup`. */
   stop(): Promise<void>;
-  /** Starts again on the same database file (a restart). */
-  restart(): Promise<void>;
+  /** Starts again on the same database file (a restart), optionally with changed settings. */
+  restart(env?: Record<string, string>): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -61,7 +61,8 @@ export async function startTestServer(options: { demo?: boolean; clock?: TestClo
   // The demo is copied from a template built once (tests/helpers/demo-template.ts); DEMO stays off so
   // that a test asking for an empty database gets one.
   if (options.demo !== false) copyDemoDatabase(databasePath, clock.now());
-  const config = readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'info', ...options.env });
+  const baseEnv = { PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'info', ...options.env };
+  const config = readConfig(baseEnv);
   let app = await startApp(config, { clock: clock.now, logDestination: sink });
 
   const server: TestServer = {
@@ -88,9 +89,9 @@ export async function startTestServer(options: { demo?: boolean; clock?: TestClo
       return { status: res.status, headers: res.headers, text, json };
     },
     stop: () => app.stop(),
-    async restart() {
+    async restart(env = {}) {
       await app.stop();
-      app = await startApp(config, { clock: clock.now, logDestination: sink });
+      app = await startApp(readConfig({ ...baseEnv, ...env }), { clock: clock.now, logDestination: sink });
     },
     async cleanup() {
       await app.stop();

@@ -1,0 +1,156 @@
+/**
+ * Tasks: insert, read (always scoped to an owner and environment for clients), list with a keyset
+ * cursor, and transitions. A transition is a compare-and-set: the UPDATE's WHERE names the status and
+ * version the caller read, so of two racing callers exactly one changes the row and the other gets
+ * 409 invalid_state. The hold is captured or released in the same transaction as the status change.
+ * Every function runs inside the caller's transaction.
+ */
+import type { Db } from '../connection.ts';
+import { captureHold, releaseHold } from './ledger.ts';
+import { invalidState } from '../../lib/human/errors.ts';
+import { nextCheckAt } from '../../lib/human/schedule.ts';
+import { DISPUTE_WINDOW_MS, moneyEffect, nextStatus, TERMINAL, TRANSITIONS, type Status, type TaskEvent } from '../../lib/human/states.ts';
+import { REVIEW_DELAYS, type SandboxPlan } from '../../lib/human/sandbox.ts';
+
+export interface TaskRow {
+  id: number; ref: string; account_id: number; key_id: number; environment: 'test' | 'live';
+  capability: string; spec: string; country_iso: string; city_slug: string; sla: string;
+  price_cents: number; max_price_cents: number; currency: string; status: Status; version: number;
+  sandbox_plan: SandboxPlan | null; worker_account_id: number | null;
+  created_at: number; updated_at: number; due_at: number; dispatched_at: number | null; started_at: number | null;
+  delivered_at: number | null; dispute_deadline: number | null; closed_at: number | null;
+  answer: string | null; confidence_bps: number | null; cancel_reason: string | null; failure_reason: string | null;
+  dispute_reason: string | null; dispute_statement: string | null; disputed_at: number | null;
+  resolution: 'answer_stands' | 'refunded' | null; resolution_note: string | null; resolved_at: number | null;
+  next_check_at: number | null;
+}
+
+export type NewTask = Pick<TaskRow, 'ref' | 'account_id' | 'key_id' | 'environment' | 'capability' | 'spec' | 'country_iso' | 'city_slug' | 'sla'
+  | 'price_cents' | 'max_price_cents' | 'currency' | 'sandbox_plan' | 'created_at' | 'due_at'>;
+
+/** Columns a transition may set besides the ones it always sets. */
+export type TransitionFields = Partial<Pick<TaskRow, 'worker_account_id' | 'answer' | 'confidence_bps' | 'cancel_reason' | 'failure_reason'
+  | 'dispute_reason' | 'dispute_statement' | 'resolution' | 'resolution_note'>>;
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+function prepare(db: Db) {
+  return {
+    insert: db.prepare(`INSERT INTO human_tasks (ref, account_id, key_id, environment, capability, spec, country_iso, city_slug, sla,
+        price_cents, max_price_cents, currency, status, sandbox_plan, created_at, updated_at, due_at, next_check_at)
+      VALUES (@ref, @account_id, @key_id, @environment, @capability, @spec, @country_iso, @city_slug, @sla,
+        @price_cents, @max_price_cents, @currency, 'pending', @sandbox_plan, @created_at, @created_at, @due_at, @next_check_at)`),
+    byId: db.prepare('SELECT * FROM human_tasks WHERE id = ?'),
+    byRef: db.prepare('SELECT * FROM human_tasks WHERE ref = ?'),
+    own: db.prepare('SELECT * FROM human_tasks WHERE ref = ? AND account_id = ? AND environment = ?'),
+    event: db.prepare('INSERT INTO human_task_events (task_id, event, from_status, to_status, actor, at) VALUES (?, ?, ?, ?, ?, ?)'),
+    events: db.prepare('SELECT event, from_status, to_status, actor, at FROM human_task_events WHERE task_id = ? ORDER BY id'),
+    list: db.prepare(`SELECT * FROM human_tasks WHERE account_id = @account AND environment = @environment
+        AND (@status IS NULL OR status = @status) AND (@capability IS NULL OR capability = @capability)
+        AND (@from IS NULL OR created_at >= @from) AND (@to IS NULL OR created_at < @to)
+        AND (@cursorAt IS NULL OR created_at < @cursorAt OR (created_at = @cursorAt AND id < @cursorId))
+      ORDER BY created_at DESC, id DESC LIMIT @limit`),
+    due: db.prepare('SELECT * FROM human_tasks WHERE next_check_at IS NOT NULL AND next_check_at <= ? ORDER BY next_check_at LIMIT ?'),
+    nextDue: db.prepare('SELECT min(next_check_at) FROM human_tasks WHERE next_check_at IS NOT NULL').pluck(),
+  };
+}
+
+export const q = (db: Db) => {
+  let s = cache.get(db);
+  if (!s) cache.set(db, (s = prepare(db)));
+  return s;
+};
+
+export function insertTask(db: Db, task: NewTask, delayMs: number): TaskRow {
+  const s = q(db);
+  const draft = { ...task, status: 'pending' as Status, dispatched_at: null, started_at: null, delivered_at: null, dispute_deadline: null, disputed_at: null };
+  const next = nextCheckAt(draft, delayMs);
+  const id = Number(s.insert.run({ ...task, next_check_at: next }).lastInsertRowid);
+  s.event.run(id, 'order', null, 'pending', 'client', task.created_at);
+  // The row as inserted, built here rather than read back (reading 35 columns costs as much as the insert).
+  return {
+    ...draft, id, version: 1, worker_account_id: null, updated_at: task.created_at, closed_at: null, answer: null, confidence_bps: null,
+    cancel_reason: null, failure_reason: null, dispute_reason: null, dispute_statement: null, resolution: null, resolution_note: null,
+    resolved_at: null, next_check_at: next,
+  };
+}
+
+export const taskById = (db: Db, id: number) => q(db).byId.get(id) as TaskRow | undefined;
+export const taskByRef = (db: Db, ref: string) => q(db).byRef.get(ref) as TaskRow | undefined;
+
+/** A client's view: another account's task, or one of the other environment, does not exist. */
+export const ownTask = (db: Db, ref: string, accountId: number, environment: 'test' | 'live') =>
+  q(db).own.get(ref, accountId, environment) as TaskRow | undefined;
+
+export const taskEvents = (db: Db, taskId: number) =>
+  q(db).events.all(taskId) as Array<{ event: string; from_status: string | null; to_status: string; actor: string; at: number }>;
+
+export interface ListFilter {
+  accountId: number; environment: 'test' | 'live'; status?: Status | undefined; capability?: string | undefined;
+  createdFrom?: number | undefined; createdTo?: number | undefined; cursor?: { at: number; id: number } | undefined; limit: number;
+}
+
+/** Newest first; the cursor is the (created_at, id) of the last row of the previous page. */
+export function listTasks(db: Db, f: ListFilter): TaskRow[] {
+  return q(db).list.all({
+    account: f.accountId, environment: f.environment, status: f.status ?? null, capability: f.capability ?? null,
+    from: f.createdFrom ?? null, to: f.createdTo ?? null, cursorAt: f.cursor?.at ?? null, cursorId: f.cursor?.id ?? null, limit: f.limit,
+  }) as TaskRow[];
+}
+
+export const dueTasks = (db: Db, now: number, limit: number) => q(db).due.all(now, limit) as TaskRow[];
+export const nextDueAt = (db: Db) => (q(db).nextDue.get() as number | null) ?? null;
+
+// One UPDATE statement per set of changed columns, prepared once per connection.
+const updates = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>();
+
+/**
+ * Applies `event` to the task as the caller read it: compare-and-set on (status, version), the
+ * timestamps the new state implies, the money move for live tasks, and a history row. Throws 409
+ * invalid_state when the event is not allowed from the task's status, or when someone else moved the
+ * task first.
+ */
+export function transition(db: Db, task: TaskRow, event: TaskEvent, opts: { now: number; actor: string; delayMs: number; set?: TransitionFields }): TaskRow {
+  const to = nextStatus(task.status, event);
+  if (!to) throw refused(task, event);
+  const { now } = opts;
+  const changes: Partial<TaskRow> = { ...opts.set, status: to, version: task.version + 1, updated_at: now };
+  if (event === 'accept') changes.dispatched_at = now;
+  if (event === 'start') changes.started_at = now;
+  if (event === 'deliver') {
+    changes.delivered_at = now;
+    changes.dispute_deadline = now + (task.environment === 'live' ? DISPUTE_WINDOW_MS : REVIEW_DELAYS * opts.delayMs);
+  }
+  if (event === 'dispute') changes.disputed_at = now;
+  if (event === 'resolve_stands' || event === 'resolve_refund') changes.resolved_at = now;
+  if (TERMINAL.has(to)) changes.closed_at = now;
+  const after = { ...task, ...changes } as TaskRow;
+  changes.next_check_at = nextCheckAt(after, opts.delayMs);
+  after.next_check_at = changes.next_check_at;
+
+  const columns = Object.keys(changes).sort();
+  const key = columns.join(',');
+  let perDb = updates.get(db);
+  if (!perDb) updates.set(db, (perDb = new Map()));
+  let stmt = perDb.get(key);
+  if (!stmt) {
+    stmt = db.prepare(`UPDATE human_tasks SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND status = @was AND version = @wasVersion`);
+    perDb.set(key, stmt);
+  }
+  const info = stmt.run({ ...changes, id: task.id, was: task.status, wasVersion: task.version });
+  if (info.changes !== 1) {
+    const now2 = taskById(db, task.id)!;
+    throw invalidState(`Task ${task.ref} changed meanwhile: it is ${now2.status} now, and ${event.replace('_', ' ')} is allowed only when ${TRANSITIONS[event].from.join(' or ')}.`);
+  }
+  if (task.environment === 'live') {
+    const money = moneyEffect(to);
+    if (money === 'capture') captureHold(db, task.id, after.worker_account_id, `${task.ref} completed`, now);
+    if (money === 'release') releaseHold(db, task.id, `${task.ref} ${to}`, now);
+  }
+  q(db).event.run(task.id, event, task.status, to, opts.actor, now);
+  return after;
+}
+
+export function refused(task: TaskRow, event: TaskEvent) {
+  return invalidState(`Task ${task.ref} is ${task.status}; ${event.replace('_', ' ')} is allowed only when ${TRANSITIONS[event].from.join(' or ')}.`);
+}

@@ -1,0 +1,21 @@
+/**
+ * Task references: 'tsk_' + 20 base62 characters: 8 for the order time (milliseconds) and 12 random
+ * (about 71 bits). The time prefix makes refs sort by creation, so each new ref lands at the end of
+ * the unique index instead of on a random page (fewer pages written per order, see bench/human.ts);
+ * the random part still makes a ref impossible to guess, and says nothing about how many tasks exist.
+ */
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const REF_PATTERN = /^tsk_[0-9A-Za-z]{20}$/;
+
+export function newTaskRef(now = Date.now()): string {
+  let time = '';
+  for (let t = Math.max(0, Math.floor(now)), i = 0; i < 8; i++, t = Math.floor(t / 62)) time = ALPHABET[t % 62] + time;
+  let random = '';
+  // Rejection sampling keeps every character uniform (256 is not a multiple of 62).
+  while (random.length < 12) {
+    for (const byte of randomBytes(16)) if (byte < 248 && random.length < 12) random += ALPHABET[byte % 62];
+  }
+  return `tsk_${time}${random}`;
+}

@@ -1,0 +1,124 @@
+/**
+ * The scheduler: moves tasks whose `next_check_at` has passed. Live tasks expire when their SLA passes
+ * undelivered and complete when their dispute window closes; sandbox tasks also take their plan's
+ * steps (lib/human/sandbox.ts), with a synthetic answer and evidence when they deliver.
+ *
+ * All state is in the database (next_check_at is indexed), and a timer only wakes the scheduler up, so
+ * a restart resumes every task: the first pass after start applies whatever fell due meanwhile, one
+ * step at a time, in order, each a compare-and-set transition like any other. Time comes from the
+ * injected clock, so tests move time by hand.
+ */
+import { addEvidence } from '../../db/human/evidence.ts';
+import { pruneIdempotency } from '../../db/human/idempotency.ts';
+import { dueTasks, taskById, transition, type TaskRow } from '../../db/human/tasks.ts';
+import { definition } from './capabilities.ts';
+import { SANDBOX_CONFIDENCE } from './sandbox.ts';
+import { dueEvent, nextCheckAt } from './schedule.ts';
+import type { HumanService } from './service.ts';
+import type { TaskEvent } from './states.ts';
+import { syntheticPhoto } from './synthetic-photo.ts';
+
+const BATCH = 200;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+export class Scheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+  private stopped = true;
+  private lastPrune = 0;
+
+  constructor(private readonly svc: HumanService) {}
+
+  start(): void {
+    this.stopped = false;
+    // The timer skips a beat while a pass is running or queued, so passes never pile up.
+    this.timer = setInterval(() => this.queued === 0 && void this.tick(), this.svc.config.tickMs);
+    this.timer.unref();
+    void this.tick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+  }
+
+  /**
+   * One pass that starts after any pass already running (so it sees the clock as it is now), resolving
+   * with the number of transitions it applied. Errors are logged, never thrown to the timer.
+   */
+  tick(): Promise<number> {
+    this.queued++;
+    const pass = this.chain.then(() => this.runDue()).catch((err: unknown) => {
+      if (!this.stopped) this.svc.log.error({ err }, 'human scheduler pass failed');
+      return 0;
+    }).finally(() => {
+      this.queued--;
+    });
+    this.chain = pass;
+    return pass;
+  }
+
+  /** Applies every event due now, repeating while steps keep falling due (catch-up after downtime). */
+  async runDue(): Promise<number> {
+    const { db } = this.svc;
+    let applied = 0;
+    for (let round = 0; round < 1000 && !this.stopped; round++) {
+      const now = this.svc.clock();
+      const due = dueTasks(db, now, BATCH);
+      if (due.length === 0) break;
+      const results = await Promise.allSettled(due.map((task) => this.svc.writer.submit(() => this.step(task.id, now))));
+      let progressed = 0;
+      for (const r of results) {
+        if (r.status === 'fulfilled' && r.value) progressed++;
+        if (r.status === 'rejected' && !this.stopped) this.svc.log.warn({ err: r.reason }, 'human scheduler could not move a task');
+      }
+      applied += progressed;
+      if (progressed === 0 && due.length < BATCH) break;
+    }
+    const now = this.svc.clock();
+    if (!this.stopped && now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await this.svc.writer.submit(() => pruneIdempotency(db, now));
+    }
+    return applied;
+  }
+
+  /** Inside the writer's transaction: the task as it is now, and its due event if still due. */
+  private step(taskId: number, now: number): boolean {
+    const { db, config } = this.svc;
+    const task = taskById(db, taskId)!;
+    const event = dueEvent(task, now, config.sandboxDelayMs);
+    if (!event) {
+      // Nothing due after all (an earlier step of this pass moved it): just re-arm its check.
+      db.prepare('UPDATE human_tasks SET next_check_at = ? WHERE id = ? AND version = ?').run(nextCheckAt(task, config.sandboxDelayMs), task.id, task.version);
+      return false;
+    }
+    this.apply(task, event, now);
+    return true;
+  }
+
+  private apply(task: TaskRow, event: TaskEvent, now: number): void {
+    const { db, config } = this.svc;
+    const actor = task.environment === 'test' && event !== 'expire' ? 'sandbox' : 'scheduler';
+    const opts = { now, actor, delayMs: config.sandboxDelayMs };
+    if (task.environment === 'test' && event === 'deliver') {
+      const low = task.sandbox_plan === 'low_confidence';
+      const answer = definition(task.capability)!.sandboxAnswer(low);
+      transition(db, task, event, { ...opts, set: { answer: JSON.stringify(answer), confidence_bps: low ? SANDBOX_CONFIDENCE.low : SANDBOX_CONFIDENCE.normal } });
+      const city = db.prepare('SELECT latitude, longitude FROM human_cities WHERE country_iso = ? AND city_slug = ?').get(task.country_iso, task.city_slug) as
+        { latitude: number; longitude: number } | undefined;
+      addEvidence(db, task.id, {
+        kind: 'photo', file: { bytes: syntheticPhoto(), mediaType: 'image/png', filename: 'sandbox.png' }, captured_at: now, captured_source: 'synthetic',
+        latitude: city?.latitude ?? null, longitude: city?.longitude ?? null, accuracy_m: city ? 25 : null, position_source: city ? 'synthetic' : null, synthetic: true,
+      }, now);
+      addEvidence(db, task.id, { kind: 'note', note: 'Synthetic evidence from the sandbox: no person was sent.', synthetic: true }, now);
+      return;
+    }
+    const set = task.environment === 'test' && event === 'cannot_do' ? { failure_reason: 'Sandbox: the person could not do it (plan fail).' }
+      : event === 'resolve_stands' ? { resolution: 'answer_stands' as const, resolution_note: 'Sandbox: resolved automatically.' }
+        : event === 'resolve_refund' ? { resolution: 'refunded' as const, resolution_note: 'Sandbox: resolved automatically.' }
+          : undefined;
+    transition(db, task, event, { ...opts, ...(set ? { set } : {}) });
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Who is calling the human API and how much they may call (document "Authentication", "Limits";
+ * SPEC "Keys", "Rate limits"). Runs before every route: a presented key is checked (an unknown,
+ * revoked or expired one is 401 on every endpoint, never served as anonymous), the request is counted
+ * (one bucket per key, `human:key:<id>`, 120 a minute, which the MCP server shares; anonymous calls
+ * 60 a minute per address, `human:ip:<address>`), and the limit headers go on every reply.
+ *
+ * The functions are exported for the MCP server: presentedKey + authenticate + takeHumanLimit with
+ * keyBucket(caller.keyId) is exactly what this stage does, so both transports spend one allowance.
+ */
+import { HttpError } from '../../lib/http/errors.ts';
+import type { ApiRequest } from '../../lib/http/types.ts';
+import type { IncomingHttpHeaders } from 'node:http';
+import { checkKey } from '../../lib/key-check.ts';
+import { invalidRequest, keyRevoked, unauthorized } from '../../lib/human/errors.ts';
+import type { HumanCaller } from '../../lib/human/service.ts';
+import type { Decision, Limits } from '../../lib/rate-limit.ts';
+import type { AppContext } from '../context.ts';
+
+/** Mutable so that the benchmark's server process can lift them (bench/human-server.ts). */
+export const HUMAN_LIMITS: { key: Limits; anonymous: Limits } = {
+  key: { perMinute: 120, perDay: null },
+  anonymous: { perMinute: 60, perDay: null },
+};
+
+export const keyBucket = (keyId: number) => `human:key:${keyId}`;
+export const addressBucket = (ipBucket: string) => `human:ip:${ipBucket}`;
+
+/** The key in `Authorization: Bearer …` or `X-Api-Key` (header names are case-insensitive), or null. */
+export function presentedKey(headers: IncomingHttpHeaders): string | null {
+  const auth = headers.authorization;
+  const header = headers['x-api-key'];
+  let bearer: string | null = null;
+  if (auth !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (!m) throw unauthorized('Send the key as Authorization: Bearer <key> (or in X-Api-Key).');
+    bearer = m[1]!;
+  }
+  const apiKey = header === undefined ? null : (Array.isArray(header) ? header.join(',') : header).trim();
+  if (bearer !== null && apiKey !== null && bearer !== apiKey) {
+    throw invalidRequest('Authorization and X-Api-Key carry different keys; send one key.', 'Authorization');
+  }
+  return bearer ?? apiKey;
+}
+
+/** A presented key → its caller, or 401: unauthorized (not a key of ours), key_revoked (revoked or expired). */
+export function authenticate(ctx: Pick<AppContext, 'lookupKey'>, presented: string, now: number): HumanCaller {
+  const check = checkKey(presented, ['ho_test_', 'ho_live_'], now, ctx.lookupKey);
+  if (check.kind === 'unknown') throw unauthorized('The key is not recognised. Human task keys start with ho_test_ or ho_live_.');
+  if (check.kind === 'revoked') throw keyRevoked('The key has been revoked. Create a new one in the console.');
+  if (check.kind === 'expired') throw keyRevoked('The key has expired (it was rotated and its grace period ended). Use its replacement.');
+  const { key } = check;
+  return { keyId: key.id, accountId: key.account_id, environment: key.environment === 'live' ? 'live' : 'test', scopes: key.scopes ? key.scopes.split(' ') : [] };
+}
+
+/** Counts one request; 429 rate_limited with Retry-After when the bucket is full this minute. */
+export function takeHumanLimit(ctx: Pick<AppContext, 'limiter'>, bucket: string, limits: Limits, now: number): Decision {
+  const decision = ctx.limiter.take(bucket, limits, now);
+  if (!decision.allowed) throw rateLimited(decision);
+  return decision;
+}
+
+export function rateLimited(decision: Decision): HttpError {
+  const wait = decision.minute!.resetSeconds;
+  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls this minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
+}
+
+const callers = new WeakMap<ApiRequest, HumanCaller>();
+
+/** The caller of a request, if it presented a valid key. */
+export const callerOf = (req: ApiRequest): HumanCaller | null => callers.get(req) ?? null;
+
+/** The caller of a keyed endpoint: 401 when no key was sent. */
+export function requireCaller(req: ApiRequest): HumanCaller {
+  const caller = callers.get(req);
+  if (!caller) throw unauthorized('This endpoint needs a key: Authorization: Bearer <key> (or X-Api-Key).');
+  return caller;
+}
+
+export function humanAccess(ctx: AppContext) {
+  return (req: ApiRequest): void => {
+    const anonymous = () => count(ctx, req, addressBucket(req.ipBucket), HUMAN_LIMITS.anonymous);
+    let presented: string | null;
+    try {
+      presented = presentedKey(req.headers);
+    } catch (err) {
+      anonymous(); // a bad credential is counted against the address, like anonymous traffic
+      throw err;
+    }
+    if (presented === null) return anonymous();
+    let caller: HumanCaller;
+    try {
+      caller = authenticate(ctx, presented, req.now);
+    } catch (err) {
+      anonymous();
+      throw err;
+    }
+    callers.set(req, caller);
+    ctx.writeBehind.noteKeyUse(caller.keyId, req.now);
+    count(ctx, req, keyBucket(caller.keyId), HUMAN_LIMITS.key);
+  };
+}
+
+/** Takes from the bucket and puts the limit headers on the reply, a 429 included. */
+function count(ctx: AppContext, req: ApiRequest, bucket: string, limits: Limits): void {
+  const decision = ctx.limiter.take(bucket, limits, req.now);
+  req.replyHeaders['x-ratelimit-limit'] = String(decision.minute!.limit);
+  req.replyHeaders['x-ratelimit-remaining'] = String(decision.minute!.remaining);
+  req.replyHeaders['x-ratelimit-reset'] = String(decision.minute!.resetSeconds);
+  if (!decision.allowed) throw rateLimited(decision);
+}

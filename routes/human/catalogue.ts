@@ -1,0 +1,136 @@
+/**
+ * The public, cacheable part of the human API: GET /capabilities, /capabilities/{capability},
+ * /coverage (no key needed; a key is counted if sent) and POST /quote. Catalogue answers carry an
+ * ETag that changes with every catalogue load and are built once per load.
+ */
+import * as v from 'valibot';
+import { definition, jsonSchemas } from '../../lib/human/capabilities.ts';
+import { notFound } from '../../lib/human/errors.ts';
+import { quoteTask } from '../../lib/human/orders.ts';
+import type { HumanService } from '../../lib/human/service.ts';
+import { MAX_FILE_BYTES, MAX_FILES } from '../../lib/human/uploads.ts';
+import { QuoteBody } from '../../lib/human/inputs.ts';
+import type { Operation } from '../../lib/http/service-router.ts';
+import { jsonReply, type ApiRequest, type Reply } from '../../lib/http/types.ts';
+import { parseParams, parseQuery, stringParam } from '../../lib/validate.ts';
+import { readJson } from './body.ts';
+
+const noQuery = v.object({});
+const capabilityParams = v.object({
+  capability: stringParam({ max: 100, pattern: /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, accepts: 'a capability id such as human.verify', description: 'A capability id.' }),
+});
+
+/** The catalogue as the API shows it, rebuilt when the catalogue version changes. */
+function views(svc: HumanService) {
+  let built: { version: string; capabilities: Map<string, unknown>; list: string; coverage: string } | undefined;
+  return () => {
+    const cat = svc.catalogue;
+    const version = cat.version();
+    if (built?.version === version) return built;
+    const currency = cat.currency();
+    const slas = cat.slas();
+    const prices = cat.prices();
+    const cities = new Map(cat.cities().map((c) => [`${c.country_iso}/${c.city_slug}`, c]));
+    const capabilities = new Map<string, unknown>();
+    for (const c of cat.capabilities()) {
+      const def = definition(c.id)!;
+      const own = prices.filter((p) => p.capability === c.id);
+      const places = [...new Set(own.map((p) => `${p.country_iso}/${p.city_slug}`))].map((k) => cities.get(k)!);
+      capabilities.set(c.id, {
+        id: c.id, title: c.title, description: c.description, currency,
+        spec_schema: jsonSchemas(c.id).spec, result_schema: jsonSchemas(c.id).result,
+        evidence: {
+          min_photos: def.evidence.minPhotos, documents: def.evidence.documents,
+          media_types: ['image/jpeg', 'image/png', 'image/webp', ...(def.evidence.documents ? ['application/pdf'] : [])],
+          max_file_bytes: MAX_FILE_BYTES, max_files: MAX_FILES,
+        },
+        slas: slas.filter((s) => own.some((p) => p.sla === s.code)),
+        prices: own.map((p) => ({ location: { country_iso: p.country_iso, city_slug: p.city_slug }, city_name: cities.get(`${p.country_iso}/${p.city_slug}`)!.name, sla: p.sla, price_cents: p.price_cents })),
+        live_geographies: places.map((p) => ({ country_iso: p.country_iso, city_slug: p.city_slug, name: p.name })),
+      });
+    }
+    const countries = new Map<string, Array<{ city_slug: string; name: string; latitude: number; longitude: number; capabilities: Array<{ capability: string; slas: string[] }> }>>();
+    for (const city of cat.cities().filter((c) => c.live)) {
+      const here = prices.filter((p) => p.country_iso === city.country_iso && p.city_slug === city.city_slug);
+      if (here.length === 0) continue;
+      const byCap = [...new Set(here.map((p) => p.capability))].map((capability) => ({ capability, slas: here.filter((p) => p.capability === capability).map((p) => p.sla) }));
+      const list = countries.get(city.country_iso) ?? [];
+      list.push({ city_slug: city.city_slug, name: city.name, latitude: city.latitude, longitude: city.longitude, capabilities: byCap });
+      countries.set(city.country_iso, list);
+    }
+    built = {
+      version, capabilities,
+      list: JSON.stringify({ data: [...capabilities.values()] }),
+      coverage: JSON.stringify({ data: { currency, slas, countries: [...countries].map(([country_iso, c]) => ({ country_iso, cities: c })) } }),
+    };
+    return built;
+  };
+}
+
+/** A cacheable JSON answer; 304 when the client already has this catalogue version. */
+function cacheable(req: ApiRequest, version: string, body: string): Reply {
+  const etag = `"human-catalogue-${version}"`;
+  const headers = { 'cache-control': 'public, max-age=300', etag, vary: 'Accept-Encoding' };
+  const sent = req.headers['if-none-match'];
+  if (typeof sent === 'string' && sent.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return { status: 304, headers };
+  return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body };
+}
+
+export function catalogueOperations(svc: HumanService): Operation[] {
+  const view = views(svc);
+  const cacheHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'ETag', 'Cache-Control'];
+  return [
+    {
+      spec: {
+        method: 'GET', path: '/capabilities', operationId: 'listCapabilities', summary: 'Every capability, with schemas, prices and live geographies',
+        description: 'Public and cacheable (ETag; 304 with If-None-Match). No key needed.',
+        query: noQuery, responses: { 200: { description: 'The capabilities', schema: 'CapabilityList', headers: cacheHeaders }, 304: { description: 'Not modified' } },
+      },
+      handle(req) {
+        parseQuery(noQuery, req);
+        const b = view();
+        return cacheable(req, b.version, b.list);
+      },
+    },
+    {
+      spec: {
+        method: 'GET', path: '/capabilities/:capability', operationId: 'getCapability', summary: 'One capability',
+        description: 'Its spec and result JSON Schemas, evidence rule, SLAs, prices per city and SLA, and live geographies. Public and cacheable.',
+        params: capabilityParams, query: noQuery,
+        responses: { 200: { description: 'The capability', schema: 'CapabilityResponse', headers: cacheHeaders }, 304: { description: 'Not modified' } },
+      },
+      handle(req) {
+        parseQuery(noQuery, req);
+        const { capability } = parseParams(capabilityParams, req);
+        const b = view();
+        const found = b.capabilities.get(capability);
+        if (!found) throw notFound(`No capability '${capability}'. GET /capabilities lists them.`);
+        return cacheable(req, b.version, JSON.stringify({ data: found }));
+      },
+    },
+    {
+      spec: {
+        method: 'GET', path: '/coverage', operationId: 'getCoverage', summary: 'Live geographies: countries, cities, and what each serves under which SLA',
+        description: 'Public and cacheable.', query: noQuery,
+        responses: { 200: { description: 'Coverage', schema: 'Coverage', headers: cacheHeaders }, 304: { description: 'Not modified' } },
+      },
+      handle(req) {
+        parseQuery(noQuery, req);
+        const b = view();
+        return cacheable(req, b.version, b.coverage);
+      },
+    },
+    {
+      spec: {
+        method: 'POST', path: '/quote', operationId: 'quote', summary: 'The exact price, or a refusal with alternatives',
+        description: 'status quoted: price_cents, due_at, and a quote_id honoured until expires_at. status refused: the reason (location_not_served, sla_not_served) and alternatives that are served, with their prices. An unknown capability or sla is a 400. Public: no key needed.',
+        query: noQuery, body: QuoteBody, responses: { 200: { description: 'A quote or a refusal', schema: 'QuoteResponse' } },
+      },
+      async handle(req) {
+        parseQuery(noQuery, req);
+        const body = await readJson(req);
+        return jsonReply(200, { data: quoteTask(svc, body, req.now) }, { 'cache-control': 'no-store' });
+      },
+    },
+  ];
+}

@@ -1,0 +1,67 @@
+/**
+ * The human task ordering API, /human/v1 (document seeds/001, SPEC "Human task ordering"). The
+ * operations below are the whole URL space of the service, in the order they are matched; the OpenAPI
+ * contract at /openapi.json is generated from the same list. The business logic lives in lib/human/
+ * (shared with the MCP server); these routes only parse requests and shape replies.
+ */
+import { HUMAN_BASE } from '../../lib/human/present.ts';
+import { humanService } from '../../lib/human/service.ts';
+import { serviceRouter, type Operation } from '../../lib/http/service-router.ts';
+import { contractOperation, type ApiSpec } from '../../lib/openapi.ts';
+import type { AppContext } from '../context.ts';
+import { HUMAN_LIMITS, humanAccess } from './access.ts';
+import { catalogueOperations } from './catalogue.ts';
+import { renderHumanError } from './errors.ts';
+import {
+  BalanceResponse, CapabilityList, CapabilityResponse, Coverage, ErrorBody, EvidenceList, LedgerResponse, QuoteResponse, ResultResponse, TaskList, TaskResponse,
+} from './schemas.ts';
+import { taskOperations } from './tasks.ts';
+
+export { HUMAN_BASE };
+
+const integer = { type: 'integer' };
+const HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests allowed per minute in this bucket (120 per key, shared with MCP; 60 per address without a key).', schema: integer },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: integer },
+  'X-RateLimit-Reset': { description: 'Seconds until the current minute rolls.', schema: integer },
+  'X-Request-Id': { description: 'Identifies this request in our logs.', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying (429, 409 idempotency_key_in_flight) or polling again (result).', schema: integer },
+  'Idempotent-Replayed': { description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+  Location: { description: 'The created task.', schema: { type: 'string' } },
+  ETag: { description: 'Version of the catalogue this answer shows.', schema: { type: 'string' } },
+  'Cache-Control': { description: 'Caching allowed for this answer.', schema: { type: 'string' } },
+};
+const EVERY_RESPONSE = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'];
+
+export function humanApi(ctx: AppContext) {
+  const svc = humanService(ctx);
+  const operations: Operation[] = [...catalogueOperations(svc), ...taskOperations(svc), contractOperation(() => spec)];
+  const spec: ApiSpec = {
+    title: 'trio human task ordering API',
+    version: '1.0.0',
+    description: 'Quote, order, track, collect, cancel and dispute tasks done by verified people. Keys: ho_test_ (sandbox: runs on a timer with synthetic evidence, no money, nobody sent) or ho_live_ (holds the price on the prepaid balance and dispatches a person), in Authorization: Bearer or X-Api-Key. Errors are {"error": {"code", "message"}}. Money is integer cents.',
+    base: HUMAN_BASE,
+    operations: operations.map((op) => op.spec),
+    components: { CapabilityList, CapabilityResponse, Coverage, QuoteResponse, TaskResponse, TaskList, ResultResponse, EvidenceList, BalanceResponse, LedgerResponse, Error: ErrorBody },
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'A ho_test_ or ho_live_ key; its scopes are tasks:read and/or tasks:write.' },
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+    },
+    headers: HEADERS,
+    everyResponseHeaders: EVERY_RESPONSE,
+    commonResponses: {
+      400: { description: 'invalid_request (the message names the field or parameter) or idempotency_key_required', schema: 'Error' },
+      401: { description: 'unauthorized (no key, or not one of ours) or key_revoked (revoked or expired)', schema: 'Error' },
+      402: { description: 'insufficient_balance: the available balance does not cover the price; nothing was ordered', schema: 'Error' },
+      403: { description: 'forbidden_scope: the key lacks tasks:read or tasks:write', schema: 'Error' },
+      404: { description: 'not_found: no such task for this key (another account\'s task is 404 too), capability or path', schema: 'Error' },
+      409: { description: 'invalid_state (the task\'s state does not allow this), price_above_max, or idempotency_key_in_flight (with Retry-After: 1)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+      413: { description: 'payload_too_large', schema: 'Error' },
+      415: { description: 'unsupported_media_type: bodies are application/json', schema: 'Error' },
+      422: { description: 'idempotency_key_reused: the key was used for a different body in the last 24 hours', schema: 'Error' },
+      429: { description: `rate_limited: more than ${HUMAN_LIMITS.key.perMinute} calls a minute with one key (REST and MCP together), or ${HUMAN_LIMITS.anonymous.perMinute} from one address without a key`, schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+      500: { description: 'internal_error: a fault on our side, logged with the request id', schema: 'Error' },
+    },
+  };
+  return serviceRouter({ name: 'human', base: HUMAN_BASE, operations, access: humanAccess(ctx), renderError: renderHumanError, log: ctx.log });
+}
