@@ -8,6 +8,8 @@ import { readHumanConfig, type HumanConfig } from './human/config.ts';
 export interface Config {
   port: number;
   host: string;
+  /** Host names the MCP endpoint answers for (ALLOWED_HOSTS); empty: loopback names when HOST is loopback. */
+  allowedHosts: string[];
   databasePath: string;
   trustProxy: TrustProxy;
   trustProxySetting: string;
@@ -29,6 +31,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
+    allowedHosts: (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     databasePath: env.DATABASE_PATH ?? './data/trio.sqlite',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     trustProxySetting: env.TRUST_PROXY ?? 'off',

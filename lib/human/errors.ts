@@ -12,6 +12,8 @@ export const invalidState = (message: string) => new HttpError(409, 'invalid_sta
 export const priceAboveMax = (message: string) => new HttpError(409, 'price_above_max', message);
 export const insufficientBalance = (message: string) => new HttpError(402, 'insufficient_balance', message);
 export const forbiddenScope = (message: string) => new HttpError(403, 'forbidden_scope', message);
+/** A request whose Host or Origin this server does not answer for (the MCP endpoint's DNS-rebinding guard). */
+export const forbidden = (message: string) => new HttpError(403, 'forbidden_origin', message);
 export const unauthorized = (message: string) =>
   new HttpError(401, 'unauthorized', message, { 'www-authenticate': 'Bearer realm="human", error="invalid_token"' });
 export const keyRevoked = (message: string) =>
@@ -22,7 +24,7 @@ export const idempotencyKeyInFlight = (message: string) => new HttpError(409, 'i
 
 /** The codes this service answers with (the contract's error enum). */
 export const HUMAN_ERROR_CODES = [
-  'invalid_request', 'unauthorized', 'key_revoked', 'forbidden_scope', 'not_found', 'method_not_allowed',
+  'invalid_request', 'unauthorized', 'key_revoked', 'forbidden_scope', 'forbidden_origin', 'not_found', 'method_not_allowed',
   'idempotency_key_required', 'idempotency_key_reused', 'idempotency_key_in_flight', 'price_above_max',
   'insufficient_balance', 'invalid_state', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error',
 ] as const;

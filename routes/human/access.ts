@@ -16,6 +16,9 @@ import { invalidRequest, keyRevoked, unauthorized } from '../../lib/human/errors
 import type { HumanCaller } from '../../lib/human/service.ts';
 import type { Decision, Limits } from '../../lib/rate-limit.ts';
 import type { AppContext } from '../context.ts';
+import { HUMAN_BASE } from '../../lib/human/present.ts';
+
+const MCP_ENDPOINT = `${HUMAN_BASE}/mcp`;
 
 /** Mutable so that the benchmark's server process can lift them (bench/human-server.ts). */
 export const HUMAN_LIMITS: { key: Limits; anonymous: Limits } = {
@@ -87,7 +90,15 @@ export function humanAccess(ctx: AppContext) {
       anonymous(); // a bad credential is counted against the address, like anonymous traffic
       throw err;
     }
-    if (presented === null) return anonymous();
+    // The MCP endpoint needs a key, and its requests are not counted here: each tool call counts one.
+    const mcp = req.path === MCP_ENDPOINT || req.path === `${MCP_ENDPOINT}/`;
+    if (presented === null) {
+      if (mcp) {
+        anonymous();
+        throw unauthorized('The MCP server needs a key: Authorization: Bearer <key> (or X-Api-Key).');
+      }
+      return anonymous();
+    }
     let caller: HumanCaller;
     try {
       caller = authenticate(ctx, presented, req.now);
@@ -97,7 +108,7 @@ export function humanAccess(ctx: AppContext) {
     }
     callers.set(req, caller);
     ctx.writeBehind.noteKeyUse(caller.keyId, req.now);
-    count(ctx, req, keyBucket(caller.keyId), HUMAN_LIMITS.key);
+    if (!mcp) count(ctx, req, keyBucket(caller.keyId), HUMAN_LIMITS.key);
   };
 }
 

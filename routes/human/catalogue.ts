@@ -20,8 +20,8 @@ const capabilityParams = v.object({
   capability: stringParam({ max: 100, pattern: /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, accepts: 'a capability id such as human.verify', description: 'A capability id.' }),
 });
 
-/** The catalogue as the API shows it, rebuilt when the catalogue version changes. */
-function views(svc: HumanService) {
+/** The catalogue as the API shows it, rebuilt when the catalogue version changes (REST and MCP). */
+export function catalogueViews(svc: HumanService) {
   let built: { version: string; capabilities: Map<string, unknown>; list: string; coverage: string } | undefined;
   return () => {
     const cat = svc.catalogue;
@@ -77,7 +77,7 @@ function cacheable(req: ApiRequest, version: string, body: string): Reply {
 }
 
 export function catalogueOperations(svc: HumanService): Operation[] {
-  const view = views(svc);
+  const view = catalogueViews(svc);
   const cacheHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'ETag', 'Cache-Control'];
   return [
     {

@@ -15,6 +15,7 @@ import { renderHumanError } from './errors.ts';
 import {
   BalanceResponse, CapabilityList, CapabilityResponse, Coverage, ErrorBody, EvidenceList, LedgerResponse, QuoteResponse, ResultResponse, TaskList, TaskResponse,
 } from './schemas.ts';
+import { mcpOperation } from './mcp.ts';
 import { taskOperations } from './tasks.ts';
 
 export { HUMAN_BASE };
@@ -35,7 +36,7 @@ const EVERY_RESPONSE = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLim
 
 export function humanApi(ctx: AppContext) {
   const svc = humanService(ctx);
-  const operations: Operation[] = [...catalogueOperations(svc), ...taskOperations(svc), contractOperation(() => spec)];
+  const operations: Operation[] = [...catalogueOperations(svc), ...taskOperations(svc), mcpOperation(ctx, svc), contractOperation(() => spec)];
   const spec: ApiSpec = {
     title: 'trio human task ordering API',
     version: '1.0.0',

@@ -30,7 +30,7 @@ test('every operation is in the contract, and nothing else', () => {
   assert.deepEqual(ops, [
     'GET /balance', 'GET /capabilities', 'GET /capabilities/{capability}', 'GET /coverage', 'GET /ledger', 'GET /openapi.json',
     'GET /tasks', 'GET /tasks/{ref}', 'GET /tasks/{ref}/evidence', 'GET /tasks/{ref}/evidence/{evidence}', 'GET /tasks/{ref}/result',
-    'POST /quote', 'POST /tasks', 'POST /tasks/{ref}/cancel', 'POST /tasks/{ref}/dispute',
+    'POST /mcp', 'POST /quote', 'POST /tasks', 'POST /tasks/{ref}/cancel', 'POST /tasks/{ref}/dispute',
   ]);
   assert.deepEqual(doc.paths['/tasks'].post.security, [{ bearer: ['tasks:write'] }, { apiKey: ['tasks:write'] }]);
 });

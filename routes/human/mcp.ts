@@ -1,0 +1,77 @@
+/**
+ * POST /human/v1/mcp: the task service's MCP server (Streamable HTTP, stateless), built with the
+ * official TypeScript SDK v2 (`createMcpHandler`, a fetch-style handler: docs/decisions.md says why).
+ * The access stage has already checked the key (401 unauthorized / key_revoked, exactly as REST) but
+ * not counted the request: the tools count one request each, so protocol messages cost nothing and
+ * REST and MCP share one bucket. Host and Origin are checked first, per the transport's security
+ * guidance, so a web page cannot reach a local server through DNS rebinding.
+ */
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import * as v from 'valibot';
+import { forbidden } from '../../lib/human/errors.ts';
+import type { HumanService } from '../../lib/human/service.ts';
+import type { Operation } from '../../lib/http/service-router.ts';
+import type { ApiRequest, Reply } from '../../lib/http/types.ts';
+import type { AppContext } from '../context.ts';
+import { requireCaller } from './access.ts';
+import { buildMcpServer } from './mcp-tools.ts';
+import type { HumanCaller } from '../../lib/human/service.ts';
+
+export const MCP_PATH = '/mcp';
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
+/** The host names requests may name: ALLOWED_HOSTS, or loopback names when listening on loopback. */
+export function allowedHostNames(config: AppContext['config']): string[] | null {
+  if (config.allowedHosts.length) return config.allowedHosts;
+  return LOOPBACK_NAMES.includes(config.host) ? LOOPBACK_NAMES : null; // null: any host (not on loopback)
+}
+
+const hostName = (hostHeader: string) => (hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0]!).toLowerCase();
+
+function checkHostAndOrigin(req: ApiRequest, allowed: string[] | null): void {
+  if (allowed === null) return;
+  const host = req.headers.host;
+  if (typeof host !== 'string' || !allowed.includes(hostName(host))) {
+    throw forbidden(`Host '${String(host).slice(0, 80)}' is not one this server answers MCP for (ALLOWED_HOSTS).`);
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    let name = '';
+    try {
+      name = new URL(origin).host;
+    } catch {
+      // an opaque or malformed origin ('null'): refused below
+    }
+    if (!name || !allowed.includes(hostName(name))) throw forbidden(`Origin '${origin.slice(0, 80)}' may not call this MCP server.`);
+  }
+}
+
+export function mcpOperation(ctx: AppContext, svc: HumanService): Operation {
+  const handler = createMcpHandler(
+    ({ authInfo }) => buildMcpServer(ctx, svc, (authInfo?.extra as { caller: HumanCaller }).caller),
+    { responseMode: 'json', onerror: (err) => ctx.log.warn({ err: err.message }, 'mcp request refused') },
+  );
+  const allowed = allowedHostNames(ctx.config);
+  return {
+    spec: {
+      method: 'POST',
+      path: MCP_PATH,
+      operationId: 'mcp',
+      summary: 'MCP server (Streamable HTTP, stateless) for agents: the same tools, keys, rules and rate-limit bucket as REST',
+      description: 'JSON-RPC messages of the Model Context Protocol (revisions 2026-07-28 and 2025). Tools: list_capabilities, get_capability, get_coverage, quote_task, create_task, list_tasks, get_task, get_task_result, get_task_evidence, cancel_task, dispute_task. Each tool call counts as one request against the key\'s bucket.',
+      body: v.record(v.string(), v.unknown()),
+      responses: { 200: { description: 'A JSON-RPC response', schema: v.record(v.string(), v.unknown()) }, 202: { description: 'A notification, accepted' } },
+    },
+    async handle(req): Promise<Reply> {
+      checkHostAndOrigin(req, allowed);
+      const caller = requireCaller(req);
+      const response = await handler.fetch(await req.toWebRequest(), {
+        authInfo: { token: 'ho_…', clientId: `key:${caller.keyId}`, scopes: [...caller.scopes], extra: { caller } },
+      });
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => (headers[name] = value));
+      return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+    },
+  };
+}
