@@ -17,6 +17,10 @@ const BENCHMARKS: Record<string, Bench> = {
     describe: 'POST /human/v1/tasks (sandbox, durable and not) and GET /tasks/{ref}/result at 1 and 32 connections beside raw node:http; server CPU per request. Options: --duration S, --warmup S, --no-write',
     run: async (args) => (await import('./human.ts')).run(args),
   },
+  impact: {
+    describe: 'impact /product/{slug} and /products at 1 and 32 connections beside raw node:http serving the same bytes from the same SQLite file (quota counting on). Options: --duration S, --warmup S, --rounds N, --no-write',
+    run: async (args) => (await import('./impact.ts')).run(args),
+  },
   'impact-run': {
     describe: 'impact run pipeline on a synthetic catalogue (200 materials; 500 and 2,000 products; 1 and 5 scenarios; 1,000 draws): time and peak memory. Options: --products 500,2000 --scenarios 1,5 --draws N --materials M',
     run: async (args) => (await import('./impact-run.ts')).run(args),

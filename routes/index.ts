@@ -10,16 +10,19 @@ import type { AppContext } from './context.ts';
 import { consoleRoutes } from './console/index.ts';
 import { FUNDING_BASE, fundingApi } from './funding/index.ts';
 import { HUMAN_BASE, humanApi } from './human/index.ts';
+import { IMPACT_BASE, impactApi } from './impact/index.ts';
 import { healthz, home, metricsEndpoint, readyz } from './ops.ts';
 
 export function buildRoutes(ctx: AppContext, metrics: Metrics) {
   const funding = fundingApi(ctx);
   const human = humanApi(ctx);
+  const impact = impactApi(ctx);
   const console = consoleRoutes(ctx);
   const router = Router<ApiRequest, [], Reply>();
   router
     .all(`${FUNDING_BASE}/*`, (req: ApiRequest) => funding.fetch(req))
     .all(`${HUMAN_BASE}/*`, (req: ApiRequest) => human.fetch(req))
+    .all(`${IMPACT_BASE}/*`, (req: ApiRequest) => impact.fetch(req))
     .all('/console/*', (req: ApiRequest) => console.fetch(req))
     .get('/healthz', healthz)
     .get('/readyz', readyz(ctx.db))

@@ -33,6 +33,7 @@ const HOME = `<!doctype html>
 <h1>trio</h1>
 <p>Three public APIs from one SQLite file.</p>
 <ul>
+<li><a href="/impact/v1/">Impact attribution</a>: deaths and injuries attributed to the supply chains of products, materials and spending, with intervals (<a href="/impact/v1/openapi.json">contract</a>)</li>
 <li><a href="/funding/v1/search?status=open">Funding corpus</a>: search over funding calls (<a href="/funding/v1/openapi.json">contract</a>)</li>
 <li><a href="/human/v1/capabilities">Human tasks</a>: quote, order and collect tasks done by verified people (<a href="/human/v1/openapi.json">contract</a>)</li>
 <li><a href="/console">Console</a>: sign in, and get API keys for every service</li>

@@ -1,0 +1,55 @@
+/**
+ * The servers for `npm run bench -- impact`, each in its own child process so that the load generator
+ * and the server do not share an event loop (the machine has two cores: one each).
+ *
+ * argv: <database path> trio | raw
+ *  - trio: the real startApp on the demo database. The daily allowance per address is lifted in this
+ *    process only (IMPACT_LIMITS is a plain exported object, as bench/funding-server.ts does for
+ *    funding): the benchmark sends tens of thousands of anonymous requests a day from one address.
+ *    Counting stays on: every request still goes through the limiter and the write-behind.
+ *  - raw: the baseline, a bare node:http server that answers each path with the bytes trio sent for it,
+ *    read per request from the same SQLite file (table bench_impact_bytes, written by bench/impact.ts):
+ *    the cost of node:http plus one indexed SQLite read, and nothing else.
+ * Tells the parent {port} over IPC; stops on the message 'stop'.
+ */
+import Database from 'better-sqlite3';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startApp } from '../app.ts';
+import { readConfig } from '../lib/config.ts';
+import { IMPACT_LIMITS } from '../routes/impact/access.ts';
+
+const [databasePath, mode] = process.argv.slice(2);
+if (!databasePath || (mode !== 'trio' && mode !== 'raw') || !process.send) throw new Error('usage: fork bench/impact-server.ts <database> trio|raw (with IPC)');
+
+let stop: () => Promise<void>;
+if (mode === 'trio') {
+  IMPACT_LIMITS.anonymous.perDay = 1e9;
+  const app = await startApp(readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent' }));
+  stop = () => app.stop();
+  process.send({ port: app.port });
+} else {
+  const db = new Database(databasePath, { readonly: true, fileMustExist: true });
+  const bytes = db.prepare('SELECT body, headers FROM bench_impact_bytes WHERE path = ?');
+  const server = createServer((req, res) => {
+    const row = bytes.get(req.url ?? '/') as { body: Buffer; headers: string } | undefined;
+    if (!row) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { ...(JSON.parse(row.headers) as Record<string, string>), 'content-length': String(row.body.length) });
+    res.end(row.body);
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stop = () => new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+    db.close();
+  });
+  process.send({ port: (server.address() as AddressInfo).port });
+}
+
+process.on('message', (message) => {
+  if (message === 'stop') void stop().then(() => process.exit(0));
+});

@@ -1,0 +1,53 @@
+/**
+ * GET /impact/v1/openapi.json: lib/openapi.ts builds the document from the operations, and converts
+ * each schema on its own, so a Figure appears inline hundreds of times (the document was 277 KB). Here
+ * every inline copy of a shared component (Figure, ProductRef, Run, the envelope's parts, Contribution, Reach, the metrics)
+ * is replaced by a $ref to it: the same contract, readable, and 159 KB instead of 277. Components
+ * are folded innermost first, so that an outer one (Contribution) matches once its inner ones (Figure)
+ * are references too.
+ */
+import * as v from 'valibot';
+import { buildOpenApi, CONTRACT_QUERY, type ApiSpec, type OperationSpec } from '../../lib/openapi.ts';
+import type { ApiRequest, Reply } from '../../lib/http/types.ts';
+import { parseQuery } from '../../lib/validate.ts';
+
+/** Innermost first. */
+export const SHARED = ['Figure', 'ProductRef', 'Run', 'Source', 'Licence', 'Caveat', 'Citation', 'Withheld', 'Contribution', 'Reach', 'Metrics', 'ProductMetrics'];
+
+type Json = Record<string, unknown>;
+
+export function foldComponents(doc: Json, names: readonly string[] = SHARED): Json {
+  const schemas = (doc.components as { schemas: Record<string, unknown> }).schemas;
+  for (const name of names) {
+    const target = JSON.stringify(schemas[name]);
+    const ref = { $ref: `#/components/schemas/${name}` };
+    const fold = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(fold);
+      if (value === null || typeof value !== 'object') return value;
+      if (JSON.stringify(value) === target) return ref;
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fold(v)]));
+    };
+    for (const [other, schema] of Object.entries(schemas)) if (other !== name) schemas[other] = fold(schema);
+    doc.paths = fold(doc.paths);
+  }
+  return doc;
+}
+
+export function impactContractOperation(spec: () => ApiSpec) {
+  let document: string | undefined;
+  return {
+    spec: {
+      method: 'GET',
+      path: '/openapi.json',
+      operationId: 'getContract',
+      summary: 'This contract (OpenAPI 3.1)',
+      query: CONTRACT_QUERY,
+      responses: { 200: { description: 'The OpenAPI 3.1 document', schema: v.record(v.string(), v.unknown()) } },
+    } satisfies OperationSpec,
+    handle(req: ApiRequest): Reply {
+      parseQuery(CONTRACT_QUERY, req);
+      document ??= JSON.stringify(foldComponents(buildOpenApi(spec())));
+      return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' }, body: document };
+    },
+  };
+}

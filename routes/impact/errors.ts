@@ -1,0 +1,33 @@
+/**
+ * The impact document's error body (SPEC "Errors, per document"):
+ * `{"error": {"status": 400, "code": "bad_request", "detail": "…"}}`, where `detail` names the
+ * parameter at fault and what it accepts. Also the two faults the impact service tells apart from a
+ * plain 500: a figure that failed its checks (rule 4) and a database that does not answer (503).
+ */
+import { HttpError } from '../../lib/http/errors.ts';
+import { jsonReply, type Reply } from '../../lib/http/types.ts';
+
+export const IMPACT_ERROR_CODES = [
+  'bad_request', 'invalid_key', 'not_found', 'method_not_allowed', 'payload_too_large', 'rate_limited',
+  'internal_error', 'figure_check_failed', 'database_unavailable',
+] as const;
+
+export function renderImpactError(err: HttpError): Reply {
+  return jsonReply(err.status, { error: { status: err.status, code: err.code, detail: err.message } }, { ...err.headers, 'cache-control': 'no-store' });
+}
+
+/**
+ * better-sqlite3 throws a TypeError once the connection is closed, and SqliteErrors with these codes
+ * when the file is locked, unreadable or gone: the database is unavailable, which the document answers
+ * with 503. Any other error is a fault of ours (500).
+ */
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|NOTADB|CORRUPT|PROTOCOL|FULL|READONLY)/;
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (err instanceof TypeError && /database connection is not open/i.test(err.message)) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNAVAILABLE.test(code);
+}
+
+export const databaseUnavailable = () =>
+  new HttpError(503, 'database_unavailable', 'The impact database is not available right now. Try again shortly.', { 'retry-after': '30' });

@@ -1,0 +1,157 @@
+/**
+ * GET /material/{slug}, /conflict/{slug}, /country/{iso3}, /channel/{code}: register facts of the
+ * subject (impact_materials and production; impact_conflicts, periods, shares and ledger;
+ * impact_countries and impact_harm_counted; impact_channels) and, when published, its reach
+ * (impact_reach: the harm attributed through it per year, and the products it reaches).
+ */
+import { notFound } from '../../lib/http/errors.ts';
+import { FigureCheckError, type Figure } from '../../lib/impact/check-figure.ts';
+import { materialPerKg, productBasisCap } from './headlines.ts';
+import { IMPACT_BASE, productRef, usedInItem } from './links.ts';
+import { channelParams, conflictParams, countryParams, DEFAULT_SCENARIO, materialParams, scenarioQuery } from './schemas.ts';
+import type { FigureSession, ImpactDeps, RouteDef } from './serve.ts';
+
+type SubjectType = 'material' | 'conflict' | 'country' | 'channel';
+
+/** The reach of a subject, both metrics, each figure checked; shares only between figures with a central value. */
+export function reach(f: FigureSession, deps: ImpactDeps, type: SubjectType, key: string) {
+  const rows = deps.figures.reach(f.run.id, type, key);
+  if (type === 'material') f.use(`material:${key}`);
+  else f.use('material:', f.run, true); // a conflict, country or channel reaches products through every material
+  const products = new Map(deps.catalogue.products({ tier: null, category: null }).map((p) => [p.slug, p]));
+  return rows.map((r) => {
+    if (r.rank === 0 || r.product === null) {
+      const figure = f.figure(r, `reach ${type} ${key} ${r.metric} total`, `${r.metric} per year`, f.runCap());
+      return { metric: r.metric, rank: r.rank, product: null, figure, share: figure.central !== null && r.counted ? figure.central / r.counted : null, counted: r.counted };
+    }
+    const p = products.get(r.product);
+    if (!p) throw new FigureCheckError(`reach ${type} ${key} #${r.rank}`, `names product ${r.product}, which the register does not have`);
+    // Through a material, a product's part is the material's own figure; through a conflict, country or
+    // channel it may include arms manufacture (S-ARMS), whose source only the product's record names.
+    if (type !== 'material') f.use(`product:${p.slug}`);
+    const unit = `${r.metric} per ${p.unit_label}`;
+    const figure = f.figure(r, `reach ${type} ${key} ${r.metric} #${r.rank} ${p.slug}`, unit, productBasisCap(f, p.slug, 'per_unit'));
+    const head = deps.figures.figure(f.run.id, 'product', p.slug, r.metric, 'per_unit');
+    // The product's headline is checked (not counted: it is not in the response) before a share of it is given.
+    const headline: Figure | null = head ? f.figure(head, `product ${p.slug} ${r.metric} per_unit`, unit, productBasisCap(f, p.slug, 'per_unit'), f.run, false) : null;
+    const share = headline && figure.central !== null && headline.central !== null && headline.central > 0 ? figure.central / headline.central : null;
+    return { metric: r.metric, rank: r.rank, product: productRef(p), figure, share, counted: null };
+  });
+}
+
+export const materialRoute: RouteDef<typeof scenarioQuery, typeof materialParams> = {
+  path: '/material/:slug',
+  operationId: 'getMaterial',
+  summary: 'One material',
+  description: 'Register facts of a material (flags, criticality, conflict-mineral status, where it is used, its latest production by country) and, when published, its deaths and injuries per kg and its reach.',
+  response: 'MaterialResponse',
+  query: scenarioQuery,
+  params: materialParams,
+  defaults: { scenario: DEFAULT_SCENARIO },
+  build({ query, params }, deps) {
+    const m = deps.catalogue.material(params.slug);
+    if (!m) throw notFound(`No material '${params.slug}'. Find one with ${IMPACT_BASE}/search?q=….`);
+    return {
+      scenario: query.scenario ?? DEFAULT_SCENARIO,
+      data: {
+        slug: m.slug, name: m.name, category: m.category, unit: m.unit, content_basis: m.content_basis, flags: JSON.parse(m.flags) as Record<string, unknown>,
+        criticality: { level: m.criticality_level, source: m.criticality_source },
+        conflict_mineral: { flag: m.conflict_mineral === 1, source: m.conflict_mineral_source },
+        note: m.note,
+        used_in: deps.catalogue.usedIn('material', m.slug).map(usedInItem),
+        records: { production: deps.catalogue.production(m.slug) },
+      },
+      figures: (f) => ({ results: { reach: reach(f, deps, 'material', m.slug), deaths_per_tonne: null, per_kg: materialPerKg(f, deps, m.slug) } }),
+    };
+  },
+};
+
+export const conflictRoute: RouteDef<typeof scenarioQuery, typeof conflictParams> = {
+  path: '/conflict/:slug',
+  operationId: 'getConflict',
+  summary: 'One conflict',
+  description: 'Register facts of a conflict (UCDP identifier where verified, type, region, years, its attribution periods and sector shares in the scenario, its death ledger) and, when published, its reach.',
+  response: 'ConflictResponse',
+  query: scenarioQuery,
+  params: conflictParams,
+  defaults: { scenario: DEFAULT_SCENARIO },
+  build({ query, params }, deps) {
+    const k = deps.register.conflict(params.slug);
+    if (!k) throw notFound(`No conflict '${params.slug}'. Find one with ${IMPACT_BASE}/search?q=….`);
+    const scenario = query.scenario ?? DEFAULT_SCENARIO;
+    const shares = deps.register.shares(k.slug, scenario);
+    const ledger = deps.register.ledger(k.slug);
+    return {
+      scenario,
+      data: {
+        slug: k.slug, name: k.name, ucdp_conflict_id: k.ucdp_conflict_id, ucdp_id_note: k.ucdp_id_note, type: k.type, region: k.region,
+        years: { from: k.year_from, to: k.year_to },
+        attribution: {
+          scenario,
+          periods: deps.register.periods(k.slug, scenario).map((p) => ({
+            ...p, shares: shares.filter((s) => s.label === p.label).map((s) => ({ sector: s.sector, name: s.name, share: s.share, confidence: s.confidence })),
+          })),
+        },
+        records: ledger.rows === 0 ? null : {
+          ledger: {
+            events: ledger.events, deaths_best: ledger.deaths_best,
+            precise_location_pct: ledger.events > 0 ? Math.round((1000 * ledger.precise_events) / ledger.events) / 10 : null,
+            year_min: ledger.year_min, year_max: ledger.year_max, countries: ledger.countries,
+          },
+        },
+      },
+      figures: (f) => ({ results: { reach: reach(f, deps, 'conflict', k.slug) } }),
+    };
+  },
+};
+
+export const countryRoute: RouteDef<typeof scenarioQuery, typeof countryParams> = {
+  path: '/country/:iso3',
+  operationId: 'getCountry',
+  summary: 'One country',
+  description: 'A country (ISO 3166-1 alpha-3, either case), its UN M49 region and World Bank income group, the harm counted in it per channel, and, when published, its reach.',
+  response: 'CountryResponse',
+  query: scenarioQuery,
+  params: countryParams,
+  defaults: { scenario: DEFAULT_SCENARIO },
+  normalize: (input) => ({ ...input, params: { iso3: input.params.iso3.toUpperCase() } }),
+  build({ query, params }, deps) {
+    const c = deps.register.country(params.iso3);
+    if (!c) throw notFound(`No country '${params.iso3}' in ISO 3166-1 alpha-3.`);
+    const channels = deps.register.harmCounted(c.iso3);
+    return {
+      scenario: query.scenario ?? DEFAULT_SCENARIO,
+      data: {
+        iso3: c.iso3, name: c.name, region: c.region, income_group: c.income_group,
+        records: { harm_counted: { channels, deaths: channels.reduce((a, ch) => a + ch.deaths, 0) } },
+      },
+      figures: (f) => ({ results: { reach: reach(f, deps, 'country', c.iso3) } }),
+    };
+  },
+};
+
+export const channelRoute: RouteDef<typeof scenarioQuery, typeof channelParams> = {
+  path: '/channel/:code',
+  operationId: 'getChannel',
+  summary: 'One harm channel',
+  description: 'A harm channel (C1 conflict, C2 work, C3 deprivation, C4 exposure): what it counts, whether it needs a population attributable fraction, what it excludes, its attribution rule, the harm counted through it, and, when published, its reach.',
+  response: 'ChannelResponse',
+  query: scenarioQuery,
+  params: channelParams,
+  defaults: { scenario: DEFAULT_SCENARIO },
+  normalize: (input) => ({ ...input, params: { code: input.params.code.toUpperCase() } }),
+  build({ query, params }, deps) {
+    const c = deps.register.channel(params.code);
+    if (!c) throw notFound(`No harm channel '${params.code}'. The channels are C1 conflict, C2 work, C3 deprivation and C4 exposure.`);
+    const r = deps.register.channelRecords(c.code);
+    return {
+      scenario: query.scenario ?? DEFAULT_SCENARIO,
+      data: {
+        code: c.code, name: c.name, description: c.description, requires_paf: c.requires_paf === 1, exclusion_rule: c.exclusion_rule,
+        attribution: c.attribution === null ? null : (JSON.parse(c.attribution) as Record<string, unknown>),
+        records: r.rows === 0 ? null : { events: r.events, deaths: r.deaths, countries: r.countries, year_min: r.year_min!, year_max: r.year_max! },
+      },
+      figures: (f) => ({ results: { reach: reach(f, deps, 'channel', c.code) } }),
+    };
+  },
+};
