@@ -16,12 +16,24 @@ export interface Window {
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
+// Every request asks for its minute and its day; formatting the key is most of the cost, and it
+// changes only when the window does, so the last key of each length is kept.
+const lastKeys = new Map<number, { startMs: number; key: string }>();
+
+function windowKey(startMs: number, lengthMs: number, keyLength: number): string {
+  const last = lastKeys.get(lengthMs);
+  if (last?.startMs === startMs) return last.key;
+  const key = new Date(startMs).toISOString().slice(0, keyLength);
+  lastKeys.set(lengthMs, { startMs, key });
+  return key;
+}
+
 function window(nowMs: number, lengthMs: number, keyLength: number): Window {
   if (!Number.isFinite(nowMs)) throw new RangeError('now must be a finite number of milliseconds');
   const startMs = Math.floor(nowMs / lengthMs) * lengthMs;
   const endMs = startMs + lengthMs;
   return {
-    key: new Date(startMs).toISOString().slice(0, keyLength),
+    key: windowKey(startMs, lengthMs, keyLength),
     startMs,
     endMs,
     resetSeconds: Math.ceil((endMs - nowMs) / 1000),

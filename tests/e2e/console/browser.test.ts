@@ -69,9 +69,18 @@ test('a person gets, uses, rotates and revokes keys through the console', { skip
   const humanKey = await newKey(page, 'human', 'agent');
   assert.match(humanKey, /^ho_live_/);
 
+  // Each key works against its own API, as its document says to send it.
   const used = await fetch(`${server.url}/funding/v1/search?status=open`, { headers: { 'x-api-key': fundingKey } });
   assert.equal(used.status, 200);
   assert.equal(used.headers.get('x-api-tier'), 'basic');
+  const impact = await fetch(`${server.url}/impact/v1/products`, { headers: { authorization: `Bearer ${impactKey}` } });
+  assert.equal(impact.status, 200);
+  assert.equal(impact.headers.get('x-ratelimit-limit'), '10000', 'the keyed daily allowance');
+  const human = await fetch(`${server.url}/human/v1/tasks`, { headers: { authorization: `Bearer ${humanKey}` } });
+  assert.equal(human.status, 200);
+  assert.deepEqual(((await human.json()) as { data: unknown[] }).data, []);
+  const wrongService = await fetch(`${server.url}/human/v1/tasks`, { headers: { authorization: `Bearer ${impactKey}` } });
+  assert.equal(wrongService.status, 401, 'a key of one service is not a key of another');
 
   await page.goto(`${server.url}/console/keys`);
   const listing = await page.content();
