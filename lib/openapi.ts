@@ -136,7 +136,8 @@ function responseObject(response: ResponseSpec, spec: ApiSpec): Json {
  */
 export const CONTRACT_QUERY = v.object({});
 
-export function contractOperation(spec: () => ApiSpec) {
+/** `finish` may rewrite the generated document (the impact contract folds repeated schemas into $refs). */
+export function contractOperation(spec: () => ApiSpec, finish: (doc: Json) => Json = (doc) => doc) {
   let document: string | undefined;
   return {
     spec: {
@@ -149,7 +150,7 @@ export function contractOperation(spec: () => ApiSpec) {
     } satisfies OperationSpec,
     handle(req: ApiRequest): Reply {
       parseQuery(CONTRACT_QUERY, req);
-      document ??= JSON.stringify(buildOpenApi(spec()));
+      document ??= JSON.stringify(finish(buildOpenApi(spec())));
       return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' }, body: document };
     },
   };

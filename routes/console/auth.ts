@@ -51,6 +51,18 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
     return { ...reply, headers: { ...reply.headers, ...headers } };
   };
 
+  /** The e-mail and password of a sign-in or sign-up form, or the form again with what is wrong. */
+  const readCredentials = async (req: ApiRequest, state: ConsoleState, kind: 'sign-in' | 'sign-up') => {
+    const form = await readForm(req, state, secret);
+    const typed = form.get('email')?.slice(0, 254) ?? null;
+    try {
+      return { input: fields(form, credentials), typed };
+    } catch (err) {
+      if (err instanceof HttpError) return refuse(state, kind, 400, err.message, typed);
+      throw err;
+    }
+  };
+
   const begin = (state: ConsoleState, account: { id: number; email: string }, now: number) => {
     if (state.sessionToken) sessions.end(state.sessionToken, now);
     const { token } = sessions.create(account.id, now);
@@ -63,15 +75,9 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
 
     async signIn(req: ApiRequest): Promise<Reply> {
       const state = stateOf(req);
-      const form = await readForm(req, state, secret);
-      const typed = form.get('email')?.slice(0, 254) ?? null;
-      let input;
-      try {
-        input = fields(form, credentials);
-      } catch (err) {
-        if (err instanceof HttpError) return refuse(state, 'sign-in', 400, err.message, typed);
-        throw err;
-      }
+      const read = await readCredentials(req, state, 'sign-in');
+      if ('status' in read) return read;
+      const { input, typed } = read;
       const emailBucket = `fail-email:${input.email.toLowerCase()}`;
       const ipBucket = `fail-ip:${req.ipBucket}`;
       for (const [bucket, limit] of [[emailBucket, FAILURES_PER_ACCOUNT], [ipBucket, FAILURES_PER_ADDRESS]] as const) {
@@ -95,15 +101,9 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
 
     async signUp(req: ApiRequest): Promise<Reply> {
       const state = stateOf(req);
-      const form = await readForm(req, state, secret);
-      const typed = form.get('email')?.slice(0, 254) ?? null;
-      let input;
-      try {
-        input = fields(form, credentials);
-      } catch (err) {
-        if (err instanceof HttpError) return refuse(state, 'sign-up', 400, err.message, typed);
-        throw err;
-      }
+      const read = await readCredentials(req, state, 'sign-up');
+      if ('status' in read) return read;
+      const { input, typed } = read;
       const problem = passwordProblem(input.password);
       if (problem) return refuse(state, 'sign-up', 400, problem, input.email);
       const ipBucket = `signup-ip:${req.ipBucket}`;

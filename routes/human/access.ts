@@ -12,6 +12,7 @@ import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { checkKey } from '../../lib/key-check.ts';
+import { readPresentedKey } from '../../lib/http/presented-key.ts';
 import { invalidRequest, keyRevoked, unauthorized } from '../../lib/human/errors.ts';
 import type { HumanCaller } from '../../lib/human/service.ts';
 import type { Decision, Limits } from '../../lib/rate-limit.ts';
@@ -31,19 +32,10 @@ export const addressBucket = (ipBucket: string) => `human:ip:${ipBucket}`;
 
 /** The key in `Authorization: Bearer …` or `X-Api-Key` (header names are case-insensitive), or null. */
 export function presentedKey(headers: IncomingHttpHeaders): string | null {
-  const auth = headers.authorization;
-  const header = headers['x-api-key'];
-  let bearer: string | null = null;
-  if (auth !== undefined) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (!m) throw unauthorized('Send the key as Authorization: Bearer <key> (or in X-Api-Key).');
-    bearer = m[1]!;
-  }
-  const apiKey = header === undefined ? null : (Array.isArray(header) ? header.join(',') : header).trim();
-  if (bearer !== null && apiKey !== null && bearer !== apiKey) {
-    throw invalidRequest('Authorization and X-Api-Key carry different keys; send one key.', 'Authorization');
-  }
-  return bearer ?? apiKey;
+  const presented = readPresentedKey(headers);
+  if (presented.kind === 'malformed') throw unauthorized('Send the key as Authorization: Bearer <key> (or in X-Api-Key).');
+  if (presented.kind === 'conflict') throw invalidRequest('Authorization and X-Api-Key carry different keys; send one key.', 'Authorization');
+  return presented.kind === 'key' ? presented.key : null;
 }
 
 /** A presented key → its caller, or 401: unauthorized (not a key of ours), key_revoked (revoked or expired). */

@@ -10,6 +10,7 @@
  * Every request counts, errors and 304s included. X-RateLimit-Limit / -Remaining / -Reset (seconds to
  * 00:00 UTC) go on every reply of a counted request, and a 429 adds Retry-After.
  */
+import { readPresentedKey } from '../../lib/http/presented-key.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
@@ -34,19 +35,10 @@ const invalidKey = (detail: string) => new HttpError(401, 'invalid_key', detail,
 
 /** The key presented in `Authorization: Bearer …` or `X-API-Key`, or null when none was. */
 export function presentedKey(headers: IncomingHttpHeaders): string | null {
-  const auth = headers.authorization;
-  const header = headers['x-api-key'];
-  let bearer: string | null = null;
-  if (auth !== undefined) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (!m) throw invalidKey('Send the key as Authorization: Bearer ia_… (or in X-API-Key). No key is needed: without one you are served anonymously.');
-    bearer = m[1]!;
-  }
-  const apiKey = header === undefined ? null : (Array.isArray(header) ? header.join(',') : header).trim();
-  if (bearer !== null && apiKey !== null && bearer !== apiKey) {
-    throw new HttpError(400, 'bad_request', 'Authorization and X-API-Key carry different keys; send one key.', {}, 'Authorization');
-  }
-  return bearer ?? apiKey;
+  const presented = readPresentedKey(headers);
+  if (presented.kind === 'malformed') throw invalidKey('Send the key as Authorization: Bearer ia_… (or in X-API-Key). No key is needed: without one you are served anonymously.');
+  if (presented.kind === 'conflict') throw new HttpError(400, 'bad_request', 'Authorization and X-API-Key carry different keys; send one key.', {}, 'Authorization');
+  return presented.kind === 'key' ? presented.key : null;
 }
 
 export function impactAccess(ctx: AppContext) {

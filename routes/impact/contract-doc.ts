@@ -6,10 +6,7 @@
  * are folded innermost first, so that an outer one (Contribution) matches once its inner ones (Figure)
  * are references too.
  */
-import * as v from 'valibot';
-import { buildOpenApi, CONTRACT_QUERY, type ApiSpec, type OperationSpec } from '../../lib/openapi.ts';
-import type { ApiRequest, Reply } from '../../lib/http/types.ts';
-import { parseQuery } from '../../lib/validate.ts';
+import { contractOperation, type ApiSpec } from '../../lib/openapi.ts';
 
 /** Innermost first. */
 export const SHARED = ['Figure', 'ProductRef', 'Run', 'Source', 'Licence', 'Caveat', 'Citation', 'Withheld', 'Contribution', 'Reach', 'Metrics', 'ProductMetrics'];
@@ -33,21 +30,4 @@ export function foldComponents(doc: Json, names: readonly string[] = SHARED): Js
   return doc;
 }
 
-export function impactContractOperation(spec: () => ApiSpec) {
-  let document: string | undefined;
-  return {
-    spec: {
-      method: 'GET',
-      path: '/openapi.json',
-      operationId: 'getContract',
-      summary: 'This contract (OpenAPI 3.1)',
-      query: CONTRACT_QUERY,
-      responses: { 200: { description: 'The OpenAPI 3.1 document', schema: v.record(v.string(), v.unknown()) } },
-    } satisfies OperationSpec,
-    handle(req: ApiRequest): Reply {
-      parseQuery(CONTRACT_QUERY, req);
-      document ??= JSON.stringify(foldComponents(buildOpenApi(spec())));
-      return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' }, body: document };
-    },
-  };
-}
+export const impactContractOperation = (spec: () => ApiSpec) => contractOperation(spec, foldComponents);
