@@ -32,6 +32,8 @@ export interface OperationSpec {
   description?: string;
   query?: ParamsSchema;
   params?: ParamsSchema;
+  /** Request headers the operation reads (documented as `in: header`; the handler validates them). */
+  headers?: ParamsSchema;
   body?: AnySchema;
   responses: Record<number, ResponseSpec>;
   /** Name of a security requirement set, or none for public operations. */
@@ -68,6 +70,7 @@ export function buildOpenApi(spec: ApiSpec): Json {
     const parameters = [
       ...parameterList(op.params, 'path'),
       ...parameterList(op.query, 'query'),
+      ...parameterList(op.headers, 'header'),
     ];
     const responses: Json = {};
     for (const [status, response] of Object.entries({ ...spec.commonResponses, ...op.responses })) {
@@ -99,7 +102,7 @@ export function buildOpenApi(spec: ApiSpec): Json {
   };
 }
 
-function parameterList(schema: ParamsSchema | undefined, where: 'path' | 'query'): Json[] {
+function parameterList(schema: ParamsSchema | undefined, where: 'path' | 'query' | 'header'): Json[] {
   if (!schema) return [];
   return Object.entries(schema.entries).map(([name, entry]) => {
     const json = convert(entry as AnySchema);

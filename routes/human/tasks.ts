@@ -25,13 +25,22 @@ const read: OperationSpec['security'] = [{ bearer: ['tasks:read'] }, { apiKey: [
 const write: OperationSpec['security'] = [{ bearer: ['tasks:write'] }, { apiKey: ['tasks:write'] }];
 const noStore = { 'cache-control': 'no-store' };
 
+/** The order's Idempotency-Key, for the contract; parseIdempotencyKey checks it (bare or RFC 8941-quoted). */
+const idempotencyHeader = v.object({
+  'Idempotency-Key': v.pipe(
+    v.string(),
+    v.regex(/^"?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"?$/),
+    v.description('A UUID, new for each order; the same key with the same body within 24 hours returns the first answer.'),
+  ),
+});
+
 export function taskOperations(svc: HumanService): Operation[] {
   return [
     {
       spec: {
         method: 'POST', path: '/tasks', operationId: 'createTask', summary: 'Order a task (scope tasks:write; Idempotency-Key required)',
         description: 'Idempotency-Key (a UUID) is required. The same key with the same body within 24 hours replays the first answer with Idempotent-Replayed: true; with another body it is 422; while the first is still being written it is 409 with Retry-After: 1. Live keys hold the price on the prepaid balance in the same transaction (402 when it does not cover it); sandbox keys move no money. Everything is validated before anything is stored. The answer is durable on disk when it is sent.',
-        query: noQuery, body: OrderBody, security: write,
+        query: noQuery, headers: idempotencyHeader, body: OrderBody, security: write,
         responses: { 201: { description: 'The task, with ref and poll_after_s', schema: 'TaskResponse', headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'Location', 'Idempotent-Replayed'] } },
       },
       async handle(req) {

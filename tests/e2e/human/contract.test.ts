@@ -33,6 +33,10 @@ test('every operation is in the contract, and nothing else', () => {
     'POST /mcp', 'POST /quote', 'POST /tasks', 'POST /tasks/{ref}/cancel', 'POST /tasks/{ref}/dispute',
   ]);
   assert.deepEqual(doc.paths['/tasks'].post.security, [{ bearer: ['tasks:write'] }, { apiKey: ['tasks:write'] }]);
+  const header = doc.paths['/tasks'].post.parameters.find((p: { in: string }) => p.in === 'header');
+  assert.equal(header.name, 'Idempotency-Key');
+  assert.equal(header.required, true);
+  assert.match('"6f1c4c1e-2b7a-4f6e-9a43-0d3d2a1b9c8e"', new RegExp(header.schema.pattern), 'the quoted form is allowed');
 });
 
 test('responses validate against the contract, errors included', async () => {
