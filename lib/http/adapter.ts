@@ -77,7 +77,7 @@ function buildRequest(raw: IncomingMessage, id: string, target: string, ip: stri
     now,
     replyHeaders: {},
     raw,
-    body: () => (bodyPromise ??= readBody(raw, limit)),
+    body: (limitBytes = limit) => (bodyPromise ??= readBody(raw, limitBytes)),
     toWebRequest: async () => {
       const headers = new Headers();
       for (const [name, value] of Object.entries(raw.headers)) {

@@ -34,8 +34,11 @@ export interface ApiRequest {
   /** Service name for logs and metrics, set by the service's first stage. */
   service?: string;
   raw: IncomingMessage;
-  /** Reads the body, refusing more than the configured limit with 413. */
-  body(): Promise<Buffer>;
+  /**
+   * Reads the body, refusing more than BODY_LIMIT_BYTES with 413; a route that takes more (photo
+   * uploads) passes its own limit. The first call reads; later calls get the same bytes.
+   */
+  body(limitBytes?: number): Promise<Buffer>;
   toWebRequest(): Promise<Request>;
 }
 

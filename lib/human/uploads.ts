@@ -25,18 +25,16 @@ export function sniffMediaType(bytes: Buffer): EvidenceMediaType | null {
 export const isPhoto = (t: EvidenceMediaType) => t !== 'application/pdf';
 
 /**
- * Reads a request body up to `limit` bytes straight from the socket. The adapter's req.body() stops
- * at BODY_LIMIT_BYTES (1 MiB), too small for photos; this route takes more, and only this route.
+ * Reads an upload's body up to `limit` bytes (the adapter's default, BODY_LIMIT_BYTES, is too small for
+ * photos; only this route takes more), with a 413 that says what is allowed.
  */
 export async function readLargeBody(req: ApiRequest, limit: number): Promise<Buffer> {
-  const tooLarge = () => new HttpError(413, 'payload_too_large', `The upload is larger than ${Math.round(limit / 1_048_576)} MiB: at most ${MAX_FILES} files of ${MAX_FILE_BYTES / 1_048_576} MiB each.`);
-  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req.raw as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    return await req.body(limit);
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 413) {
+      throw new HttpError(413, 'payload_too_large', `The upload is larger than ${Math.round(limit / 1_048_576)} MiB: at most ${MAX_FILES} files of ${MAX_FILE_BYTES / 1_048_576} MiB each.`);
+    }
+    throw err;
   }
-  return Buffer.concat(chunks);
 }
