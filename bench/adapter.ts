@@ -7,7 +7,7 @@
  * the adapter not build a WHATWG Request per call unless a handler needs one, and that this be measured.
  */
 import { loadavg } from 'node:os';
-import { describe, fmt, machine, measure, startChild, stopChild, writeBenchmarkSection, type Measurement } from './load.ts';
+import { describe, fmt, machine, measure, option, startChild, stopChild, writeBenchmarkSection, type Measurement } from './load.ts';
 
 const MODES = [
   ['raw', 'raw node:http (baseline)'],
@@ -15,10 +15,6 @@ const MODES = [
   ['whatwg', 'WHATWG Request/Response per call + itty-router'],
 ] as const;
 
-function option(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : Number(args[at + 1]);
-}
 
 export async function run(args: string[]): Promise<void> {
   const durationS = option(args, '--duration', 6);

@@ -25,7 +25,7 @@ import { toFtsQuery } from '../lib/funding/search-query.ts';
 import { toFilters } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, RARE_TERM, ensureCorpus, type CorpusInfo } from './funding-corpus.ts';
 import {
-  describe, fetchOnce, fmt, machine, measure, peakRss, replayableHeaders, ROOT, startChild, stopChild, writeBenchmarkSection, type Measurement,
+  describe, fetchOnce, fmt, machine, measure, option, peakRss, replayableHeaders, ROOT, startChild, stopChild, writeBenchmarkSection, type Measurement,
 } from './load.ts';
 
 const SEARCH = '/funding/v1/search';
@@ -52,13 +52,6 @@ export const EXTRA_QUERIES: Query[] = [
 
 interface Row { name: string; path: string; bytes: number; total: string; matches: number | null; byConnections: Map<number, Measurement> }
 
-function option(args: string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  if (at === -1) return fallback;
-  const n = Number(args[at + 1]);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number`);
-  return n;
-}
 
 const log = (line: string) => console.log(line);
 

@@ -22,7 +22,7 @@ import { createAccount, createKey } from '../db/accounts.ts';
 import { openDatabase } from '../db/connection.ts';
 import { DEMO_CATALOGUE, loadCatalogue } from '../db/human/catalogue.ts';
 import { migrate } from '../db/migrate.ts';
-import { fmt as format, machine, startChild as start, stopChild, writeBenchmarkSection } from './load.ts';
+import { fmt as format, machine, option, startChild as start, stopChild, writeBenchmarkSection } from './load.ts';
 
 const TARGET = 2000;
 const CONNECTIONS = [1, 32] as const;
@@ -34,12 +34,6 @@ const ORDER = JSON.stringify({
 interface Measurement { connections: number; rps: number; p50: number; p95: number; p99: number; requests: number; all: number; other: number; cpuUs?: number }
 interface Row { name: string; m: Map<number, Measurement> }
 
-const option = (args: string[], name: string, fallback: number) => {
-  const at = args.indexOf(name);
-  const n = at === -1 ? fallback : Number(args[at + 1]);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number`);
-  return n;
-};
 
 export async function run(args: string[]): Promise<void> {
   const durationS = option(args, '--duration', 6);

@@ -17,13 +17,13 @@
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../db/connection.ts';
 import { loadImpactDemo } from '../db/impact/demo.ts';
 import { migrate } from '../db/migrate.ts';
+import { option, stopChild, writeBenchmarkSection } from './load.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CONNECTIONS = [1, 32] as const;
@@ -33,12 +33,6 @@ const P99_TARGET_MS = 5;
 interface Measurement { rps: number; p50: number; p95: number; p99: number; other: number }
 interface Row { name: string; paths: string[]; bytes: number; trio: Map<number, Measurement>; raw: Map<number, Measurement> }
 
-const option = (args: string[], name: string, fallback: number) => {
-  const at = args.indexOf(name);
-  const n = at === -1 ? fallback : Number(args[at + 1]);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number`);
-  return n;
-};
 
 export async function run(args: string[]): Promise<void> {
   const durationS = option(args, '--duration', 6);
@@ -115,12 +109,6 @@ async function startChild(argv: string[]): Promise<{ child: ChildProcess; port: 
   return { child, port };
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.send('stop');
-  await exited;
-}
 
 /** One request; the body and the headers a replay should send (not the per-connection ones). */
 async function fetchOnce(url: string): Promise<{ body: Buffer; headers: string }> {
@@ -191,16 +179,7 @@ function render(rows: Row[], durationS: number, warmupS: number, rounds: number,
   return lines.join('\n');
 }
 
-const BEGIN = '<!-- bench:impact:begin — written by bench/impact.ts on each run; notes go outside these markers -->';
-const END = '<!-- bench:impact:end -->';
 
 function writeSection(report: string): void {
-  const path = join(ROOT, 'BENCHMARKS.md');
-  let text = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-  const block = `${BEGIN}\n${report}\n${END}`;
-  const begin = text.indexOf('<!-- bench:impact:begin');
-  const end = text.indexOf(END);
-  text = begin !== -1 && end > begin ? text.slice(0, begin) + block + text.slice(end + END.length) : `${text.trimEnd()}\n\n## Impact read API (npm run bench -- impact)\n\n${block}\n`;
-  writeFileSync(path, text);
-  console.log(`wrote ${path}`);
+  writeBenchmarkSection('impact', '## Impact read API (npm run bench -- impact)', report);
 }

@@ -16,6 +16,15 @@ const BENCHMARKS_MD = join(ROOT, 'BENCHMARKS.md');
 
 export interface Measurement { connections: number; requests: number; seconds: number; rps: number; p50: number; p95: number; p99: number; non2xx: number; errors: number }
 
+/** A positive number option (`--duration 6`), or the fallback when absent. */
+export function option(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(name);
+  if (at === -1) return fallback;
+  const n = Number(args[at + 1]);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number`);
+  return n;
+}
+
 export const fmt = (n: number, digits: number) => (Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–');
 
 export async function startChild(file: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
