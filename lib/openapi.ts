@@ -11,7 +11,7 @@ import { parseQuery, type ParamsSchema } from './validate.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySchema = v.GenericSchema<any, any>;
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 export interface ResponseSpec {
   description: string;

@@ -6,7 +6,7 @@
  */
 import { Router } from 'itty-router';
 import type { Logger } from 'pino';
-import type { OperationSpec } from '../openapi.ts';
+import { contractOperation, type ApiSpec, type Json, type OperationSpec } from '../openapi.ts';
 import { corsHeaders, preflight } from './cors.ts';
 import { HttpError } from './errors.ts';
 import type { ApiRequest, Reply } from './types.ts';
@@ -68,6 +68,22 @@ export function serviceRouter(options: ServiceRouterOptions) {
     throw new HttpError(404, 'not_found', `No such path: ${req.path}. The contract is at ${base}/openapi.json.`);
   });
   return router;
+}
+
+/**
+ * A service from one list of operations: the router, and the OpenAPI contract at /openapi.json
+ * generated from the same list. `operations` receives the contract's own operation to place in it.
+ */
+export function serviceApi(options: Omit<ServiceRouterOptions, 'operations'> & {
+  operations: (contract: Operation) => Operation[];
+  contract: Omit<ApiSpec, 'base' | 'operations'>;
+  /** Rewrites the generated document (the impact contract folds repeated schemas into $refs). */
+  finishContract?: (doc: Json) => Json;
+}) {
+  const spec: ApiSpec = { ...options.contract, base: options.base, operations: [] };
+  const operations = options.operations(contractOperation(() => spec, options.finishContract));
+  spec.operations = operations.map((op) => op.spec);
+  return serviceRouter({ ...options, operations });
 }
 
 /** The regex itty-router builds for a path, for finding which methods a path allows. */

@@ -3,8 +3,7 @@
  * below are the whole URL space of the service, in the order they are matched; the OpenAPI contract
  * at /openapi.json is generated from the same list.
  */
-import { contractOperation, type ApiSpec } from '../../lib/openapi.ts';
-import { serviceRouter, type Operation } from '../../lib/http/service-router.ts';
+import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { fundingAccess } from './access.ts';
 import { callOperation } from './calls.ts';
@@ -31,30 +30,28 @@ const HEADERS = {
 const EVERY_RESPONSE = Object.keys(HEADERS).filter((h) => h !== 'Retry-After');
 
 export function fundingApi(ctx: AppContext) {
-  const operations: Operation[] = [
-    searchOperation(ctx),
-    callOperation(ctx),
-    sourcesOperation(ctx),
-    exportOperation(ctx),
-    contractOperation(() => spec),
-  ];
-  const spec: ApiSpec = {
-    title: 'trio funding corpus API',
-    version: '1.0.0',
-    description: 'Read-only search over funding calls from the EU Funding & Tenders Portal, CORDIS, BDNS and the BOE, normalised into one schema. Anonymous use is limited per address; a key in X-API-Key gives higher limits (basic; pro with a subscription). Errors are {"error": code, "message": text}.',
+  return serviceApi({
+    name: 'funding',
     base: FUNDING_BASE,
-    operations: operations.map((op) => op.spec),
-    components: { Call, CallDetail, SearchResponse, SourcesResponse, Error: ErrorBody },
-    securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
-    headers: HEADERS,
-    everyResponseHeaders: EVERY_RESPONSE,
-    commonResponses: {
-      400: { description: 'bad_request: a parameter failed validation; the message names it', schema: 'Error' },
-      401: { description: 'invalid_key or revoked_key', schema: 'Error' },
-      404: { description: 'No such call or path', schema: 'Error' },
-      429: { description: 'rate_limited (per minute) or quota_exceeded (per day)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
-      500: { description: 'A fault on our side, logged with the request id', schema: 'Error' },
+    access: fundingAccess(ctx),
+    renderError: renderFundingError,
+    log: ctx.log,
+    operations: (contract) => [searchOperation(ctx), callOperation(ctx), sourcesOperation(ctx), exportOperation(ctx), contract],
+    contract: {
+      title: 'trio funding corpus API',
+      version: '1.0.0',
+      description: 'Read-only search over funding calls from the EU Funding & Tenders Portal, CORDIS, BDNS and the BOE, normalised into one schema. Anonymous use is limited per address; a key in X-API-Key gives higher limits (basic; pro with a subscription). Errors are {"error": code, "message": text}.',
+      components: { Call, CallDetail, SearchResponse, SourcesResponse, Error: ErrorBody },
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      headers: HEADERS,
+      everyResponseHeaders: EVERY_RESPONSE,
+      commonResponses: {
+        400: { description: 'bad_request: a parameter failed validation; the message names it', schema: 'Error' },
+        401: { description: 'invalid_key or revoked_key', schema: 'Error' },
+        404: { description: 'No such call or path', schema: 'Error' },
+        429: { description: 'rate_limited (per minute) or quota_exceeded (per day)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+        500: { description: 'A fault on our side, logged with the request id', schema: 'Error' },
+      },
     },
-  };
-  return serviceRouter({ name: 'funding', base: FUNDING_BASE, operations, access: fundingAccess(ctx), renderError: renderFundingError, log: ctx.log });
+  });
 }

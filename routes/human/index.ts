@@ -6,8 +6,7 @@
  */
 import { HUMAN_BASE } from '../../lib/human/present.ts';
 import { humanService } from '../../lib/human/service.ts';
-import { serviceRouter, type Operation } from '../../lib/http/service-router.ts';
-import { contractOperation, type ApiSpec } from '../../lib/openapi.ts';
+import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { HUMAN_LIMITS, humanAccess } from './access.ts';
 import { catalogueOperations } from './catalogue.ts';
@@ -36,33 +35,37 @@ const EVERY_RESPONSE = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLim
 
 export function humanApi(ctx: AppContext) {
   const svc = humanService(ctx);
-  const operations: Operation[] = [...catalogueOperations(svc), ...taskOperations(svc), mcpOperation(ctx, svc), contractOperation(() => spec)];
-  const spec: ApiSpec = {
-    title: 'trio human task ordering API',
-    version: '1.0.0',
-    description: 'Quote, order, track, collect, cancel and dispute tasks done by verified people. Keys: ho_test_ (sandbox: runs on a timer with synthetic evidence, no money, nobody sent) or ho_live_ (holds the price on the prepaid balance and dispatches a person), in Authorization: Bearer or X-Api-Key. Errors are {"error": {"code", "message"}}. Money is integer cents.',
+  return serviceApi({
+    name: 'human',
     base: HUMAN_BASE,
-    operations: operations.map((op) => op.spec),
-    components: { CapabilityList, CapabilityResponse, Coverage, QuoteResponse, TaskResponse, TaskList, ResultResponse, EvidenceList, BalanceResponse, LedgerResponse, Error: ErrorBody },
-    securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'A ho_test_ or ho_live_ key; its scopes are tasks:read and/or tasks:write.' },
-      apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+    access: humanAccess(ctx),
+    renderError: renderHumanError,
+    log: ctx.log,
+    operations: (contract) => [...catalogueOperations(svc), ...taskOperations(svc), mcpOperation(ctx, svc), contract],
+    contract: {
+      title: 'trio human task ordering API',
+      version: '1.0.0',
+      description: 'Quote, order, track, collect, cancel and dispute tasks done by verified people. Keys: ho_test_ (sandbox: runs on a timer with synthetic evidence, no money, nobody sent) or ho_live_ (holds the price on the prepaid balance and dispatches a person), in Authorization: Bearer or X-Api-Key. Errors are {"error": {"code", "message"}}. Money is integer cents.',
+      components: { CapabilityList, CapabilityResponse, Coverage, QuoteResponse, TaskResponse, TaskList, ResultResponse, EvidenceList, BalanceResponse, LedgerResponse, Error: ErrorBody },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'A ho_test_ or ho_live_ key; its scopes are tasks:read and/or tasks:write.' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+      },
+      headers: HEADERS,
+      everyResponseHeaders: EVERY_RESPONSE,
+      commonResponses: {
+        400: { description: 'invalid_request (the message names the field or parameter) or idempotency_key_required', schema: 'Error' },
+        401: { description: 'unauthorized (no key, or not one of ours) or key_revoked (revoked or expired)', schema: 'Error' },
+        402: { description: 'insufficient_balance: the available balance does not cover the price; nothing was ordered', schema: 'Error' },
+        403: { description: 'forbidden_scope: the key lacks tasks:read or tasks:write', schema: 'Error' },
+        404: { description: 'not_found: no such task for this key (another account\'s task is 404 too), capability or path', schema: 'Error' },
+        409: { description: 'invalid_state (the task\'s state does not allow this), price_above_max, or idempotency_key_in_flight (with Retry-After: 1)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+        413: { description: 'payload_too_large', schema: 'Error' },
+        415: { description: 'unsupported_media_type: bodies are application/json', schema: 'Error' },
+        422: { description: 'idempotency_key_reused: the key was used for a different body in the last 24 hours', schema: 'Error' },
+        429: { description: `rate_limited: more than ${HUMAN_LIMITS.key.perMinute} calls a minute with one key (REST and MCP together), or ${HUMAN_LIMITS.anonymous.perMinute} from one address without a key`, schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+        500: { description: 'internal_error: a fault on our side, logged with the request id', schema: 'Error' },
+      },
     },
-    headers: HEADERS,
-    everyResponseHeaders: EVERY_RESPONSE,
-    commonResponses: {
-      400: { description: 'invalid_request (the message names the field or parameter) or idempotency_key_required', schema: 'Error' },
-      401: { description: 'unauthorized (no key, or not one of ours) or key_revoked (revoked or expired)', schema: 'Error' },
-      402: { description: 'insufficient_balance: the available balance does not cover the price; nothing was ordered', schema: 'Error' },
-      403: { description: 'forbidden_scope: the key lacks tasks:read or tasks:write', schema: 'Error' },
-      404: { description: 'not_found: no such task for this key (another account\'s task is 404 too), capability or path', schema: 'Error' },
-      409: { description: 'invalid_state (the task\'s state does not allow this), price_above_max, or idempotency_key_in_flight (with Retry-After: 1)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
-      413: { description: 'payload_too_large', schema: 'Error' },
-      415: { description: 'unsupported_media_type: bodies are application/json', schema: 'Error' },
-      422: { description: 'idempotency_key_reused: the key was used for a different body in the last 24 hours', schema: 'Error' },
-      429: { description: `rate_limited: more than ${HUMAN_LIMITS.key.perMinute} calls a minute with one key (REST and MCP together), or ${HUMAN_LIMITS.anonymous.perMinute} from one address without a key`, schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
-      500: { description: 'internal_error: a fault on our side, logged with the request id', schema: 'Error' },
-    },
-  };
-  return serviceRouter({ name: 'human', base: HUMAN_BASE, operations, access: humanAccess(ctx), renderError: renderHumanError, log: ctx.log });
+  });
 }

@@ -6,7 +6,6 @@
  * are folded innermost first, so that an outer one (Contribution) matches once its inner ones (Figure)
  * are references too.
  */
-import { contractOperation, type ApiSpec } from '../../lib/openapi.ts';
 
 /** Innermost first. */
 export const SHARED = ['Figure', 'ProductRef', 'Run', 'Source', 'Licence', 'Caveat', 'Citation', 'Withheld', 'Contribution', 'Reach', 'Metrics', 'ProductMetrics'];
@@ -30,4 +29,3 @@ export function foldComponents(doc: Json, names: readonly string[] = SHARED): Js
   return doc;
 }
 
-export const impactContractOperation = (spec: () => ApiSpec) => contractOperation(spec, foldComponents);

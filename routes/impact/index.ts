@@ -9,15 +9,15 @@ import { figureReads } from '../../db/impact/queries/figures.ts';
 import { registerReads } from '../../db/impact/queries/register.ts';
 import { servingReads } from '../../db/impact/queries/state.ts';
 import { readDraws } from '../../db/impact/read.ts';
-import { serviceRouter, type Operation } from '../../lib/http/service-router.ts';
+import { serviceApi, type Operation } from '../../lib/http/service-router.ts';
 import { API_VERSION } from '../../lib/impact/envelope.ts';
-import { openApiPath, type ApiSpec } from '../../lib/openapi.ts';
+import { openApiPath } from '../../lib/openapi.ts';
 import type { AppContext } from '../context.ts';
 import { IMPACT_LIMITS, impactAccess } from './access.ts';
 import { contributionsRoute, explainRoute } from './breakdowns.ts';
 import { ResponseCache } from './cache.ts';
 import { compareRoute } from './compare.ts';
-import { impactContractOperation } from './contract-doc.ts';
+import { foldComponents } from './contract-doc.ts';
 import { COMPONENTS } from './contract-payloads.ts';
 import { renderImpactError } from './errors.ts';
 import { indexRoute, searchRoute } from './home.ts';
@@ -52,49 +52,56 @@ export function impactApi(ctx: AppContext) {
     figures: figureReads(ctx.db),
     cache: new ResponseCache(),
   };
+  // The index lists every endpoint, the contract included: it reads the final list.
+  let operations: Operation[] = [];
   const endpoints = () => operations.map((op) => ({ path: openApiPath(op.spec.path), summary: op.spec.summary }));
-  const operations: Operation[] = [
-    impactOperation(indexRoute(endpoints), deps),
-    impactOperation(productListRoute, deps),
-    impactOperation(productRoute, deps),
-    impactOperation(contributionsRoute, deps),
-    impactOperation(explainRoute, deps),
-    impactOperation(compareRoute((runId, slug, metric) => readDraws(ctx.db, runId, slug, metric)), deps),
-    impactOperation(spendRoute, deps),
-    impactOperation(materialRoute, deps),
-    impactOperation(conflictRoute, deps),
-    impactOperation(countryRoute, deps),
-    impactOperation(channelRoute, deps),
-    impactOperation(scenariosRoute, deps),
-    impactOperation(runsRoute, deps),
-    impactOperation(runRoute, deps),
-    impactOperation(methodologyRoute, deps),
-    impactOperation(sourcesRoute, deps),
-    impactOperation(searchRoute, deps),
-    impactContractOperation(() => spec),
-  ];
-  const spec: ApiSpec = {
-    title: 'trio impact attribution API',
-    version: API_VERSION,
-    description: 'Read-only figures for deaths and injuries statistically attributed to the supply chains of products, materials and consumer spending, each with its interval, scenario, run and sources, and the register of facts behind them. Figures are rows written by a published run; while a scenario has none, its figures are withheld and register facts are still served. Quote a figure with its interval, at two significant figures, with its scenario, run and methodology version; say "attributed to the supply chain of", never "caused by". Free: 100 requests per address per UTC day; an optional ia_ key in Authorization: Bearer or X-API-Key gets 10,000 per key. Errors are {"error": {"status", "code", "detail"}}.',
+  return serviceApi({
+    name: 'impact',
     base: IMPACT_BASE,
-    operations: operations.map((op) => op.spec),
-    components: COMPONENTS,
-    securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'Optional: an ia_ key. Without one, requests are served anonymously.' },
-      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    access: impactAccess(ctx),
+    renderError: renderImpactError,
+    log: ctx.log,
+    finishContract: foldComponents,
+    operations: (contract) => (operations = [
+      impactOperation(indexRoute(endpoints), deps),
+      impactOperation(productListRoute, deps),
+      impactOperation(productRoute, deps),
+      impactOperation(contributionsRoute, deps),
+      impactOperation(explainRoute, deps),
+      impactOperation(compareRoute((runId, slug, metric) => readDraws(ctx.db, runId, slug, metric)), deps),
+      impactOperation(spendRoute, deps),
+      impactOperation(materialRoute, deps),
+      impactOperation(conflictRoute, deps),
+      impactOperation(countryRoute, deps),
+      impactOperation(channelRoute, deps),
+      impactOperation(scenariosRoute, deps),
+      impactOperation(runsRoute, deps),
+      impactOperation(runRoute, deps),
+      impactOperation(methodologyRoute, deps),
+      impactOperation(sourcesRoute, deps),
+      impactOperation(searchRoute, deps),
+      contract,
+    ]),
+    contract: {
+      title: 'trio impact attribution API',
+      version: API_VERSION,
+      description: 'Read-only figures for deaths and injuries statistically attributed to the supply chains of products, materials and consumer spending, each with its interval, scenario, run and sources, and the register of facts behind them. Figures are rows written by a published run; while a scenario has none, its figures are withheld and register facts are still served. Quote a figure with its interval, at two significant figures, with its scenario, run and methodology version; say "attributed to the supply chain of", never "caused by". Free: 100 requests per address per UTC day; an optional ia_ key in Authorization: Bearer or X-API-Key gets 10,000 per key. Errors are {"error": {"status", "code", "detail"}}.',
+      components: COMPONENTS,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Optional: an ia_ key. Without one, requests are served anonymously.' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+      headers: HEADERS,
+      everyResponseHeaders: EVERY_RESPONSE,
+      commonResponses: {
+        400: { description: 'bad_request: a parameter is missing, unknown or malformed; detail names it and what is accepted', schema: 'Error' },
+        401: { description: 'invalid_key: a key was presented and is not valid (unknown, revoked or expired); it is never served as anonymous', schema: 'Error' },
+        404: { description: 'not_found: no such path, product, material, conflict, country, channel, category or published run', schema: 'Error' },
+        405: { description: 'method_not_allowed: only GET, HEAD and OPTIONS are answered', schema: 'Error', headers: [...EVERY_RESPONSE, 'Allow'] },
+        429: { description: `rate_limited: the address (${IMPACT_LIMITS.anonymous.perDay} a day) or key (${IMPACT_LIMITS.key.perDay} a day) has used today's requests`, schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+        500: { description: 'internal_error, or figure_check_failed: a figure failed its own checks and is not served; logged with the request id', schema: 'Error' },
+        503: { description: 'database_unavailable', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+      },
     },
-    headers: HEADERS,
-    everyResponseHeaders: EVERY_RESPONSE,
-    commonResponses: {
-      400: { description: 'bad_request: a parameter is missing, unknown or malformed; detail names it and what is accepted', schema: 'Error' },
-      401: { description: 'invalid_key: a key was presented and is not valid (unknown, revoked or expired); it is never served as anonymous', schema: 'Error' },
-      404: { description: 'not_found: no such path, product, material, conflict, country, channel, category or published run', schema: 'Error' },
-      405: { description: 'method_not_allowed: only GET, HEAD and OPTIONS are answered', schema: 'Error', headers: [...EVERY_RESPONSE, 'Allow'] },
-      429: { description: `rate_limited: the address (${IMPACT_LIMITS.anonymous.perDay} a day) or key (${IMPACT_LIMITS.key.perDay} a day) has used today's requests`, schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
-      500: { description: 'internal_error, or figure_check_failed: a figure failed its own checks and is not served; logged with the request id', schema: 'Error' },
-      503: { description: 'database_unavailable', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
-    },
-  };
-  return serviceRouter({ name: 'impact', base: IMPACT_BASE, operations, access: impactAccess(ctx), renderError: renderImpactError, log: ctx.log });
+  });
 }
