@@ -8,6 +8,7 @@ import { jsonReply } from '../lib/http/types.ts';
 import type { Metrics } from '../lib/metrics.ts';
 import type { AppContext } from './context.ts';
 import { consoleRoutes } from './console/index.ts';
+import { exploreRoutes } from './explore/index.ts';
 import { FUNDING_BASE, fundingApi } from './funding/index.ts';
 import { HUMAN_BASE, humanApi } from './human/index.ts';
 import { IMPACT_BASE, impactApi } from './impact/index.ts';
@@ -18,12 +19,15 @@ export function buildRoutes(ctx: AppContext, metrics: Metrics) {
   const human = humanApi(ctx);
   const impact = impactApi(ctx);
   const console = consoleRoutes(ctx);
+  // The explorer calls the APIs in process through this same router (routes/explore/api.ts).
+  const explore = exploreRoutes(ctx, (req) => router.fetch(req));
   const router = Router<ApiRequest, [], Reply>();
   router
     .all(`${FUNDING_BASE}/*`, (req: ApiRequest) => funding.fetch(req))
     .all(`${HUMAN_BASE}/*`, (req: ApiRequest) => human.fetch(req))
     .all(`${IMPACT_BASE}/*`, (req: ApiRequest) => impact.fetch(req))
     .all('/console/*', (req: ApiRequest) => console.fetch(req))
+    .all('/explore/*', (req: ApiRequest) => explore.fetch(req))
     .get('/healthz', healthz)
     .get('/readyz', readyz(ctx.db))
     .get('/metrics', metricsEndpoint(metrics))

@@ -1,0 +1,66 @@
+/**
+ * The explorer's only source of data: the public APIs themselves, called in process. A page asks for
+ * `/impact/v1/product/x` and gets exactly the status, headers and JSON a client would get over HTTP
+ * (same router, same access stage, same quota bucket of the visitor's address), so what a page shows
+ * is what the API serves, and no page has a private query of its own.
+ */
+import type { ApiRequest, Reply } from '../../lib/http/types.ts';
+
+export interface ApiAnswer {
+  status: number;
+  /** Reply headers, lower-case names, as a client would see them (rate-limit headers included). */
+  headers: Record<string, string>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+export interface ApiCallOptions {
+  method?: string;
+  /** Extra request headers (lower-case names), e.g. an Idempotency-Key. */
+  headers?: Record<string, string>;
+  /** A JSON body. */
+  body?: unknown;
+}
+
+export type Dispatch = (req: ApiRequest) => Promise<Reply | undefined>;
+
+/** A client bound to the whole URL space; each call is made on behalf of the page's visitor. */
+export function apiClient(dispatch: Dispatch) {
+  return async function call(visitor: ApiRequest, target: string, options: ApiCallOptions = {}): Promise<ApiAnswer> {
+    const method = options.method ?? 'GET';
+    const body = options.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(options.body));
+    const headers = { ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers };
+    const queryAt = target.indexOf('?');
+    const req: ApiRequest = {
+      method,
+      originalMethod: method,
+      url: 'http://localhost' + target,
+      path: queryAt === -1 ? target : target.slice(0, queryAt),
+      headers,
+      query: {},
+      params: {},
+      id: visitor.id,
+      secure: visitor.secure,
+      ip: visitor.ip,
+      ipBucket: visitor.ipBucket,
+      now: visitor.now,
+      replyHeaders: {},
+      raw: visitor.raw,
+      body: async () => body,
+      toWebRequest: async () => new Request(req.url, { method, headers, body: method === 'GET' ? undefined : body }),
+    };
+    const reply = (await dispatch(req)) ?? { status: 404, body: '{}' };
+    const replyHeaders: Record<string, string> = { ...req.replyHeaders };
+    for (const [name, value] of Object.entries(reply.headers ?? {})) replyHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    const text = typeof reply.body === 'string' ? reply.body : Buffer.isBuffer(reply.body) ? reply.body.toString('utf8') : '';
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null; // not JSON (an export stream, say): the page gets the status only
+    }
+    return { status: reply.status, headers: replyHeaders, json };
+  };
+}
+
+export type ApiCall = ReturnType<typeof apiClient>;
