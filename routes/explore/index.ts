@@ -12,6 +12,9 @@ import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { AppContext } from '../context.ts';
 import { apiClient, type Dispatch } from './api.ts';
 import { explorePage } from './layout.ts';
+import { fundingPages } from './funding.ts';
+import { impactPages } from './impact.ts';
+import { tasksPages } from './tasks.ts';
 
 const asset = (file: string, type: string): Reply => ({
   status: 200,
@@ -31,8 +34,7 @@ const landing = () =>
 
 export function exploreRoutes(ctx: AppContext, dispatch: Dispatch) {
   const api = apiClient(dispatch);
-  void api;
-  void ctx;
+  const sections = [impactPages(ctx, api), fundingPages(ctx, api), tasksPages(ctx, api)];
   const css = asset('explore.css', 'text/css; charset=utf-8');
   const router = Router<ApiRequest, [], Reply>({
     base: '/explore',
@@ -47,10 +49,9 @@ export function exploreRoutes(ctx: AppContext, dispatch: Dispatch) {
       return explorePage({ status: 500, title: 'Something went wrong', body: html`<p class="notice error" role="alert">Something went wrong on our side. Quote request id ${req.id} if you report it.</p>` });
     },
   });
-  router
-    .get('/assets/explore.css', () => css)
-    .get('/', landing)
-    .all('*', () => {
+  router.get('/assets/explore.css', () => css).get('/', landing);
+  for (const register of sections) register(router);
+  router.all('*', () => {
       throw new HttpError(404, 'not_found', 'There is no such page.');
     });
   return router;
