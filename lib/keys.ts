@@ -73,3 +73,12 @@ export function displayPrefix(key: string): string {
   if (!parsed) throw new TypeError('not a well-formed key');
   return parsed.prefix + parsed.body.slice(0, 4);
 }
+
+/**
+ * Text with anything that looks like a key, or the start of one (a prefix and 16 or more base62
+ * characters, not inside a longer word), cut to its prefix: for messages and logs that echo what a
+ * client sent, in case what it sent in the wrong place was its key.
+ */
+export function redactKeys(text: string): string {
+  return text.replace(/(?<![0-9A-Za-z])(ia_|ho_test_|ho_live_|fnd_)[0-9A-Za-z]{16,}/g, '$1…');
+}

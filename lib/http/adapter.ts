@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { addressBucket, clientAddress, type TrustProxy } from './client-address.ts';
 import { HttpError } from './errors.ts';
 import { isReply, jsonReply, type ApiRequest, type Reply, type ReplyBody } from './types.ts';
+import { redactKeys } from '../keys.ts';
 
 export interface AdapterOptions {
   fetch: (req: ApiRequest) => Promise<unknown>;
@@ -53,8 +54,9 @@ export function createListener(options: AdapterOptions) {
     await writeReply(res, req, reply, log);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     observe?.(req, reply.status, seconds);
-    // The query string is never logged: it is where a misplaced key would be.
-    log.info({ reqId: id, method: raw.method, path: req.path, status: reply.status, ms: Math.round(seconds * 1e4) / 10, ip: req.ipBucket, service: req.service }, 'request');
+    // The query string is never logged: it is where a misplaced key would be; a key pasted into the
+    // path is cut to its prefix.
+    log.info({ reqId: id, method: raw.method, path: redactKeys(req.path), status: reply.status, ms: Math.round(seconds * 1e4) / 10, ip: req.ipBucket, service: req.service }, 'request');
   };
 }
 
@@ -96,10 +98,17 @@ async function readBody(raw: IncomingMessage, limit: number): Promise<Buffer> {
   if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of raw as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of raw as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof HttpError || !raw.destroyed) throw err;
+    // The connection ended mid-body: the client left, the request timed out, or node's parser refused
+    // the body's framing (a bad chunk). A client's doing, not a fault of ours; nobody reads the answer.
+    throw new HttpError(400, 'bad_request', 'The connection closed before the request body was complete.');
   }
   return Buffer.concat(chunks);
 }
@@ -116,6 +125,9 @@ function faultReply(err: unknown, req: ApiRequest, log: Logger): Reply {
 
 async function writeReply(res: ServerResponse, req: ApiRequest, reply: Reply, log: Logger): Promise<void> {
   const headers: Record<string, string | string[]> = { ...req.replyHeaders, ...reply.headers, 'x-request-id': req.id };
+  // A refused body may still be arriving (a Content-Length of gigabytes, an endless chunked stream):
+  // keeping the connection alive would mean reading all of it first. Closing frees the socket now.
+  if (reply.status === 413) headers.connection = 'close';
   const head = req.originalMethod === 'HEAD';
   const body: ReplyBody = reply.body ?? null;
   if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {

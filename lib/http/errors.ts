@@ -3,8 +3,10 @@
  * (bad_request, not_found, …) or a service's own (revoked_key, quota_exceeded, …); each service's
  * renderer (routes/<service>/errors.ts) turns it into that service's documented body. Anything that is
  * not an HttpError is a fault: logged with the request id, answered with a generic 500 that carries no
- * detail (internal messages never reach a client).
+ * detail (internal messages never reach a client). A message never carries a key: one a client sent
+ * in the wrong place (a path, a parameter) and that a message echoes is cut to its prefix.
  */
+import { redactKeys } from '../keys.ts';
 
 export class HttpError extends Error {
   constructor(
@@ -15,7 +17,7 @@ export class HttpError extends Error {
     /** The parameter at fault, when there is one. */
     readonly param?: string,
   ) {
-    super(message);
+    super(redactKeys(message));
   }
 }
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { startApp, type RunningApp } from '../../app.ts';
+import { startApp, type RunningApp, type StartOptions } from '../../app.ts';
 import { readConfig } from '../../lib/config.ts';
 import { copyDemoDatabase } from './demo-template.ts';
 
@@ -47,7 +47,7 @@ export interface TestResponse {
   json: any;
 }
 
-export async function startTestServer(options: { demo?: boolean; clock?: TestClock; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(options: { demo?: boolean; clock?: TestClock; env?: Record<string, string>; limits?: StartOptions['limits'] } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'trio-test-'));
   const databasePath = join(dir, 'trio.sqlite');
   const clock = options.clock ?? new TestClock();
@@ -63,7 +63,9 @@ export async function startTestServer(options: { demo?: boolean; clock?: TestClo
   if (options.demo !== false) copyDemoDatabase(databasePath, clock.now());
   const baseEnv = { PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'info', ...options.env };
   const config = readConfig(baseEnv);
-  let app = await startApp(config, { clock: clock.now, logDestination: sink });
+  // `limits` shortens socket timeouts for the tests of slow and idle clients (tests/reliability).
+  const startOptions: StartOptions = { clock: clock.now, logDestination: sink, ...(options.limits ? { limits: options.limits } : {}) };
+  let app = await startApp(config, startOptions);
 
   const server: TestServer = {
     get url() {
@@ -91,7 +93,7 @@ export async function startTestServer(options: { demo?: boolean; clock?: TestClo
     stop: () => app.stop(),
     async restart(env = {}) {
       await app.stop();
-      app = await startApp(readConfig({ ...baseEnv, ...env }), { clock: clock.now, logDestination: sink });
+      app = await startApp(readConfig({ ...baseEnv, ...env }), startOptions);
     },
     async cleanup() {
       await app.stop();

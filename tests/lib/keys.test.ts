@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { displayPrefix, formatKey, hashKey, parseKey, type KeyPrefix } from '../../lib/keys.ts';
+import { displayPrefix, formatKey, hashKey, parseKey, redactKeys, type KeyPrefix } from '../../lib/keys.ts';
 
 // Produced by an independent implementation (Python hashlib + zlib): see the file's generated_by.
 const golden = JSON.parse(readFileSync(new URL('../../fixtures/keys/golden.json', import.meta.url), 'utf8')) as {
@@ -51,4 +51,16 @@ test('formatKey needs exactly 32 random bytes', () => {
 
 test('displayPrefix refuses a malformed key', () => {
   assert.throws(() => displayPrefix('fnd_nope'), TypeError);
+});
+
+test('redactKeys cuts a whole or truncated key to its prefix, and leaves other text alone', () => {
+  for (const prefix of ['ia_', 'ho_test_', 'ho_live_', 'fnd_'] as const) {
+    const key = formatKey(prefix, randomBytes(32));
+    assert.equal(redactKeys(`got '${key}'.`), `got '${prefix}…'.`);
+    assert.equal(redactKeys(`/tasks/${key.slice(0, 40)}`), `/tasks/${prefix}…`);
+    assert.equal(redactKeys(`${key},${key}`), `${prefix}…,${prefix}…`);
+  }
+  for (const text of ['fnd_short', 'ia_0123456789abcde', 'multimedia_0123456789abcdefXYZ', "tsk_0123456789abcdefghij", 'eu:HORIZON-CL5-2021-D2-01-11']) {
+    assert.equal(redactKeys(text), text);
+  }
 });
