@@ -5,10 +5,12 @@
  * (docs/decisions.md), never a key, an order or anything a response acknowledged.
  */
 import type { Db } from './connection.ts';
-import type { RateLimiter } from '../lib/rate-limit.ts';
+import type { DayCount, RateLimiter } from '../lib/rate-limit.ts';
 
 export class WriteBehind {
   private readonly keyUses = new Map<number, number>();
+  /** Counts taken from the limiter and not yet committed (a failed flush keeps them for the next). */
+  private readonly pendingCounts = new Map<string, DayCount>();
   private timer: NodeJS.Timeout | undefined;
   private readonly saveCount;
   private readonly saveUse;
@@ -28,21 +30,37 @@ export class WriteBehind {
     this.keyUses.set(keyId, now);
   }
 
+  /**
+   * Writes the counts and key uses gathered since the last commit. If the transaction fails (another
+   * process, such as a long `funding import`, holds the write lock past busy_timeout), it throws and
+   * nothing is lost: what was gathered stays queued for the next flush.
+   */
   flush(): void {
     if (!this.db.open) return; // closed under us (tests of /readyz): nothing can be written
-    const counts = this.limiter().takeDirty();
+    for (const c of this.limiter().takeDirty()) this.pendingCounts.set(`${c.bucket}\u0000${c.day}`, c); // the latest count is the highest
+    if (this.pendingCounts.size === 0 && this.keyUses.size === 0) return;
+    const counts = [...this.pendingCounts.values()];
     const uses = [...this.keyUses];
-    this.keyUses.clear();
-    if (counts.length === 0 && uses.length === 0) return;
     this.db.transaction(() => {
       for (const c of counts) this.saveCount.run(c.bucket, c.day, c.count);
       for (const [id, at] of uses) this.saveUse.run(at, id, at);
     }).immediate();
+    // Synchronous since the copies were taken: nothing was added in between.
+    this.pendingCounts.clear();
+    this.keyUses.clear();
     this.limiter().prune(this.clock());
   }
 
   start(intervalMs = 1000): void {
-    this.timer = setInterval(() => this.flush(), intervalMs);
+    this.timer = setInterval(() => {
+      // A throw here would be an uncaught exception and end the process (SQLITE_BUSY did, under a
+      // long import): the next tick tries again with everything still queued.
+      try {
+        this.flush();
+      } catch {
+        /* retried at the next tick */
+      }
+    }, intervalMs);
     this.timer.unref();
   }
 
