@@ -35,6 +35,8 @@ export interface OperationSpec {
   /** Request headers the operation reads (documented as `in: header`; the handler validates them). */
   headers?: ParamsSchema;
   body?: AnySchema;
+  /** The body may be left out altogether (the contract's requestBody.required is then false). */
+  bodyOptional?: boolean;
   responses: Record<number, ResponseSpec>;
   /** Name of a security requirement set, or none for public operations. */
   security?: Array<Record<string, string[]>>;
@@ -81,7 +83,7 @@ export function buildOpenApi(spec: ApiSpec): Json {
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(op.body) } } } } : {}),
+      ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: convert(op.body) } } } } : {}),
       responses,
       ...(op.security ? { security: op.security } : {}),
     };

@@ -43,12 +43,13 @@ export function stringParam(opts: { min?: number; max: number; pattern?: RegExp;
 export function parseQuery<S extends ParamsSchema>(schema: S, req: ApiRequest): v.InferOutput<S> {
   const accepted = Object.keys(schema.entries);
   const input: Record<string, string> = {};
+  const repeated = repeatedNames(req.url);
   for (const [name, value] of Object.entries(req.query)) {
     if (!accepted.includes(name)) {
       const list = accepted.length ? `Accepted parameters: ${accepted.join(', ')}.` : 'This endpoint takes no query parameters.';
       throw badRequest(`Unknown query parameter '${printable(name)}'. ${list}`, name);
     }
-    if (Array.isArray(value)) throw badRequest(`Query parameter '${name}' is given more than once; give it once.`, name);
+    if (Array.isArray(value) || repeated.has(name)) throw badRequest(`Query parameter '${name}' is given more than once; give it once.`, name);
     if (value !== undefined) input[name] = value;
   }
   return parseWith(schema, input, 'query parameter');
@@ -65,6 +66,20 @@ export function parseParams<S extends ParamsSchema>(schema: S, req: ApiRequest):
     }
   }
   return parseWith(schema, input, 'path parameter');
+}
+
+/**
+ * Query parameters given more than once, counted on the URL itself: itty-router keeps a repeated
+ * parameter as an array, except after an empty first value ('q=&q=x' becomes 'x').
+ */
+function repeatedNames(url: string | undefined): Set<string> {
+  if (typeof url !== 'string') return new Set();
+  try {
+    const names = [...new URL(url).searchParams.keys()];
+    return new Set(names.filter((name, i) => names.indexOf(name) !== i));
+  } catch {
+    return new Set(); // not a URL (a request built in process): its query object is all there is
+  }
 }
 
 function parseWith<S extends ParamsSchema>(schema: S, input: unknown, kind: string): v.InferOutput<S> {

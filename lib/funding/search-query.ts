@@ -47,7 +47,9 @@ function tokenize(input: string): Token[] {
 
 /** Returns the FTS5 expression for `q`, or throws QueryError with a message for the user. */
 export function toFtsQuery(q: string): string {
-  const tokens = tokenize(q.normalize('NFC'));
+  // Control characters separate words: a NUL inside a quoted FTS5 string ends it early in SQLite
+  // ("unterminated string", a 500), and none of them is searchable.
+  const tokens = tokenize(q.normalize('NFC').replace(/\p{Cc}/gu, ' '));
   const groups: string[][] = [];
   let expectTerm = true;
   let joinNext = false;

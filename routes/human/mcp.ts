@@ -12,14 +12,25 @@ import { forbidden } from '../../lib/human/errors.ts';
 import type { HumanService } from '../../lib/human/service.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
+import { parseQuery } from '../../lib/validate.ts';
 import type { AppContext } from '../context.ts';
 import { requireCaller } from './access.ts';
 import { buildMcpServer } from './mcp-tools.ts';
+import { ErrorBody } from './schemas.ts';
 import type { HumanCaller } from '../../lib/human/service.ts';
 
 export const MCP_PATH = '/mcp';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
+const noQuery = v.object({});
+
+/** The body the MCP transport (the SDK) refuses a malformed exchange with. */
+const JsonRpcError = v.object({
+  jsonrpc: v.literal('2.0'),
+  id: v.optional(v.nullable(v.union([v.string(), v.number()]))),
+  error: v.object({ code: v.pipe(v.number(), v.integer()), message: v.string(), data: v.optional(v.unknown()) }),
+});
+const transportError = (description: string) => ({ description, schema: v.union([ErrorBody, JsonRpcError]) });
 
 /** The host names requests may name: ALLOWED_HOSTS, or loopback names when listening on loopback. */
 export function allowedHostNames(config: AppContext['config']): string[] | null {
@@ -60,10 +71,23 @@ export function mcpOperation(ctx: AppContext, svc: HumanService): Operation {
       operationId: 'mcp',
       summary: 'MCP server (Streamable HTTP, stateless) for agents: the same tools, keys, rules and rate-limit bucket as REST',
       description: 'JSON-RPC messages of the Model Context Protocol (revisions 2026-07-28 and 2025). Tools: list_capabilities, get_capability, get_coverage, quote_task, create_task, list_tasks, get_task, get_task_result, get_task_evidence, cancel_task, dispute_task. Each tool call counts as one request against the key\'s bucket.',
+      query: noQuery,
       body: v.record(v.string(), v.unknown()),
-      responses: { 200: { description: 'A JSON-RPC response', schema: v.record(v.string(), v.unknown()) }, 202: { description: 'A notification, accepted' } },
+      responses: {
+        200: {
+          description: 'A JSON-RPC response: application/json for requests of the 2026-07-28 revision; for 2025-era requests (no protocol revision in the message) the SDK frames it as one SSE `message` event whose data is the same JSON-RPC response, as the Streamable HTTP transport allows',
+          schema: v.record(v.string(), v.unknown()),
+          alternatives: { 'text/event-stream': { schema: { type: 'string', description: 'event: message, data: the JSON-RPC response' } } },
+        },
+        202: { description: 'A notification, accepted' },
+        // The MCP transport refuses a malformed exchange itself, with a JSON-RPC error object (its spec's shape).
+        400: transportError('invalid_request (a malformed key header, an unknown query parameter), or from the MCP transport a JSON-RPC error: parse error (-32700), invalid request (-32600), unsupported protocol revision'),
+        406: { description: 'From the MCP transport: Accept must include both application/json and text/event-stream (a JSON-RPC error)', schema: JsonRpcError },
+        415: transportError('unsupported_media_type, or from the MCP transport a JSON-RPC error: bodies are application/json'),
+      },
     },
     async handle(req): Promise<Reply> {
+      parseQuery(noQuery, req); // SPEC "Errors": unknown query parameters are refused everywhere
       checkHostAndOrigin(req, allowed);
       const caller = requireCaller(req);
       const response = await handler.fetch(await req.toWebRequest(), {

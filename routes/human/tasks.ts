@@ -130,7 +130,8 @@ export function taskOperations(svc: HumanService): Operation[] {
       spec: {
         method: 'POST', path: '/tasks/:ref/cancel', operationId: 'cancelTask', summary: 'Cancel a pending or dispatched task (scope tasks:write)',
         description: 'The body is optional: {"reason": …}. A live hold is released in full. Any other state is 409 invalid_state.',
-        params: refParams, query: noQuery, body: CancelBody, security: write, responses: { 200: { description: 'The cancelled task', schema: 'TaskResponse' } },
+        // The document sends nothing to cancel: the body (a reason) is optional (body.ts readJson).
+        params: refParams, query: noQuery, body: CancelBody, bodyOptional: true, security: write, responses: { 200: { description: 'The cancelled task', schema: 'TaskResponse' } },
       },
       async handle(req) {
         parseQuery(noQuery, req);

@@ -14,6 +14,9 @@ export function responseValidator(doc: Doc) {
   ajv.addSchema({ $id: 'contract', components: doc.components }, 'contract');
   const rewrite = (schema: unknown): unknown =>
     JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"contract#/components/'));
+  // Compiled once per operation and status: compiling a large schema costs tens of milliseconds, and
+  // the fuzz suite (tests/reliability/contract-fuzz.test.ts) checks thousands of responses.
+  const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
   return (path: string, method: string, status: number, body: unknown): string | null => {
     const operation = doc.paths[path]?.[method.toLowerCase()];
     if (!operation) return `no operation ${method} ${path} in the contract`;
@@ -21,7 +24,9 @@ export function responseValidator(doc: Doc) {
     if (!response) return `status ${status} is not documented for ${method} ${path}`;
     const schema = response.content?.['application/json']?.schema;
     if (!schema) return null;
-    const validate = ajv.compile(rewrite(schema) as object);
+    const cacheKey = `${method.toLowerCase()} ${path} ${status}`;
+    let validate = compiled.get(cacheKey);
+    if (!validate) compiled.set(cacheKey, (validate = ajv.compile(rewrite(schema) as object)));
     return validate(body) ? null : ajv.errorsText(validate.errors);
   };
 }
