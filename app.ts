@@ -8,10 +8,11 @@ import { openDatabase, type Db } from './db/connection.ts';
 import { activePlanLookup, keyLookup } from './db/accounts.ts';
 import { loadMissingDemo } from './db/demo.ts';
 import { migrate } from './db/migrate.ts';
+import { acquireServerLock } from './db/server-lock.ts';
 import { WriteBehind } from './db/write-behind.ts';
 import type { Config } from './lib/config.ts';
 import { createListener } from './lib/http/adapter.ts';
-import { listen } from './lib/http/server.ts';
+import { DEFAULT_LIMITS, listen, type ServerLimits } from './lib/http/server.ts';
 import { createLogger } from './lib/log.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { humanService } from './lib/human/service.ts';
@@ -22,6 +23,8 @@ import { buildRoutes } from './routes/index.ts';
 export interface StartOptions {
   clock?: () => number;
   logDestination?: DestinationStream;
+  /** Socket timeouts and header size (tests shorten them; operators get DEFAULT_LIMITS). */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface RunningApp {
@@ -35,6 +38,8 @@ export interface RunningApp {
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
   const clock = options.clock ?? Date.now;
   const log = createLogger(config.logLevel, options.logDestination);
+  // Held while serving: `restore` refuses to replace the file under us (db/server-lock.ts).
+  const lock = acquireServerLock(config.databasePath, 'serve');
   const db = openDatabase(config.databasePath);
   try {
     migrate(db, undefined, clock());
@@ -44,6 +49,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     }
   } catch (err) {
     db.close();
+    lock.release();
     throw err;
   }
 
@@ -65,7 +71,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     bodyLimitBytes: config.bodyLimitBytes,
     observe: metrics.observe,
   });
-  const server = await listen(listener, config.host, config.port);
+  const server = await listen(listener, config.host, config.port, { ...DEFAULT_LIMITS, ...options.limits });
   log.info({ url: server.url, database: config.databasePath }, 'trio is serving');
 
   let stopping: Promise<void> | undefined;
@@ -80,6 +86,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
         human.stop();
         writeBehind.stop();
         db.close();
+        lock.release();
         log.flush();
       })()),
   };

@@ -28,9 +28,13 @@ export function migrate(db: Db, migrations = loadMigrations(), now = Date.now())
   const known = new Set(migrations.map((m) => m.version));
   const unknown = [...applied].filter((v) => !known.has(v));
   if (unknown.length > 0) {
+    const newest = Math.max(...unknown);
+    const name = db.prepare('SELECT name FROM schema_migrations WHERE version = ?').pluck().get(newest) as string;
     throw new NewerDatabaseError(
-      `The database has migration ${Math.max(...unknown)}, which this version of trio does not know: ` +
-        'it was written by a newer version. Upgrade trio, or restore a backup taken before the upgrade.',
+      `This database is at migration ${newest} (${name}), but this version of trio knows migrations up to ` +
+        `${Math.max(0, ...known)}: the database was written by a newer trio. Nothing was changed. ` +
+        'Run the newer trio again (upgrade this installation), or, to go back to this version, restore a backup ' +
+        'taken before the upgrade (`restore FILE`, docs/operations.md).',
     );
   }
   const pending = migrations.filter((m) => !applied.has(m.version));
