@@ -12,6 +12,8 @@ export interface ApiAnswer {
   headers: Record<string, string>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
+  /** The body's bytes, for answers that are not JSON (an evidence photo); empty for a streamed body. */
+  bytes?: Buffer;
 }
 
 export interface ApiCallOptions {
@@ -20,6 +22,12 @@ export interface ApiCallOptions {
   headers?: Record<string, string>;
   /** A JSON body. */
   body?: unknown;
+  /**
+   * Called with the in-process request before it is dispatched, so that server code can mark it (the
+   * tasks playground marks it as made by its key: routes/human/in-process-caller.ts). Never set from
+   * anything the visitor sent.
+   */
+  prepare?: (req: ApiRequest) => void;
 }
 
 export type Dispatch = (req: ApiRequest) => Promise<Reply | undefined>;
@@ -49,17 +57,19 @@ export function apiClient(dispatch: Dispatch) {
       body: async () => body,
       toWebRequest: async () => new Request(req.url, { method, headers, body: method === 'GET' ? undefined : body }),
     };
+    options.prepare?.(req);
     const reply = (await dispatch(req)) ?? { status: 404, body: '{}' };
     const replyHeaders: Record<string, string> = { ...req.replyHeaders };
     for (const [name, value] of Object.entries(reply.headers ?? {})) replyHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-    const text = typeof reply.body === 'string' ? reply.body : Buffer.isBuffer(reply.body) ? reply.body.toString('utf8') : '';
+    const bytes = typeof reply.body === 'string' ? Buffer.from(reply.body) : Buffer.isBuffer(reply.body) ? reply.body : Buffer.alloc(0);
+    const text = bytes.toString('utf8');
     let json: unknown = null;
     try {
       json = text ? JSON.parse(text) : null;
     } catch {
       json = null; // not JSON (an export stream, say): the page gets the status only
     }
-    return { status: reply.status, headers: replyHeaders, json };
+    return { status: reply.status, headers: replyHeaders, json, bytes };
   };
 }
 

@@ -11,13 +11,14 @@
 import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import type { IncomingHttpHeaders } from 'node:http';
-import { checkKey } from '../../lib/key-check.ts';
+import { checkKey, type KeyCheck, type StoredKey } from '../../lib/key-check.ts';
 import { readPresentedKey } from '../../lib/http/presented-key.ts';
 import { invalidRequest, keyRevoked, unauthorized } from '../../lib/human/errors.ts';
 import type { HumanCaller } from '../../lib/human/service.ts';
 import type { Decision, Limits } from '../../lib/rate-limit.ts';
 import type { AppContext } from '../context.ts';
 import { HUMAN_BASE } from '../../lib/human/present.ts';
+import { inProcessKeyCheck } from './in-process-caller.ts';
 
 const MCP_ENDPOINT = `${HUMAN_BASE}/mcp`;
 
@@ -40,7 +41,11 @@ export function presentedKey(headers: IncomingHttpHeaders): string | null {
 
 /** A presented key → its caller, or 401: unauthorized (not a key of ours), key_revoked (revoked or expired). */
 export function authenticate(ctx: Pick<AppContext, 'lookupKey'>, presented: string, now: number): HumanCaller {
-  const check = checkKey(presented, ['ho_test_', 'ho_live_'], now, ctx.lookupKey);
+  return callerFromCheck(checkKey(presented, ['ho_test_', 'ho_live_'], now, ctx.lookupKey));
+}
+
+/** A checked key → its caller, or 401 (a presented key, or an in-process caller's: in-process-caller.ts). */
+function callerFromCheck(check: KeyCheck<StoredKey>): HumanCaller {
   if (check.kind === 'unknown') throw unauthorized('The key is not recognised. Human task keys start with ho_test_ or ho_live_.');
   if (check.kind === 'revoked') throw keyRevoked('The key has been revoked. Create a new one in the console.');
   if (check.kind === 'expired') throw keyRevoked('The key has expired (it was rotated and its grace period ended). Use its replacement.');
@@ -75,16 +80,21 @@ export function requireCaller(req: ApiRequest): HumanCaller {
 export function humanAccess(ctx: AppContext) {
   return (req: ApiRequest): void => {
     const anonymous = () => count(ctx, req, addressBucket(req.ipBucket), HUMAN_LIMITS.anonymous);
-    let presented: string | null;
-    try {
-      presented = presentedKey(req.headers);
-    } catch (err) {
-      anonymous(); // a bad credential is counted against the address, like anonymous traffic
-      throw err;
+    // A request built in process by server code (the explorer's playground) may be marked as made by
+    // a key; it is then checked and counted exactly as if that key had been presented.
+    const inProcess = inProcessKeyCheck(ctx.db, req);
+    let presented: string | null = null;
+    if (inProcess === null) {
+      try {
+        presented = presentedKey(req.headers);
+      } catch (err) {
+        anonymous(); // a bad credential is counted against the address, like anonymous traffic
+        throw err;
+      }
     }
     // The MCP endpoint needs a key, and its requests are not counted here: each tool call counts one.
     const mcp = req.path === MCP_ENDPOINT || req.path === `${MCP_ENDPOINT}/`;
-    if (presented === null) {
+    if (presented === null && inProcess === null) {
       if (mcp) {
         anonymous();
         throw unauthorized('The MCP server needs a key: Authorization: Bearer <key> (or X-Api-Key).');
@@ -93,7 +103,7 @@ export function humanAccess(ctx: AppContext) {
     }
     let caller: HumanCaller;
     try {
-      caller = authenticate(ctx, presented, req.now);
+      caller = inProcess === null ? authenticate(ctx, presented!, req.now) : callerFromCheck(inProcess);
     } catch (err) {
       anonymous();
       throw err;

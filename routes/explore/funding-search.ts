@@ -1,0 +1,109 @@
+/**
+ * GET /explore/funding: the funding search as a page. The form has exactly the parameters GET
+ * /funding/v1/search takes (their allowed values come from the API's own validation constants); the
+ * page forwards what the visitor sent, blank fields left out, to the API in process and shows its
+ * answer: the calls, their deadlines and status in words, pages by the API's cursor and page number,
+ * and the tier's remaining allowance from the answer's headers. A refusal (400, 429) is the API's own
+ * message on a page with the API's status. Works without JavaScript (a GET form and links).
+ */
+import { html, type Html } from '../../lib/html.ts';
+import type { ApiRequest, Reply } from '../../lib/http/types.ts';
+import { CALL_SOURCES, MAX_PER_PAGE, SORTS, STATUSES } from '../funding/schemas.ts';
+import type { ApiAnswer, ApiCall } from './api.ts';
+import { fundingFailure } from './funding-failure.ts';
+import { deadlineWords, quotaWords, sourceWords, statusWords, type CallJson } from './funding-words.ts';
+import { explorePage } from './layout.ts';
+
+const SORT_LABELS: Record<string, string> = {
+  relevance: 'best match (needs words)',
+  deadline: 'deadline, soonest first',
+  '-deadline': 'deadline, latest first',
+  published: 'newest published first',
+};
+const STATUS_OPTION_LABELS: Record<string, string> = { open: 'open now', forthcoming: 'forthcoming (not open yet)', closed: 'closed' };
+
+/** The visitor's parameters, blank ones left out, in the order sent: what the API is asked. */
+export function forwardedQuery(url: string): URLSearchParams {
+  const sent = new URL(url).searchParams;
+  const out = new URLSearchParams();
+  for (const [name, value] of sent) if (value.trim() !== '') out.append(name, value);
+  return out;
+}
+
+const withParams = (path: string, params: URLSearchParams) => (params.size ? `${path}?${params}` : path);
+
+function options(values: readonly string[], chosen: string | null, labels: Record<string, string>, blank: string): Html {
+  return html`<option value="">${blank}</option>${values.map((v) => html`<option value="${v}"${v === chosen ? html` selected` : ''}>${labels[v] ?? v}</option>`)}`;
+}
+
+function filterForm(sent: URLSearchParams): Html {
+  const get = (name: string) => sent.get(name);
+  return html`<form class="filters funding-filters" method="get" action="/explore/funding" role="search" aria-label="Search funding calls">
+<label>Words <input name="q" type="search" value="${get('q') ?? ''}" placeholder="subvenc* OR &quot;green hydrogen&quot;"></label>
+<label>Country of the funder <input name="country" value="${get('country') ?? ''}" size="4" placeholder="ES, EU…"></label>
+<label>Status <select name="status">${options(STATUSES, get('status'), STATUS_OPTION_LABELS, 'any')}</select></label>
+<label>Source <select name="source">${options(CALL_SOURCES, get('source'), Object.fromEntries(CALL_SOURCES.map((s) => [s, sourceWords(s)])), 'all sources')}</select></label>
+<label>Sort <select name="sort">${options(SORTS, get('sort'), SORT_LABELS, 'default: best match with words, else newest')}</select></label>
+<label>Per page <input name="per_page" type="number" min="1" max="${MAX_PER_PAGE}" value="${get('per_page') ?? '20'}"></label>
+<button type="submit">Search</button>
+</form>
+<p class="muted">Words: all must appear; <code>"a phrase"</code> in double quotes; <code>OR</code> between alternatives; a trailing <code>*</code> for a prefix. Accents and case do not matter.</p>`;
+}
+
+function resultItem(call: CallJson): Html {
+  return html`<li class="call">
+<h3><a href="/explore/funding/calls/${encodeURIComponent(call.id)}">${call.title}</a></h3>
+<dl>
+<dt>Funder</dt><dd>${call.funder ?? 'not stated'}${call.programme ? html` · ${call.programme}` : ''}</dd>
+<dt>Source</dt><dd>${sourceWords(call.source)}, ${call.country}</dd>
+<dt>Deadline</dt><dd>${deadlineWords(call)}</dd>
+<dt>Status</dt><dd class="status status-${call.status}">${statusWords(call)}</dd>
+</dl></li>`;
+}
+
+function pager(sent: URLSearchParams, meta: { page: number; next_cursor: string | null }): Html {
+  const base = new URLSearchParams(sent);
+  base.delete('cursor');
+  base.delete('page');
+  const previous = new URLSearchParams(base);
+  if (meta.page > 2) previous.set('page', String(meta.page - 1));
+  const next = new URLSearchParams(base);
+  if (meta.next_cursor) next.set('cursor', meta.next_cursor);
+  return html`<nav class="pager" aria-label="Pages of results">
+${meta.page > 1 ? html`<a rel="prev" href="${withParams('/explore/funding', previous)}">← Previous page</a>` : ''}
+<span>Page ${meta.page}</span>
+${meta.next_cursor ? html`<a rel="next" href="${withParams('/explore/funding', next)}">Next page →</a>` : ''}
+</nav>`;
+}
+
+function results(answer: ApiAnswer, sent: URLSearchParams): Html {
+  const { data, meta } = answer.json as { data: CallJson[]; meta: { total: number; total_exact: boolean; page: number; per_page: number; next_cursor: string | null } };
+  const count = meta.total_exact
+    ? `${meta.total.toLocaleString('en-GB')} published call${meta.total === 1 ? '' : 's'} match`
+    : `More than ${meta.total.toLocaleString('en-GB')} published calls match (the newest are listed)`;
+  return html`<section aria-labelledby="results-h">
+<h2 id="results-h">Results</h2>
+<p class="count" role="status">${count}. Page ${meta.page}, ${meta.per_page} per page.</p>
+${data.length ? html`<ol class="calls" start="${(meta.page - 1) * meta.per_page + 1}">${data.map(resultItem)}</ol>` : html`<p>No published call on this page matches these filters.</p>`}
+${pager(sent, meta)}
+<p class="muted">Status is computed now from the deadline in the source's time zone: a call whose deadline has passed is closed even when its source still says open. A deadline shows a time of day only when the source stated one.</p>
+</section>`;
+}
+
+export function searchPage(api: ApiCall) {
+  return async (req: ApiRequest): Promise<Reply> => {
+    const sent = forwardedQuery(req.url);
+    const target = withParams('/funding/v1/search', sent);
+    const answer = await api(req, target);
+    const shown = html`<p class="api muted">This page shows the answer to <a href="${target}"><code>GET ${target}</code></a>.</p>`;
+    if (answer.status !== 200) return fundingFailure(answer, html`${filterForm(sent)}${shown}`);
+    return explorePage({
+      title: 'Funding calls',
+      body: html`<p>Open funding calls from four public sources, searched through trio's funding API.</p>
+${quotaWords(answer)}
+${filterForm(sent)}
+${results(answer, sent)}
+${shown}`,
+    });
+  };
+}

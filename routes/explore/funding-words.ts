@@ -1,0 +1,110 @@
+/**
+ * How the funding pages put the API's fields into words: status (as it reads now, and when the source
+ * says otherwise), deadlines (the day, the time only when the source stated one, the source's time
+ * zone), amounts, and the tier's remaining allowance from the accounting headers of the very answer
+ * the page shows. Pure: every function takes what the API returned.
+ */
+import { html, type Html } from '../../lib/html.ts';
+import type { ApiAnswer } from './api.ts';
+
+export interface CallJson {
+  id: string;
+  source: string;
+  source_id: string;
+  title: string;
+  summary: string | null;
+  funder: string | null;
+  programme: string | null;
+  country: string;
+  region: string | null;
+  url: string | null;
+  published_on: string | null;
+  opening_on: string | null;
+  deadline: string | null;
+  deadline_time: string | null;
+  deadline_text: string | null;
+  cutoffs: Array<{ date: string; time: string | null }>;
+  time_zone: string;
+  budget: number | null;
+  currency: string | null;
+  language: string;
+  source_status: string | null;
+  status: string;
+  bdns_id: string | null;
+}
+
+/** Labels for the source codes the search takes (the codes themselves come from the API's schema). */
+export const SOURCE_LABELS: Record<string, string> = {
+  eu: 'EU Funding & Tenders Portal',
+  bdns: 'BDNS, Spanish national grants database',
+  boe: 'BOE, Spanish official gazette',
+  cordis: 'CORDIS, EU research results',
+};
+
+export const sourceWords = (code: string) => `${SOURCE_LABELS[code] ?? code} (${code})`;
+
+const STATUS_LABELS: Record<string, string> = {
+  open: 'Open',
+  forthcoming: 'Forthcoming (not open yet)',
+  closed: 'Closed',
+};
+
+/** "Open", "Closed (the source still says open: its deadline has passed)". */
+export function statusWords(call: Pick<CallJson, 'status' | 'source_status' | 'opening_on'>): string {
+  let words = STATUS_LABELS[call.status] ?? call.status;
+  if (call.status === 'forthcoming' && call.opening_on) words += `; opens ${dayWords(call.opening_on)}`;
+  if (call.source_status && call.source_status !== call.status) {
+    words += ` (the source still says ${call.source_status}; this is the status as it reads now, from the deadline)`;
+  }
+  return words;
+}
+
+const DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** 2027-01-15 → "Fri 15 January 2027" (a calendar day: no time zone conversion). */
+export function dayWords(isoDate: string): string {
+  const ms = Date.parse(`${isoDate}T00:00:00Z`);
+  return Number.isNaN(ms) ? isoDate : DAY.format(ms);
+}
+
+/** One cut-off: the day, the time only when stated, and whose clock it is. */
+export function cutoffWords(date: string, time: string | null, timeZone: string): Html {
+  return time
+    ? html`<time datetime="${date}T${time}">${dayWords(date)} at ${time}</time> (${timeZone} time)`
+    : html`<time datetime="${date}">${dayWords(date)}</time>, end of the day (${timeZone} time; the source stated no time)`;
+}
+
+export function deadlineWords(call: Pick<CallJson, 'deadline' | 'deadline_time' | 'deadline_text' | 'time_zone' | 'language'>): Html {
+  if (call.deadline) return cutoffWords(call.deadline, call.deadline_time, call.time_zone);
+  if (call.deadline_text) return html`No date; the source says: <q lang="${call.language}">${call.deadline_text}</q>`;
+  return html`No deadline stated by the source`;
+}
+
+export function amountWords(amount: number | null, currency: string | null): string {
+  if (amount === null) return 'not stated by the source';
+  if (!currency) return amount.toLocaleString('en-GB');
+  try {
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount);
+  } catch {
+    return `${amount.toLocaleString('en-GB')} ${currency}`;
+  }
+}
+
+const TIER_NAMES: Record<string, string> = { anonymous: 'Anonymous tier', basic: 'Basic tier', pro: 'Pro tier' };
+
+const seconds = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min` : s >= 120 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`);
+
+/**
+ * The tier and what is left of its allowance, read from the accounting headers of the answer shown
+ * (X-API-Tier, X-RateLimit-*, X-Quota-*): this page's own call is counted in them.
+ */
+export function quotaWords(answer: ApiAnswer): Html {
+  const h = answer.headers;
+  const tier = h['x-api-tier'];
+  if (!tier) return html``;
+  const minute = h['x-ratelimit-limit'] === undefined ? '' : `${h['x-ratelimit-remaining']} of ${h['x-ratelimit-limit']} calls left this minute (the minute rolls in ${seconds(Number(h['x-ratelimit-reset']))})`;
+  const day = h['x-quota-limit'] === undefined
+    ? 'no daily quota for anonymous use'
+    : `${h['x-quota-remaining']} of ${h['x-quota-limit']} calls left today; resets at 00:00 UTC (in ${seconds(Number(h['x-quota-reset']))})`;
+  return html`<p class="quota" data-tier="${tier}"><strong>${TIER_NAMES[tier] ?? tier}:</strong> ${[minute, day].filter(Boolean).join('; ')}. Every page here is one call to the API, counted against your address like any anonymous client; a key from the <a href="/console/keys">console</a> raises the limits.</p>`;
+}

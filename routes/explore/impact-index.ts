@@ -1,0 +1,71 @@
+/**
+ * GET /explore/impact: the product catalogue with each product's deaths per unit and per kg, a
+ * filter form (GET, no JavaScript) and what the figures are, in plain words.
+ *
+ * API calls: one, GET /impact/v1/products with the visitor's tier, category, sort and scenario passed
+ * through, so the list is the API's answer to that request. The `q` field narrows the shown rows by
+ * name on the page (the API has no name filter on /products); the category choices come from the same
+ * answer, so with a category chosen the select offers that one and "all categories".
+ */
+import { html } from '../../lib/html.ts';
+import type { ApiRequest } from '../../lib/http/types.ts';
+import {
+  aboutFigures, apiCalls, illustrativeNotice, param, provenance, READING, scenarioOptions, select, withheldNotice,
+  type Figure, type ImpactSession,
+} from './impact-common.ts';
+import { explorePage } from './layout.ts';
+
+interface ProductItem {
+  slug: string;
+  name: string;
+  tier: string;
+  category: { code: string; name: string };
+  unit_label: string;
+  unit_mass_g: number | null;
+  complete: boolean;
+  bom_confidence: string | null;
+  is_arms: boolean;
+}
+
+interface ProductList {
+  sort: string;
+  count: number;
+  products: ProductItem[];
+  results: { figures: Record<string, { per_unit: Figure | null; per_kg: Figure | null }> } | null;
+}
+
+const TIERS: Array<[string, string]> = [['', 'All tiers'], ['finished', 'Finished products'], ['semi_finished', 'Semi-finished (materials, parts)']];
+const SORTS: Array<[string, string]> = [['name', 'Name'], ['toll', 'Deaths per kg, highest first'], ['confidence', 'Bill-of-materials confidence'], ['complete', 'Complete bills first']];
+
+export async function impactIndex(req: ApiRequest, api: ImpactSession) {
+  const query = { tier: param(req, 'tier'), category: param(req, 'category'), sort: param(req, 'sort'), scenario: param(req, 'scenario') };
+  const q = param(req, 'q');
+  const env = await api.get<ProductList>('/products', query);
+  const categories = new Map(env.data.products.map((p) => [p.category.code, p.category.name]));
+  const needle = q?.toLowerCase();
+  const shown = needle ? env.data.products.filter((p) => p.name.toLowerCase().includes(needle) || p.slug.includes(needle)) : env.data.products;
+  const figures = env.data.results?.figures ?? null;
+  const cell = (f: Figure | null | undefined) => (figures === null ? html`<td class="withheld-cell">withheld</td>` : f ? html`<td>${f.display}${f.grade === 'INDICATIVE' ? html` <span class="grade">INDICATIVE</span>` : ''}</td>` : html`<td class="muted">not computed</td>`);
+  const rows = shown.map((p) => html`<tr><th scope="row"><a href="/explore/impact/products/${p.slug}">${p.name}</a>${p.is_arms ? html` <span class="tag">arms</span>` : ''}</th><td>${p.category.name}</td><td>${p.tier === 'finished' ? 'finished' : 'semi-finished'}</td><td>${p.unit_label}${p.unit_mass_g !== null ? html` <span class="muted">(${p.unit_mass_g} g)</span>` : ''}</td>${cell(figures?.[p.slug]?.per_unit)}${cell(figures?.[p.slug]?.per_kg)}</tr>`);
+
+  const body = html`<p class="lede">Deaths and injuries <strong>statistically attributed to the supply chains</strong> of products, from trio's impact API: each figure with its interval, its scenario and the run that computed it.</p>
+${illustrativeNotice(env)}${withheldNotice(env)}
+<p>Pick a product to see its figure under each scenario, where it comes from and how it adds up. You can also <a href="/explore/impact/compare">compare two products</a> or see <a href="/explore/impact/spend">what spending attributes, by category</a>.</p>
+${READING}
+<form class="filters" method="get" action="/explore/impact" role="search">
+<label>Name contains<input type="search" name="q" value="${q ?? ''}" maxlength="64"></label>
+${select('tier', 'Tier', TIERS, query.tier)}
+${select('category', 'Category', [['', 'All categories'], ...[...categories].sort((a, b) => a[1].localeCompare(b[1]))], query.category)}
+${select('sort', 'Order', SORTS, query.sort ?? 'name')}
+${select('scenario', 'Scenario', scenarioOptions(), query.scenario ?? 'S-MAX')}
+<button type="submit">Show</button>
+</form>
+${provenance(env)}
+<div class="table-scroll"><table class="products"><caption>${shown.length} of ${env.data.count} products${q ? ` whose name contains “${q}”` : ''}; deaths per unit and per kg, scenario ${env.scenario}</caption>
+<thead><tr><th scope="col">Product</th><th scope="col">Category</th><th scope="col">Tier</th><th scope="col">Unit</th><th scope="col">Deaths per unit (p05–p95)</th><th scope="col">Deaths per kg (p05–p95)</th></tr></thead>
+<tbody>${rows}</tbody></table></div>
+${shown.length === 0 ? html`<p class="notice">No product matches. <a href="/explore/impact">Show all products</a>.</p>` : ''}
+${aboutFigures(env)}
+${apiCalls(api.calls)}`;
+  return explorePage({ title: 'Impact: deaths and injuries attributed to supply chains', body });
+}
