@@ -54,7 +54,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   }
 
   let limiter: RateLimiter;
-  const writeBehind = new WriteBehind(db, () => limiter, clock);
+  const writeBehind = new WriteBehind(db, () => limiter, clock, (err) => log.warn({ err }, 'daily counts not written yet (database busy); retrying'));
   limiter = new RateLimiter(writeBehind.loadDay);
   writeBehind.start();
 

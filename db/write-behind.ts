@@ -16,7 +16,13 @@ export class WriteBehind {
   private readonly saveUse;
   private readonly loadCount;
 
-  constructor(private readonly db: Db, private readonly limiter: () => RateLimiter, private readonly clock: () => number) {
+  constructor(
+    private readonly db: Db,
+    private readonly limiter: () => RateLimiter,
+    private readonly clock: () => number,
+    /** Told when a timed flush fails (logged as a warning; the counts are retried). */
+    private readonly onFlushError: (err: unknown) => void = () => {},
+  ) {
     this.saveCount = db.prepare(`INSERT INTO quota_daily (bucket, day, count) VALUES (?, ?, ?)
       ON CONFLICT (bucket, day) DO UPDATE SET count = max(count, excluded.count)`);
     this.saveUse = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
@@ -57,8 +63,8 @@ export class WriteBehind {
       // long import): the next tick tries again with everything still queued.
       try {
         this.flush();
-      } catch {
-        /* retried at the next tick */
+      } catch (err) {
+        this.onFlushError(err); // retried at the next tick
       }
     }, intervalMs);
     this.timer.unref();

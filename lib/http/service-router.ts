@@ -10,6 +10,7 @@ import { contractOperation, type ApiSpec, type Json, type OperationSpec } from '
 import { corsHeaders, preflight } from './cors.ts';
 import { HttpError } from './errors.ts';
 import type { ApiRequest, Reply } from './types.ts';
+import { isDatabaseUnavailable, serviceUnavailable } from './unavailable.ts';
 
 export interface Operation {
   spec: OperationSpec;
@@ -24,6 +25,8 @@ export interface ServiceRouterOptions {
   access: (req: ApiRequest) => void;
   /** Turns an HttpError into the service's error body. */
   renderError: (err: HttpError, req: ApiRequest) => Reply;
+  /** The 503 a database that does not answer becomes (impact names its own code). */
+  unavailable?: () => HttpError;
   log: Logger;
 }
 
@@ -53,6 +56,10 @@ export function serviceRouter(options: ServiceRouterOptions) {
     ],
     catch: (err: unknown, req: ApiRequest) => {
       if (err instanceof HttpError) return renderError(err, req);
+      if (isDatabaseUnavailable(err)) {
+        log.warn({ reqId: req.id, err }, 'database unavailable');
+        return renderError((options.unavailable ?? serviceUnavailable)(), req);
+      }
       log.error({ reqId: req.id, err }, 'unhandled fault');
       return renderError(new HttpError(500, 'internal_error', `Internal error. Quote request id ${req.id} when reporting it.`), req);
     },

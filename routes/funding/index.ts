@@ -51,6 +51,7 @@ export function fundingApi(ctx: AppContext) {
         404: { description: 'No such call or path', schema: 'Error' },
         429: { description: 'rate_limited (per minute) or quota_exceeded (per day)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
         500: { description: 'A fault on our side, logged with the request id', schema: 'Error' },
+        503: { description: 'service_unavailable: the database is busy or unavailable; retry after Retry-After seconds', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
       },
     },
   });

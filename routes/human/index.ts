@@ -65,6 +65,7 @@ export function humanApi(ctx: AppContext) {
         422: { description: 'idempotency_key_reused: the key was used for a different body in the last 24 hours', schema: 'Error' },
         429: { description: `rate_limited: more than ${HUMAN_LIMITS.key.perMinute} calls a minute with one key (REST and MCP together), or ${HUMAN_LIMITS.anonymous.perMinute} from one address without a key`, schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
         500: { description: 'internal_error: a fault on our side, logged with the request id', schema: 'Error' },
+        503: { description: 'service_unavailable: the database is busy (another process writing) or unavailable; nothing was stored, retry after Retry-After seconds (an order with the same Idempotency-Key is served once)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
       },
     },
   });

@@ -16,18 +16,8 @@ export function renderImpactError(err: HttpError): Reply {
   return jsonReply(err.status, { error: { status: err.status, code: err.code, detail: err.message } }, { ...err.headers, 'cache-control': 'no-store' });
 }
 
-/**
- * better-sqlite3 throws a TypeError once the connection is closed, and SqliteErrors with these codes
- * when the file is locked, unreadable or gone: the database is unavailable, which the document answers
- * with 503. Any other error is a fault of ours (500).
- */
-const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|NOTADB|CORRUPT|PROTOCOL|FULL|READONLY)/;
-
-export function isDatabaseUnavailable(err: unknown): boolean {
-  if (err instanceof TypeError && /database connection is not open/i.test(err.message)) return true;
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && UNAVAILABLE.test(code);
-}
+/** A database that does not answer is 503 (lib/http/unavailable.ts decides which errors those are). */
+export { isDatabaseUnavailable } from '../../lib/http/unavailable.ts';
 
 export const databaseUnavailable = () =>
   new HttpError(503, 'database_unavailable', 'The impact database is not available right now. Try again shortly.', { 'retry-after': '30' });

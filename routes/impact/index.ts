@@ -19,7 +19,7 @@ import { ResponseCache } from './cache.ts';
 import { compareRoute } from './compare.ts';
 import { foldComponents } from './contract-doc.ts';
 import { COMPONENTS } from './contract-payloads.ts';
-import { renderImpactError } from './errors.ts';
+import { databaseUnavailable, renderImpactError } from './errors.ts';
 import { indexRoute, searchRoute } from './home.ts';
 import { IMPACT_BASE } from './links.ts';
 import { productListRoute, productRoute } from './products.ts';
@@ -60,6 +60,7 @@ export function impactApi(ctx: AppContext) {
     base: IMPACT_BASE,
     access: impactAccess(ctx),
     renderError: renderImpactError,
+    unavailable: databaseUnavailable,
     log: ctx.log,
     finishContract: foldComponents,
     operations: (contract) => (operations = [

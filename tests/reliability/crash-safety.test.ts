@@ -233,7 +233,8 @@ test('another process holding the write lock past busy_timeout does not bring th
       const ref = (JSON.parse(ordered.body) as { data: { ref: string } }).data.ref;
       assert.deepEqual(taskRefsIn(path), [ref], 'the acknowledged order is stored, once');
     } else {
-      assert.ok(ordered.status >= 500, `an order that could not be committed is refused: ${ordered.status} ${ordered.body}`);
+      assert.equal(ordered.status, 503, `an order that could not be committed is refused with 503: ${ordered.status} ${ordered.body}`);
+      assert.equal((JSON.parse(ordered.body) as { error: { code: string } }).error.code, 'service_unavailable');
       assert.deepEqual(taskRefsIn(path), [], 'nothing of the refused order is stored');
       const retried = await fetch(`${locked.url}/human/v1/tasks`, sent);
       await retried.body?.cancel();
