@@ -30,6 +30,19 @@ export interface Figure {
   display: string;
 }
 
+/** A product as the API lists it (/products) and heads its own page with (/product/{slug}). */
+export interface ProductSummary {
+  slug: string;
+  name: string;
+  tier: string;
+  category: { code: string; name: string };
+  unit_label: string;
+  unit_mass_g: number | null;
+  complete: boolean;
+  bom_confidence: string | null;
+  is_arms: boolean;
+}
+
 export interface Contribution {
   key: string;
   label: string;

@@ -11,26 +11,14 @@ import { html } from '../../lib/html.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import {
   aboutFigures, apiCalls, illustrativeNotice, param, provenance, READING, scenarioOptions, select, withheldNotice,
-  type Figure, type ImpactSession,
+  type Figure, type ImpactSession, type ProductSummary,
 } from './impact-common.ts';
 import { explorePage } from './layout.ts';
-
-interface ProductItem {
-  slug: string;
-  name: string;
-  tier: string;
-  category: { code: string; name: string };
-  unit_label: string;
-  unit_mass_g: number | null;
-  complete: boolean;
-  bom_confidence: string | null;
-  is_arms: boolean;
-}
 
 interface ProductList {
   sort: string;
   count: number;
-  products: ProductItem[];
+  products: ProductSummary[];
   results: { figures: Record<string, { per_unit: Figure | null; per_kg: Figure | null }> } | null;
 }
 

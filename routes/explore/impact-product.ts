@@ -15,21 +15,12 @@ import { formatSig } from '../../lib/impact/figure.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import {
   aboutFigures, apiCalls, illustrativeNotice, METRICS, param, READING, scenarioOptions, select, withheldNotice,
-  type Contribution, type Envelope, type Figure, type ImpactSession,
+  type Contribution, type Envelope, type Figure, type ImpactSession, type ProductSummary,
 } from './impact-common.ts';
 import { explorePage } from './layout.ts';
 
-interface Product {
-  slug: string;
-  name: string;
-  tier: string;
-  category: { code: string; name: string };
-  unit_label: string;
-  unit_mass_g: number | null;
+interface Product extends ProductSummary {
   archetype: string;
-  complete: boolean;
-  bom_confidence: string | null;
-  is_arms: boolean;
   bill_of_materials: Array<{ line: number; role: string; component: { name: string | null }; qty: number; unit: string; confidence: string }>;
   results: { scenarios: Array<{ code: string; name: string; run: number | null; deaths_per_unit: Figure | null }> } | null;
 }

@@ -8,11 +8,10 @@
  * (explore-funding-*.png, explore-tasks-*.png) for a person to look at.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { humanService } from '../../../lib/human/service.ts';
-import { browserMissing, launchBrowser, SCREENSHOTS } from '../../helpers/browser.ts';
+import { browserMissing, launchBrowser, DESKTOP, PHONE, screenshot } from '../../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const DELAY_MS = 1000;
@@ -29,9 +28,7 @@ after(async () => {
   await server?.cleanup();
 });
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `explore-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => screenshot(page, `explore-${name}`);
 
 /** Moves the sandbox: the clock forward, then scheduler passes until nothing more is due. */
 async function advance(ms: number) {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserMissing, launchBrowser, SCREENSHOTS } from '../../helpers/browser.ts';
+import { browserMissing, launchBrowser, DESKTOP, PHONE, screenshot } from '../../helpers/browser.ts';
 import { startImpactServer, type ImpactServer } from '../impact/harness.ts';
 
 const skip = browserMissing();
@@ -27,9 +27,7 @@ after(async () => {
   await server?.cleanup();
 });
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `explore-impact-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => screenshot(page, `explore-impact-${name}`);
 
 async function open(viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport, javaScriptEnabled: false });
