@@ -106,5 +106,8 @@ export function quotaWords(answer: ApiAnswer): Html {
   const day = h['x-quota-limit'] === undefined
     ? 'no daily quota for anonymous use'
     : `${h['x-quota-remaining']} of ${h['x-quota-limit']} calls left today; resets at 00:00 UTC (in ${seconds(Number(h['x-quota-reset']))})`;
-  return html`<p class="quota" data-tier="${tier}"><strong>${TIER_NAMES[tier] ?? tier}:</strong> ${[minute, day].filter(Boolean).join('; ')}. Every page here is one call to the API, counted against your address like any anonymous client; a key from the <a href="/console/keys">console</a> raises the limits.</p>`;
+  const counted = tier === 'anonymous'
+    ? html`counted against your address like any anonymous client; <a href="/console/sign-in">sign in</a> to search under your account's tier`
+    : html`counted against your account's allowance, as your keys' calls are`;
+  return html`<p class="quota" data-tier="${tier}"><strong>${TIER_NAMES[tier] ?? tier}:</strong> ${[minute, day].filter(Boolean).join('; ')}. Every page here is one call to the API, ${counted}.</p>`;
 }

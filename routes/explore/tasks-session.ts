@@ -14,28 +14,25 @@
  *   (routes/human/in-process-caller.ts), so the API checks and counts them as it would that key's.
  */
 import { createKey, listKeys, type KeyRow } from '../../db/accounts.ts';
-import { serverSecret, sessionStore } from '../../db/sessions.ts';
+import { serverSecret } from '../../db/sessions.ts';
 import { csrfToken, csrfValid } from '../../lib/csrf.ts';
-import { readCookies } from '../../lib/http/cookies.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
-import { SESSION_COOKIE } from '../console/state.ts';
 import type { AppContext } from '../context.ts';
 import { markInProcessCaller } from '../human/in-process-caller.ts';
 import type { ApiAnswer, ApiCall, ApiCallOptions } from './api.ts';
+import { signedInVisitor, type Visitor } from './visitor.ts';
 
 export const PLAYGROUND_KEY_NAME = 'Explorer playground';
 const CSRF_SCOPE = 'explore-tasks';
 
-export interface Player {
-  account: { id: number; email: string };
-  sessionToken: string;
+export interface Player extends Visitor {
   /** The token this visitor's forms carry. */
   csrf: string;
 }
 
 export function playground(ctx: AppContext, api: ApiCall) {
-  const sessions = sessionStore(ctx.db);
+  const visitor = signedInVisitor(ctx);
   const secret = serverSecret(ctx.db, 'explore-csrf');
 
   const keysOf = (accountId: number): KeyRow[] =>
@@ -47,10 +44,8 @@ export function playground(ctx: AppContext, api: ApiCall) {
   return {
     /** The signed-in visitor, or null. */
     player(req: ApiRequest): Player | null {
-      const token = readCookies(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined).get(SESSION_COOKIE);
-      const session = token ? sessions.find(token, req.now) : undefined;
-      if (!token || !session) return null;
-      return { account: { id: session.account_id, email: session.email }, sessionToken: token, csrf: csrfToken(secret, CSRF_SCOPE, token) };
+      const signedIn = visitor(req);
+      return signedIn && { ...signedIn, csrf: csrfToken(secret, CSRF_SCOPE, signedIn.sessionToken) };
     },
 
     /** A playground form: urlencoded only, the CSRF token checked before any field is read. */

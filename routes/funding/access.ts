@@ -11,6 +11,7 @@ import type { ApiRequest } from '../../lib/http/types.ts';
 import { checkKey } from '../../lib/key-check.ts';
 import type { Decision, Limits } from '../../lib/rate-limit.ts';
 import type { AppContext } from '../context.ts';
+import { inProcessAccountOf } from './in-process-account.ts';
 
 export type Tier = 'anonymous' | 'basic' | 'pro';
 
@@ -36,6 +37,9 @@ export function fundingAccess(ctx: AppContext) {
       throw err;
     };
 
+    const marked = inProcessAccountOf(req);
+    if (marked !== undefined) return serveAccount(req, marked);
+
     const inQuery = Object.keys(req.query).find((name) => QUERY_KEY_NAMES.includes(name.toLowerCase()));
     if (inQuery) refuse(new HttpError(400, 'bad_request', `Send the key in the X-API-Key header, never in the URL (query parameter '${inQuery}'). A key that has been in a URL may be in logs: revoke it and issue a new one.`, {}, inQuery));
     if (req.headers.authorization !== undefined) {
@@ -54,11 +58,16 @@ export function fundingAccess(ctx: AppContext) {
       refuse(new HttpError(401, 'revoked_key', 'The key in X-API-Key has been revoked. Issue a new one on the account page.'));
     }
     if (check.kind !== 'ok') return; // unreachable: refuse() throws
-    const tier: Tier = ctx.activePlan(check.key.account_id, req.now) === 'pro' ? 'pro' : 'basic';
-    const decision = account(req, tier, ctx.limiter.take(`funding:account:${check.key.account_id}`, TIER_LIMITS[tier], req.now));
     ctx.writeBehind.noteKeyUse(check.key.id, req.now);
-    if (!decision.allowed) throw limitError(decision);
+    serveAccount(req, check.key.account_id);
   };
+
+  /** A keyed caller: the account's plan decides the tier on every request; counted per account. */
+  function serveAccount(req: ApiRequest, accountId: number): void {
+    const tier: Tier = ctx.activePlan(accountId, req.now) === 'pro' ? 'pro' : 'basic';
+    const decision = account(req, tier, ctx.limiter.take(`funding:account:${accountId}`, TIER_LIMITS[tier], req.now));
+    if (!decision.allowed) throw limitError(decision);
+  }
 }
 
 /** Writes the document's accounting headers for this request onto every reply. */

@@ -2,12 +2,15 @@
  * /explore/funding over HTTP against the real server and the demo corpus: the search page shows what
  * GET /funding/v1/search returns for the same parameters (calls, order, status, deadlines, total),
  * pages through the API's cursor to the same calls, counts like an API call against the visitor's
- * address and says how much is left, shows the API's 400 and 429 with the API's status and message,
+ * address (a signed-in visitor: against their account, under its tier) and says how much is left, shows the API's 400 and 429 with the API's status and message,
  * and the call page shows GET /funding/v1/calls/{id}. Bad input is a 4xx page, never a 500.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
+import { createAccount, createKey, setSubscription } from '../../../db/accounts.ts';
+import { sessionStore } from '../../../db/sessions.ts';
 import { escapeHtml } from '../../../lib/html.ts';
+import { ConsoleClient } from '../../helpers/console.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 let server: TestServer;
@@ -99,6 +102,33 @@ test('each page is one call on the visitor\'s anonymous allowance, and says what
   assert.equal(remainingShown(first.text), remaining + 1, 'the page counted like the API call after it');
   assert.equal(remainingShown(second.text), remaining - 1);
   assert.match(first.text, new RegExp(`of ${direct.headers.get('x-ratelimit-limit')} calls left this minute`));
+});
+
+test('a signed-in visitor searches under their account\'s tier, counted in the account\'s allowance like its keys', async () => {
+  const db = server.app.db;
+  const account = createAccount(db, `explorer-tier-${process.pid}@example.org`, server.clock.ms);
+  const { key } = createKey(db, { accountId: account.id, service: 'funding', name: 'checks' }, server.clock.ms);
+  const visitor = new ConsoleClient(server);
+  visitor.cookies.set('trio_session', sessionStore(db).create(account.id, server.clock.ms).token);
+  const dayLeft = (text: string) => Number(/(\d+) of \d+ calls left today/.exec(text)?.[1]);
+
+  const before = await server.get('/funding/v1/search?q=energy', { 'x-api-key': key });
+  assert.equal(before.headers.get('x-api-tier'), 'basic');
+  const page = await visitor.get('/explore/funding?q=energy');
+  assert.equal(page.status, 200, page.text);
+  assert.match(page.text, /data-tier="basic"/);
+  assert.match(page.text, /counted against your account's allowance/);
+  assert.equal(dayLeft(page.text), Number(before.headers.get('x-quota-remaining')) - 1, 'the page spent one call of the account\'s day');
+  const after = await server.get('/funding/v1/search?q=energy', { 'x-api-key': key });
+  assert.equal(Number(after.headers.get('x-quota-remaining')), dayLeft(page.text) - 1, 'and the key sees the same allowance');
+
+  setSubscription(db, account.id, 'pro', server.clock.ms);
+  const pro = await visitor.get('/explore/funding?q=energy');
+  assert.match(pro.text, /data-tier="pro"/, 'the plan is decided on every request, as for keys');
+
+  const anonymous = await new ConsoleClient(server).get('/explore/funding?q=energy');
+  assert.match(anonymous.text, /data-tier="anonymous"/, 'without a session the page is anonymous');
+  assert.match(anonymous.text, /sign in<\/a> to search under your account's tier/);
 });
 
 test('bad filters get the API\'s 400 message on a 400 page, with the form kept', async () => {
