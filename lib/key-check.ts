@@ -29,7 +29,11 @@ export function checkKey<K extends StoredKey>(
 ): KeyCheck<K> {
   const parsed = parseKey(presented.trim());
   if (!parsed || !prefixes.includes(parsed.prefix)) return { kind: 'unknown' };
-  const key = lookup(hashKey(presented.trim()));
+  return keyState(lookup(hashKey(presented.trim())), now);
+}
+
+/** What a stored key (or none) is at `now`: also for keys found by id (routes/human/in-process-caller.ts). */
+export function keyState<K extends StoredKey>(key: K | undefined, now: number): KeyCheck<K> {
   if (!key) return { kind: 'unknown' };
   if (key.revoked_at !== null && key.revoked_at <= now) return { kind: 'revoked', key };
   if (key.expires_at !== null && key.expires_at <= now) return { kind: 'expired', key };

@@ -12,7 +12,7 @@
 import { getKey, type KeyRow } from '../../db/accounts.ts';
 import type { Db } from '../../db/connection.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
-import type { KeyCheck } from '../../lib/key-check.ts';
+import { keyState, type KeyCheck } from '../../lib/key-check.ts';
 
 const marks = new WeakMap<ApiRequest, number>();
 
@@ -26,8 +26,5 @@ export function inProcessKeyCheck(db: Db, req: ApiRequest): KeyCheck<KeyRow> | n
   const keyId = marks.get(req);
   if (keyId === undefined) return null;
   const key = getKey(db, keyId);
-  if (!key || key.service !== 'human') return { kind: 'unknown' };
-  if (key.revoked_at !== null && key.revoked_at <= req.now) return { kind: 'revoked', key };
-  if (key.expires_at !== null && key.expires_at <= req.now) return { kind: 'expired', key };
-  return { kind: 'ok', key };
+  return keyState(key?.service === 'human' ? key : undefined, req.now);
 }
