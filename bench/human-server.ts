@@ -2,9 +2,10 @@
  * The trio server for `npm run bench -- human`, in its own process so the load generator and the
  * server do not share an event loop (two cores: one each). argv: <database path>. Everything is the
  * real startApp; only the per-key and per-address limits are lifted in this process (the benchmark
- * sends thousands of requests a second with one key). The environment (SANDBOX_DELAY_MS,
- * HUMAN_DURABLE_COMMIT) is the parent's. Tells the parent {port}; answers 'stats' with the group
- * commit's figures and 'cpu' with its CPU time so far; stops on 'stop'.
+ * sends thousands of requests a second with one key). SANDBOX_DELAY_MS and HUMAN_DURABLE_COMMIT come
+ * from the parent's environment (bench/human.ts sets them per run); nothing else of it is read, so an
+ * operator's settings (HOST, LOG_LEVEL…) cannot change what is measured. Tells the parent {port};
+ * answers 'stats' with the group commit's figures and 'cpu' with its CPU time so far; stops on 'stop'.
  */
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
@@ -16,7 +17,12 @@ if (!databasePath || !process.send) throw new Error('usage: fork bench/human-ser
 
 HUMAN_LIMITS.key.perMinute = 1e9;
 HUMAN_LIMITS.anonymous.perMinute = 1e9;
-const app = await startApp(readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent' }));
+const app = await startApp(readConfig({
+  PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent',
+  // Passed on explicitly: readConfig reads only the object it is given, so without these the run
+  // "HUMAN_DURABLE_COMMIT=off" was durable, and the scheduler ran every sandbox task (2 s delay).
+  SANDBOX_DELAY_MS: process.env.SANDBOX_DELAY_MS, HUMAN_DURABLE_COMMIT: process.env.HUMAN_DURABLE_COMMIT,
+}));
 process.send({ port: app.port });
 process.on('message', (message) => {
   if (message === 'cpu') process.send!({ stats: process.cpuUsage() });

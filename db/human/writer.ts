@@ -19,6 +19,7 @@ const FILL_WINDOW_NS = 2_000_000n;
 const MAX_BATCH = 512;
 
 interface Job { run: () => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void }
+type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
 export interface WriterStats { batches: number; jobs: number; largestBatch: number }
 
@@ -33,6 +34,8 @@ export class GroupCommitWriter {
   private readonly savepoint;
   private readonly release;
   private readonly rollback;
+  // One transaction function for every batch: db.transaction() builds its wrappers each time it is called.
+  private readonly commitBatch;
   readonly stats: WriterStats = { batches: 0, jobs: 0, largestBatch: 0 };
 
   constructor(private readonly db: Db, private readonly durable = true) {
@@ -40,6 +43,21 @@ export class GroupCommitWriter {
     this.savepoint = db.prepare('SAVEPOINT human_job');
     this.release = db.prepare('RELEASE human_job');
     this.rollback = db.prepare('ROLLBACK TO human_job');
+    this.commitBatch = db.transaction((batch: Job[], outcomes: Outcome[]) => {
+      for (const job of batch) {
+        this.savepoint.run();
+        try {
+          const value = job.run();
+          if (value instanceof Promise) throw new TypeError('a writer job must be synchronous');
+          this.release.run();
+          outcomes.push({ ok: true, value });
+        } catch (err) {
+          this.rollback.run(); // undoes this job's writes only
+          this.release.run();
+          outcomes.push({ ok: false, err });
+        }
+      }
+    });
   }
 
   /** Runs `fn` inside the next group commit; resolves with its result once that commit is on disk. */
@@ -84,24 +102,11 @@ export class GroupCommitWriter {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
+    const outcomes: Outcome[] = [];
     try {
+      // Not a statement prepared once: SQLite applies `PRAGMA synchronous = …` when it is prepared.
       if (this.durable) this.db.pragma('synchronous = FULL');
-      this.db.transaction(() => {
-        for (const job of batch) {
-          this.savepoint.run();
-          try {
-            const value = job.run();
-            if (value instanceof Promise) throw new TypeError('a writer job must be synchronous');
-            this.release.run();
-            outcomes.push({ ok: true, value });
-          } catch (err) {
-            this.rollback.run(); // undoes this job's writes only
-            this.release.run();
-            outcomes.push({ ok: false, err });
-          }
-        }
-      }).immediate();
+      this.commitBatch.immediate(batch, outcomes);
     } catch (err) {
       // The commit itself failed (disk full, I/O error): nothing of the batch was written.
       for (const job of batch) job.reject(err);

@@ -8,10 +8,18 @@ import { createHash } from 'node:crypto';
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  // Every order is fingerprinted: one pass over the sorted keys, without the intermediate arrays of
+  // entries().filter().sort().map(). The default sort compares UTF-16 code units, as `<` does.
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object).sort();
+  let out = '{';
+  for (const k of keys) {
+    const v = object[k];
+    if (v === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += `${JSON.stringify(k)}:${canonicalJson(v)}`;
+  }
+  return out + '}';
 }
 
 export const fingerprint = (value: unknown): string => createHash('sha256').update(canonicalJson(value)).digest('hex');

@@ -8,6 +8,7 @@
  * step at a time, in order, each a compare-and-set transition like any other. Time comes from the
  * injected clock, so tests move time by hand.
  */
+import type { Statement } from 'better-sqlite3';
 import { addEvidence } from '../../db/human/evidence.ts';
 import { pruneIdempotency } from '../../db/human/idempotency.ts';
 import { dueTasks, taskById, transition, type TaskRow } from '../../db/human/tasks.ts';
@@ -29,6 +30,16 @@ export class Scheduler {
   private lastPrune = 0;
 
   constructor(private readonly svc: HumanService) {}
+
+  // Prepared on first use (not per step: a sandbox delivery ran db.prepare each time), and not in the
+  // constructor, which may run before the tables exist.
+  private statements: { rearm: Statement; city: Statement } | undefined;
+  private get sql() {
+    return (this.statements ??= {
+      rearm: this.svc.db.prepare('UPDATE human_tasks SET next_check_at = ? WHERE id = ? AND version = ?'),
+      city: this.svc.db.prepare('SELECT latitude, longitude FROM human_cities WHERE country_iso = ? AND city_slug = ?'),
+    });
+  }
 
   start(): void {
     this.stopped = false;
@@ -91,7 +102,7 @@ export class Scheduler {
     const event = dueEvent(task, now, config.sandboxDelayMs);
     if (!event) {
       // Nothing due after all (an earlier step of this pass moved it): just re-arm its check.
-      db.prepare('UPDATE human_tasks SET next_check_at = ? WHERE id = ? AND version = ?').run(nextCheckAt(task, config.sandboxDelayMs), task.id, task.version);
+      this.sql.rearm.run(nextCheckAt(task, config.sandboxDelayMs), task.id, task.version);
       return false;
     }
     this.apply(task, event, now);
@@ -106,7 +117,7 @@ export class Scheduler {
       const low = task.sandbox_plan === 'low_confidence';
       const answer = definition(task.capability)!.sandboxAnswer(low);
       transition(db, task, event, { ...opts, set: { answer: JSON.stringify(answer), confidence_bps: low ? SANDBOX_CONFIDENCE.low : SANDBOX_CONFIDENCE.normal } });
-      const city = db.prepare('SELECT latitude, longitude FROM human_cities WHERE country_iso = ? AND city_slug = ?').get(task.country_iso, task.city_slug) as
+      const city = this.sql.city.get(task.country_iso, task.city_slug) as
         { latitude: number; longitude: number } | undefined;
       addEvidence(db, task.id, {
         kind: 'photo', file: { bytes: syntheticPhoto(), mediaType: 'image/png', filename: 'sandbox.png' }, captured_at: now, captured_source: 'synthetic',
