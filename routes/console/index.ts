@@ -2,13 +2,13 @@
  * The sign-in console, /console: server-rendered pages for accounts and keys. Its first stage reads
  * the visitor and session cookies; its errors are pages, not JSON.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Router } from 'itty-router';
 import { AccountError } from '../../db/accounts.ts';
 import { serverSecret, sessionStore } from '../../db/sessions.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import { html } from '../../lib/html.ts';
+import { staticAsset } from '../../lib/http/static-asset.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.ts';
@@ -18,11 +18,7 @@ import { notice, page, redirect } from './layout.ts';
 import { loadState, stateOf } from './state.ts';
 import { workerRoutes } from './worker.ts';
 
-const asset = (file: string, type: string): Reply => ({
-  status: 200,
-  headers: { 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' },
-  body: readFileSync(join(import.meta.dirname, 'assets', file)),
-});
+const asset = (file: string, type: string) => staticAsset(join(import.meta.dirname, 'assets', file), type);
 
 export function consoleRoutes(ctx: AppContext) {
   const secret = serverSecret(ctx.db, 'csrf');

@@ -3,11 +3,11 @@
  * funding search, a tasks sandbox playground). Every page gets its data through `api.ts`, the APIs
  * called in process on the visitor's behalf.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Router } from 'itty-router';
 import { HttpError } from '../../lib/http/errors.ts';
 import { html } from '../../lib/html.ts';
+import { staticAsset } from '../../lib/http/static-asset.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { AppContext } from '../context.ts';
 import { apiClient, type Dispatch } from './api.ts';
@@ -16,11 +16,7 @@ import { fundingPages } from './funding.ts';
 import { impactPages } from './impact.ts';
 import { tasksPages } from './tasks.ts';
 
-const asset = (file: string, type: string): Reply => ({
-  status: 200,
-  headers: { 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' },
-  body: readFileSync(join(import.meta.dirname, 'assets', file)),
-});
+const asset = (file: string, type: string) => staticAsset(join(import.meta.dirname, 'assets', file), type);
 
 const landing = () =>
   explorePage({

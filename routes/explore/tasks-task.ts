@@ -6,9 +6,9 @@
  * GET /explore/tasks/:ref/evidence/:id, which passes on the API's bytes. Cancel and dispute forms
  * appear only where the state allows them. Another account's task is the API's 404.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { html, type Html } from '../../lib/html.ts';
+import { staticAsset } from '../../lib/http/static-asset.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { CANCEL_REASONS, DISPUTE_REASONS } from '../../lib/human/inputs.ts';
 import { SECURITY_HEADERS } from '../console/layout.ts';
@@ -106,11 +106,7 @@ function actions(player: Player, task: TaskJson, now: number): Html {
 }
 
 export function taskPages(pg: Playground) {
-  const script: Reply = {
-    status: 200,
-    headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' },
-    body: readFileSync(join(import.meta.dirname, 'assets', 'tasks.js')),
-  };
+  const script = staticAsset(join(import.meta.dirname, 'assets', 'tasks.js'), 'text/javascript; charset=utf-8');
   return {
     script: () => script,
 

@@ -17,7 +17,6 @@ import type { ApiRequest } from '../../lib/http/types.ts';
 import { checkKey } from '../../lib/key-check.ts';
 import type { Decision, Limits } from '../../lib/rate-limit.ts';
 import type { AppContext } from '../context.ts';
-import { databaseUnavailable, isDatabaseUnavailable } from './errors.ts';
 
 /** Mutable so that the benchmark's server process can lift them (bench/impact-server.ts); nothing else writes them. */
 export const IMPACT_LIMITS: { anonymous: Limits; key: Limits } = {
@@ -49,31 +48,27 @@ export function impactAccess(ctx: AppContext) {
   };
   const anonymous = (req: ApiRequest) => count(req, addressBucket(req.ipBucket), IMPACT_LIMITS.anonymous);
 
+  // A database that does not answer becomes 503 in serviceRouter (lib/http/unavailable.ts).
   return (req: ApiRequest): void => {
+    const inQuery = Object.keys(req.query).find((name) => QUERY_KEY_NAMES.includes(name.toLowerCase()));
+    let presented: string | null;
     try {
-      const inQuery = Object.keys(req.query).find((name) => QUERY_KEY_NAMES.includes(name.toLowerCase()));
-      let presented: string | null;
-      try {
-        if (inQuery) throw new HttpError(400, 'bad_request', `Query parameter '${inQuery}' is refused: send a key in Authorization: Bearer or X-API-Key, never in the URL. A key that has been in a URL may be in logs: revoke it and create a new one.`, {}, inQuery);
-        presented = presentedKey(req.headers);
-      } catch (err) {
-        anonymous(req);
-        throw err;
-      }
-      if (presented === null) return anonymous(req);
-      const check = checkKey(presented, ['ia_'], req.now, ctx.lookupKey);
-      if (check.kind !== 'ok') {
-        anonymous(req);
-        throw invalidKey(check.kind === 'unknown'
-          ? 'The key is not recognised. Impact keys start with ia_; without a key you are served anonymously.'
-          : `The key has been ${check.kind === 'revoked' ? 'revoked' : 'withdrawn (its rotation grace period ended)'}. Use its replacement, or send no key to be served anonymously.`);
-      }
-      ctx.writeBehind.noteKeyUse(check.key.id, req.now);
-      count(req, keyBucket(check.key.id), IMPACT_LIMITS.key);
+      if (inQuery) throw new HttpError(400, 'bad_request', `Query parameter '${inQuery}' is refused: send a key in Authorization: Bearer or X-API-Key, never in the URL. A key that has been in a URL may be in logs: revoke it and create a new one.`, {}, inQuery);
+      presented = presentedKey(req.headers);
     } catch (err) {
-      if (isDatabaseUnavailable(err)) throw databaseUnavailable();
+      anonymous(req);
       throw err;
     }
+    if (presented === null) return anonymous(req);
+    const check = checkKey(presented, ['ia_'], req.now, ctx.lookupKey);
+    if (check.kind !== 'ok') {
+      anonymous(req);
+      throw invalidKey(check.kind === 'unknown'
+        ? 'The key is not recognised. Impact keys start with ia_; without a key you are served anonymously.'
+        : `The key has been ${check.kind === 'revoked' ? 'revoked' : 'withdrawn (its rotation grace period ended)'}. Use its replacement, or send no key to be served anonymously.`);
+    }
+    ctx.writeBehind.noteKeyUse(check.key.id, req.now);
+    count(req, keyBucket(check.key.id), IMPACT_LIMITS.key);
   };
 }
 

@@ -16,8 +16,5 @@ export function renderImpactError(err: HttpError): Reply {
   return jsonReply(err.status, { error: { status: err.status, code: err.code, detail: err.message } }, { ...err.headers, 'cache-control': 'no-store' });
 }
 
-/** A database that does not answer is 503 (lib/http/unavailable.ts decides which errors those are). */
-export { isDatabaseUnavailable } from '../../lib/http/unavailable.ts';
-
 export const databaseUnavailable = () =>
   new HttpError(503, 'database_unavailable', 'The impact database is not available right now. Try again shortly.', { 'retry-after': '30' });

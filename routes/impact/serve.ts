@@ -31,7 +31,6 @@ import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { OperationSpec } from '../../lib/openapi.ts';
 import { parseParams, parseQuery, type ParamsSchema } from '../../lib/validate.ts';
 import { etagOf, ifNoneMatch, type CachedResponse, type ResponseCache } from './cache.ts';
-import { databaseUnavailable, isDatabaseUnavailable } from './errors.ts';
 import { IMPACT_BASE } from './links.ts';
 
 export const PUBLISHED_CACHE_CONTROL = 'public, max-age=300';
@@ -230,6 +229,5 @@ function translate(err: unknown, req: ApiRequest, log: Logger): unknown {
     log.error({ reqId: req.id, figure: err.what, reason: err.reason }, 'impact: a figure failed its checks and was not served');
     return new HttpError(500, 'figure_check_failed', `A figure in this response failed its own checks, so it is not served (rule 4). The fault is logged; quote request id ${req.id} when reporting it.`);
   }
-  if (isDatabaseUnavailable(err)) return databaseUnavailable();
-  return err;
+  return err; // a database that does not answer becomes 503 in serviceRouter (lib/http/unavailable.ts)
 }
