@@ -22,9 +22,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../../../db/connection.ts';
+import { WRITTEN_BEHIND_COLUMNS, WRITTEN_BEHIND_TABLES } from '../../helpers/written-behind.ts';
 
-const EXCLUDED_TABLES = new Set(['quota_daily']);
-const EXCLUDED_COLUMNS: Record<string, string[]> = { api_keys: ['last_used_at'] };
 const OPERATOR_WRITTEN = /^(impact_|funding_)/;
 
 export type Snapshot = Record<string, { rows: number; sha256: string }>;
@@ -34,10 +33,10 @@ interface TablePlan { name: string; sql: string }
 function tablePlans(db: Db): TablePlan[] {
   const tables = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as Array<{ name: string; sql: string }>;
   return tables
-    .filter((t) => !EXCLUDED_TABLES.has(t.name) && !/^CREATE VIRTUAL/i.test(t.sql)) // a virtual table's rows are its shadow tables'
+    .filter((t) => !WRITTEN_BEHIND_TABLES.has(t.name) && !/^CREATE VIRTUAL/i.test(t.sql)) // a virtual table's rows are its shadow tables'
     .map((t) => {
       const columns = db.prepare(`SELECT name, pk FROM pragma_table_info(?)`).all(t.name) as Array<{ name: string; pk: number }>;
-      const kept = columns.filter((c) => !(EXCLUDED_COLUMNS[t.name] ?? []).includes(c.name)).map((c) => `"${c.name}"`);
+      const kept = columns.filter((c) => !(WRITTEN_BEHIND_COLUMNS[t.name] ?? []).includes(c.name)).map((c) => `"${c.name}"`);
       const withoutRowid = /WITHOUT\s+ROWID/i.test(t.sql);
       const pk = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => `"${c.name}"`);
       const order = withoutRowid ? (pk.length ? pk : kept).join(', ') : 'rowid';
