@@ -49,8 +49,9 @@ const OTHER = /\b(doue|diario oficial de la union europea|official journal)\b/;
 const THIS = /\b(?:de |en )?(?:esta|este|la presente|el presente) (?:publicacion|resolucion|orden|extracto|anuncio|convocatoria)\b|\bal de esta\b/;
 const EXTRACT = /\bextracto\b/;
 
-/** How a bulletin is named in a reason: acronyms in capitals (DOGC), names as written, accents aside. */
-const bulletinName = (folded: string) => (folded.length <= 6 ? folded.replace(/[.\s]/g, '').toUpperCase() : folded);
+/** How a bulletin is named in a reason: an acronym in capitals (DOGC), a name as the text writes it. */
+const bulletinName = (folded: string, original: string) =>
+  (folded.length <= 6 ? folded.replace(/[.\s]/g, '').toUpperCase() : original.split(/,/)[0]!.trim().slice(0, 80));
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -67,11 +68,12 @@ export function readRelativePeriod(text: string | null | undefined): RelativePer
     if (!count) continue;
     const unit: PeriodUnit = m[2]!.startsWith('mes') ? 'meses' : m[3] === 'naturales' ? 'días naturales' : 'días hábiles';
     // What follows "publicación", up to the end of the sentence, names the publication.
+    const tailAt = m.index + m[0].length + start.index + start[0].length;
     const tail = rest.slice(start[0].length).split(/[.;]/)[0]!.slice(0, 200);
     const regional = REGIONAL.exec(tail);
     let refersTo: Reference;
     let bulletin: string | null = null;
-    if (regional) { refersTo = 'regional'; bulletin = bulletinName(regional[1]!); }
+    if (regional) { refersTo = 'regional'; bulletin = bulletinName(regional[1]!, text.slice(tailAt + regional.index, tailAt + tail.length)); }
     else if (OTHER.test(tail)) { refersTo = 'other'; bulletin = OTHER.exec(tail)![1]!; }
     else if (BOE.test(tail)) { refersTo = 'boe'; bulletin = 'BOE'; }
     else if (THIS.test(tail) || THIS.test(start[0])) refersTo = 'this';
