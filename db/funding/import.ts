@@ -199,7 +199,8 @@ function writers(db: Db, now: number) {
     unserve: (id: string) => sql.unserve.run(id).changes,
     project(rec: ProjectRecord, coordinatorsKnown: boolean): [Outcome, boolean] {
       const row = sql.getProject.get(rec.source_id) as Row | undefined;
-      const merged = row ? mergeProject(rowToRecord<ProjectRecord>(row, PROJECT_FIELDS), rec, coordinatorsKnown) : rec;
+      const stored = row ? mergeProject(rowToRecord<ProjectRecord>(row, PROJECT_FIELDS), rec, coordinatorsKnown) : rec;
+      const merged = { ...stored, personal_data: stored.personal_data || isAboutPerson({ title: stored.title }) };
       const hash = sha256(canonicalJson(merged));
       if (row?.content_hash === hash) return ['unchanged', merged.personal_data];
       (row ? sql.updateProject : sql.insertProject).run({ ...toParams(merged), content_hash: hash, now });
