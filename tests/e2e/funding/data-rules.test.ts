@@ -149,7 +149,7 @@ describe('notices that are not calls', () => {
     const all = await asPro('/funding/v1/search?source=boe&per_page=100');
     for (const c of all.json.data) assert.doesNotMatch(c.title, /bases reguladoras|Corrección de errores|por la que se conceden|se modifica/i, c.id);
     const bases = await asPro('/funding/v1/search?q=%22bases%20reguladoras%22&per_page=100');
-    assert.ok(!bases.json.data.some((c: { id: string }) => c.source === 'boe'));
+    assert.ok(!bases.json.data.some((c: { source: string }) => c.source === 'boe'));
   });
 
   test('each notice is served in its call, with its kind: by BDNS id, and by the disposition it corrects', async () => {
@@ -163,5 +163,17 @@ describe('notices that are not calls', () => {
     const modification = aei.notices[1];
     assert.equal(modification.url, 'https://www.boe.es/diario_boe/txt.php?id=BOE-B-2026-41233');
     assert.equal(modification.published_on, '2026-11-16');
+  });
+
+  test('the explorer call page says how a deadline was obtained and what each notice is', async () => {
+    server.clock.advance(60_000);
+    const page = async (id: string) => (await server.get(`/explore/funding/calls/${encodeURIComponent(id)}`)).text;
+    const hydrogen = await page('bdns:916204');
+    assert.match(hydrogen, /Computed by this service: 20 días hábiles desde el día siguiente a la publicación \(Ley 39\/2015, art\. 30\), counted from BOE-B-2026-41210 published Mon,? 16 November 2026/);
+    assert.match(hydrogen, /<time datetime="2026-12-15">Tue,? 15 December 2026<\/time>/);
+    assert.match(await page('bdns:913870'), /Not computed: it counts from the publication in Diari Oficial de la Generalitat de Catalunya/);
+    const wine = await page('boe:BOE-A-2025-22110');
+    assert.match(wine, /<span class="notice-kind">Correction<\/span>, <time datetime="2026-11-16">/);
+    assert.doesNotMatch(await page('bdns:912345'), /Computed by this service|Not computed/, 'a stated deadline needs no note');
   });
 });
