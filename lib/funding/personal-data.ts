@@ -71,7 +71,8 @@ const NAME = new RegExp(`^\\s*(${WORD}(?:\\s+(?:${PARTICLE}\\s+)?${WORD})+)`, 'u
 const ONE_WORD = new RegExp(`^\\s*(${WORD})`, 'u');
 
 // Abbreviated honorifics (always an address) and the full words (also parts of names of places and works).
-const HONORIFIC = /(?<![\p{L}\p{N}])(D\.ª|Dª\.?|Dña\.?|D\.|Sra?\.(?:\s+(?:D\.|Dña\.?|Dª))?|Don|Doña|DON|DOÑA)(?=\s)/gu;
+// Not after a letter, digit, "." or "+": "R.D. 691/2021", "Ph.D. Programme", "I+D. Programa" are no address.
+const HONORIFIC = /(?<![\p{L}\p{N}.+])(D\.ª|Dª\.?|Dña\.?|DÑA\.?|D\.|Sra?\.(?:\s+(?:D\.|Dña\.?|Dª))?|SRA?\.|Don|Doña|DON|DOÑA)(?=\s)/gu;
 
 // Words that, just before an honorific, make it part of an organisation's, a place's or a work's name.
 const GUARD_BEFORE = /(?:fundaci[oó]n|asociaci[oó]n|premios?|certamen|concurso|c[aá]tedra|colegio|instituto|i\.?e\.?s\.?|c\.?e\.?i\.?p\.?|escuela|centro|residencia|hospital|museo|teatro|festival|calle|c\/|plaza|avenida|avda\.?|paseo|parque|barrio|puente|castillo|palacio|casa|hermandad|cofrad[ií]a|pe[ñn]a|club|obra|programa|proyecto|edificio|biblioteca|archivo|monumento)\s*$/iu;

@@ -107,6 +107,10 @@ test('personalDataFinding: persons withheld, organisations, places and works nam
     ['Ayudas para PERSONAS FÍSICAS QUE DESARROLLAN ACTIVIDAD ECONÓMICA', null, 'eligibility, not a person'],
     ['Real Decreto 691/2021, de 3 de agosto (R.D. 691/2021)', null, 'R.D. is not D.'],
     ['Plan D. de apoyo al comercio', null, 'D. before lower case'],
+    ['Ph.D. Programme Support Actions 2027', null, 'Ph.D. is not D.'],
+    ['Proyectos de I+D. Programa Estatal de Investigación', null, 'I+D. is not D.'],
+    ['Concesión directa de ayudas a las personas físicas afectadas por la DANA', null, 'a direct grant to unnamed persons is a programme'],
+    ['SUBVENCIÓN NOMINATIVA A DÑA. LUCÍA PÉREZ SANZ', 'honorific', 'DÑA. in capitals'],
     ['Ayudas en la comarca de Don Benito-Villanueva', null, 'de Don Benito'],
   ];
   for (const [title, rule, why] of cases) assert.equal(personalDataFinding({ title })?.rule ?? null, rule, `${why}: ${title}`);
