@@ -35,8 +35,9 @@ import { parseEu } from '../../lib/funding/parse-eu.ts';
 import { canonicalJson, deriveDates, mergeCall, mergeProject } from '../../lib/funding/merge.ts';
 import { noticeKind } from '../../lib/funding/notice-kind.ts';
 import { isAboutPerson } from '../../lib/funding/personal-data.ts';
+import { CALL_FIELDS, rowToRecord, type Row } from './call-row.ts';
 import { callRules, noticeRules, ruleLookups } from './rules.ts';
-import type { CallRecord, Cutoff, NoticeRecord, ProjectRecord, SourceCode } from '../../lib/funding/records.ts';
+import type { CallRecord, NoticeRecord, ProjectRecord, SourceCode } from '../../lib/funding/records.ts';
 
 export interface ImportSummary {
   source: SourceCode;
@@ -117,24 +118,11 @@ export function importFundingText(
 
 // ---- row writers ----
 
-const CALL_FIELDS = ['source', 'source_id', 'title', 'summary', 'body', 'funder', 'programme', 'country', 'region', 'url',
-  'published_on', 'opening_on', 'cutoffs', 'deadline_text', 'time_zone', 'budget', 'currency', 'language', 'source_status',
-  'bdns_id', 'personal_data'] as const;
 const CALL_COLUMNS = [...CALL_FIELDS, 'deadline', 'deadline_time', 'opens_at', 'closes_at', 'deadline_source', 'content_hash'] as const;
-export { CALL_FIELDS, NOTICE_FIELDS };
 const PROJECT_FIELDS = ['source_id', 'acronym', 'title', 'topic', 'status', 'start_date', 'end_date', 'total_cost',
   'ec_contribution', 'framework', 'coordinator', 'coordinator_country', 'url', 'personal_data'] as const;
 const NOTICE_FIELDS = ['source_id', 'bdns_id', 'title', 'url', 'published_on', 'section', 'department', 'personal_data'] as const;
 const NOTICE_COLUMNS = [...NOTICE_FIELDS, 'kind', 'refers_to'] as const;
-
-type Row = Record<string, unknown>;
-
-/** A stored row back into the record shape the parsers produce (so the two can be merged and hashed). */
-export function rowToRecord<T>(row: Row, fields: readonly string[]): T {
-  const rec: Row = {};
-  for (const f of fields) rec[f] = f === 'personal_data' ? row[f] === 1 : f === 'cutoffs' ? JSON.parse(row[f] as string) as Cutoff[] : row[f];
-  return rec as T;
-}
 
 function toParams(rec: object): Row {
   const p: Row = { ...rec };

@@ -10,7 +10,7 @@ import { boeIdsIn, dispositionKey, noticeKind, type NoticeKind } from '../../lib
 import { isAboutPerson } from '../../lib/funding/personal-data.ts';
 import type { CallRecord, NoticeRecord } from '../../lib/funding/records.ts';
 import type { Publication } from '../../lib/funding/relative-deadline.ts';
-import { CALL_FIELDS, rowToRecord } from './import.ts';
+import { CALL_FIELDS, rowToRecord, type Row } from './call-row.ts';
 import { createHash } from 'node:crypto';
 
 export function ruleLookups(db: Db) {
@@ -44,7 +44,6 @@ export interface ReapplySummary {
   released_ids: string[];
 }
 
-type Row = Record<string, unknown>;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /**

@@ -59,7 +59,13 @@ export type PublicCall = ReturnType<typeof presentCall>;
 export const CSV_COLUMNS = [
   'id', 'source', 'source_id', 'title', 'funder', 'programme', 'country', 'region', 'url', 'published_on', 'opening_on',
   'deadline', 'deadline_time', 'deadline_text', 'time_zone', 'budget', 'currency', 'language', 'source_status', 'status', 'bdns_id',
+  'deadline_source',
 ] as const;
+
+/** A CSV cell: deadline_source is written as its kind (stated, computed, uncomputed); the rest as served. */
+export function csvValue(call: PublicCall, column: (typeof CSV_COLUMNS)[number]): unknown {
+  return column === 'deadline_source' ? call.deadline_source?.kind ?? null : call[column];
+}
 
 /** RFC 4180: quote a field when it holds a comma, a quote or a line break; double inner quotes. */
 export function csvLine(values: ReadonlyArray<unknown>): string {

@@ -133,6 +133,10 @@ describe('deadlines', () => {
     assert.equal(dogc.deadline_source.text, dogc.deadline_text);
     const stated = (await call('bdns:912345')).json.data;
     assert.deepEqual(stated.deadline_source, { kind: 'stated' });
+    const csv = (await asPro('/funding/v1/export?format=csv&source=bdns')).text.split('\r\n');
+    assert.equal(csv[0]!.split(',').at(-1), 'deadline_source', 'CSV: the kind, in the last column');
+    assert.ok(csv.find((l) => l.startsWith('bdns:916204,'))!.endsWith(',computed'));
+    assert.ok(csv.find((l) => l.startsWith('bdns:912345,'))!.endsWith(',stated'));
     const none = (await call('bdns:914002')).json.data;
     assert.equal(none.deadline_source, null, 'a list-only call: the source said nothing about a deadline');
     const search = await asPro('/funding/v1/search?source=bdns&per_page=100');
