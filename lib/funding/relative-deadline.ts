@@ -42,11 +42,12 @@ const WORDS: Record<string, number> = {
 const NUMBER = `(\\d{1,3}|${Object.keys(WORDS).sort((a, b) => b.length - a.length).join('|')})(?:\\s*\\(\\d{1,3}\\))?`;
 const PERIOD = new RegExp(`\\b${NUMBER}\\s+(dias?|mes(?:es)?)(?:\\s+(habiles|naturales))?\\b`, 'g');
 // The start: "desde / a contar desde / a partir de / contados desde … el día siguiente … publicación".
-const START = /^[^.;]{0,80}?\b(?:desde|a partir de|a partir del|contados? (?:desde|a partir)|computados? (?:desde|a partir))\b[^.;]{0,60}?\bpublicacion\b/;
+// "… días siguientes a la publicación" says the same without "desde".
+const START = /^[^.;]{0,80}?\b(?:desde|a partir de|a partir del|contados? (?:desde|a partir)|computados? (?:desde|a partir)|siguientes? al?)\b[^.;]{0,60}?\bpublicacion\b/;
 const REGIONAL = /\b(dogc|docv|dogv|dog|bocm|bop[a-z]{0,3}|boja|borm|boa|bopv|docm|boib|boc|bon|bor|bocyl|bopa|doe|bocce|bome|bo\.?\s?p\.?|diari oficial|diario oficial de (?:la generalitat|la junta|galicia|extremadura|castilla|la comunitat|la comunidad)|boletin oficial de (?:la provincia|la comunidad|la region|aragon|canarias|cantabria|castilla|navarra|la rioja|las illes|les illes|extremadura|galicia|madrid|del principado|del pais vasco|la junta|las islas|ceuta|melilla)|butlleti oficial)\b/;
 const BOE = /\b(boe|boletin oficial del estado)\b/;
 const OTHER = /\b(doue|diario oficial de la union europea|official journal)\b/;
-const THIS = /\b(?:de |en )?(?:esta|este|la presente|el presente) (?:publicacion|resolucion|orden|extracto|anuncio|convocatoria)\b|\bal de esta\b/;
+const THIS = /\b(?:de |en )?(?:esta|este|la presente|el presente|del presente) (?:publicacion|resolucion|orden|extracto|anuncio|convocatoria)\b|\bal de esta\b/;
 const EXTRACT = /\bextracto\b/;
 
 /** How a bulletin is named in a reason: an acronym in capitals (DOGC), a name as the text writes it. */
