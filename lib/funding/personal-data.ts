@@ -78,7 +78,10 @@ const HONORIFIC = /(?<![\p{L}\p{N}.+])(D\.ª|Dª\.?|Dña\.?|DÑA\.?|D\.|Sra?\.(?
 const GUARD_BEFORE = /(?:fundaci[oó]n|asociaci[oó]n|premios?|certamen|concurso|c[aá]tedra|colegio|instituto|i\.?e\.?s\.?|c\.?e\.?i\.?p\.?|escuela|centro|residencia|hospital|museo|teatro|festival|calle|c\/|plaza|avenida|avda\.?|paseo|parque|barrio|puente|castillo|palacio|casa|hermandad|cofrad[ií]a|pe[ñn]a|club|obra|programa|proyecto|edificio|biblioteca|archivo|monumento)\s*$/iu;
 const DE_BEFORE = /(?<!\bfavor\s)\bde\s*$/iu;
 // Places and works named after a person; a name that begins with one of these is not an individual.
-const NAMED_PLACES = ['don benito', 'doña mencía', 'don álvaro', 'doña blanca', 'don quijote', 'don juan tenorio'];
+const NAMED_PLACES = ['don benito', 'doña mencía', 'don álvaro', 'doña blanca', 'don quijote', 'don juan tenorio',
+  // towns whose names start with a given name ("Concesión directa a Santiago de Compostela…")
+  'santiago de compostela', 'santiago del teide', 'pedro muñoz', 'pedro abad', 'pedro bernardo', 'pedro martínez',
+  'pedro rodríguez', 'martín muñoz', 'miguel esteban', 'juan de la cosa'];
 // An office after an honorific is a post, not a named person ("Sr. Alcalde-Presidente").
 const OFFICE = /^(?:alcalde|alcaldesa|presidente|presidenta|director|directora|consejero|consejera|rector|rectora|secretario|secretaria|ministro|ministra|delegado|delegada|gerente|concejal|concejala|decano|decana)/iu;
 
@@ -128,7 +131,7 @@ export function namesBeneficiary(text: string | null | undefined, direct: boolea
     const viaFavour = /favor/i.test(m[0]) || FAVOUR.test(text.slice(0, m.index + m[0].length - m[1]!.length));
     if (!viaFavour && !direct) continue;
     const first = m[1]!.split(/\s+/)[0]!.toLowerCase();
-    if (GIVEN_NAMES.has(first)) return true;
+    if (GIVEN_NAMES.has(first) && !isPlaceOrWork(m[1]!)) return true;
   }
   return false;
 }

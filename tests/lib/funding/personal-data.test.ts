@@ -108,6 +108,8 @@ test('personalDataFinding: persons withheld, organisations, places and works nam
     ['Real Decreto 691/2021, de 3 de agosto (R.D. 691/2021)', null, 'R.D. is not D.'],
     ['Plan D. de apoyo al comercio', null, 'D. before lower case'],
     ['Ph.D. Programme Support Actions 2027', null, 'Ph.D. is not D.'],
+    ['Concesión directa de subvención a Santiago de Compostela Turismo para el Xacobeo 2027', null, 'a town named like a person'],
+    ['Subvención nominativa a favor de Pedro Muñoz (Ciudad Real) para su feria', null, 'Pedro Muñoz, a town'],
     ['Proyectos de I+D. Programa Estatal de Investigación', null, 'I+D. is not D.'],
     ['Concesión directa de ayudas a las personas físicas afectadas por la DANA', null, 'a direct grant to unnamed persons is a programme'],
     ['SUBVENCIÓN NOMINATIVA A DÑA. LUCÍA PÉREZ SANZ', 'honorific', 'DÑA. in capitals'],
