@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { accountCommands } from './cli/accounts.ts';
 import { backupCommands } from './cli/backup.ts';
+import { fundingRuleCommands } from './cli/funding-rules.ts';
 import { UsageError, type CliContext, type Command } from './cli/command.ts';
 import { humanCommands } from './cli/human.ts';
 import { impactCommands } from './cli/impact.ts';
@@ -14,7 +15,7 @@ import { openDatabase, type Db } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { readConfig } from './lib/config.ts';
 
-const COMMANDS: Command[] = [...serverCommands, ...backupCommands, ...impactCommands, ...accountCommands, ...humanCommands];
+const COMMANDS: Command[] = [...serverCommands, ...fundingRuleCommands, ...backupCommands, ...impactCommands, ...accountCommands, ...humanCommands];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));

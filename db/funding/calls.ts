@@ -1,5 +1,6 @@
 /** One call with what other sources add to it, and the source register: the reads behind /calls and /sources. */
 import type { Db } from '../connection.ts';
+import { dispositionKey } from '../../lib/funding/notice-kind.ts';
 import type { CallRow } from './search.ts';
 
 export function fundingReads(db: Db) {
@@ -7,8 +8,13 @@ export function fundingReads(db: Db) {
   const projects = db.prepare(`SELECT source_id AS id, acronym, title, status, start_date, end_date, total_cost,
       ec_contribution, coordinator, coordinator_country, url
     FROM funding_projects WHERE topic = ? AND personal_data = 0 ORDER BY start_date DESC, source_id`);
-  const notices = db.prepare(`SELECT source_id AS id, title, url, published_on, department
-    FROM funding_notices WHERE bdns_id = ? AND personal_data = 0 ORDER BY published_on, source_id`);
+  // A call's notices: by its BDNS id; by its BOE id (its own item, or a notice naming it); or by the
+  // disposition a notice corrects, modifies or resolves, which must be the call's own (or the bases
+  // its text names) — from the same department unless the key is a numbered disposition (CNU/1230/2025).
+  const notices = db.prepare(`SELECT source_id AS id, kind, title, url, published_on, department
+    FROM funding_notices WHERE personal_data = 0 AND (bdns_id = @bdns OR source_id = @boe OR refers_to = @boe
+      OR (refers_to IN (@own, @bases) AND (instr(refers_to, '/') > 0 OR substr(@funder, 1, length(department)) = department)))
+    ORDER BY published_on, source_id`);
   const sources = db.prepare(`SELECT s.*,
       CASE s.code WHEN 'cordis' THEN (SELECT count(*) FROM funding_projects WHERE personal_data = 0)
                   ELSE (SELECT count(*) FROM funding_public_calls c WHERE c.source = s.code) END AS records,
@@ -19,7 +25,10 @@ export function fundingReads(db: Db) {
   return {
     call: (id: string) => call.get(id) as CallRow | undefined,
     projects: (topic: string) => projects.all(topic) as Record<string, unknown>[],
-    notices: (bdnsId: string) => notices.all(bdnsId) as Record<string, unknown>[],
+    notices: (call: CallRow & { body?: string | null }) => notices.all({
+      bdns: call.bdns_id, boe: call.source === 'boe' ? call.source_id : null, funder: call.funder ?? '',
+      own: dispositionKey(call.title, 'own'), bases: call.body ? dispositionKey(call.body, 'own') : null,
+    }) as Record<string, unknown>[],
     sources: () => sources.all() as Array<Record<string, unknown> & { last_import_ms: number | null }>,
     licences: () => licences.all() as Array<{ code: string; licence: string; attribution: string }>,
   };

@@ -11,7 +11,9 @@ export interface Epoch { generation: number; validUntil: number }
 const DAY_MS = 86_400_000;
 
 export function corpusEpoch(db: Db) {
-  const generation = db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck();
+  // Moves with every import and every `funding reapply-rules` run (db/funding/rules.ts).
+  const generation = db.prepare(`SELECT (SELECT coalesce(max(id), 0) FROM funding_imports)
+    + (SELECT coalesce(max(id), 0) FROM funding_rule_runs)`).pluck();
   const nextClose = db.prepare(`SELECT min(coalesce(closes_at, 253402300799999)) FROM funding_calls
     WHERE personal_data = 0 AND coalesce(closes_at, 253402300799999) > ?`).pluck();
   const nextOpen = db.prepare('SELECT min(opens_at) FROM funding_calls WHERE personal_data = 0 AND opens_at IS NOT NULL AND opens_at > ?').pluck();

@@ -8,14 +8,20 @@
  *  - a call's id is `<source>:<source_id>`; content_hash is the SHA-256 of the merged record's
  *    canonical JSON, and a record whose hash and current deadline are unchanged is not written at
  *    all (re-importing a file changes no row, not even updated_at);
- *  - BOE: every grant-call item is upserted as a notice; its call is kept as `boe:<identificador>`
- *    only while no BDNS call has its BDNS id (otherwise the notice just attaches by bdns_id);
+ *  - BOE: every grant item is upserted as a notice, classified (lib/funding/notice-kind.ts: call,
+ *    bases, correction, modification, award); only a 'call' item is kept as a call
+ *    `boe:<identificador>`, and only while no BDNS call has its BDNS id (otherwise the notice just
+ *    attaches by bdns_id). A BDNS call the notice names gets its deadline recomputed (an extract's
+ *    publication date is what "N días desde la publicación del extracto" counts from);
  *  - BDNS: importing a call deletes any `boe:` call with the same BDNS id (folded); its notice stays;
  *  - CORDIS: upserts funding_projects; the path is a project.csv (organization.csv is read from the
  *    same folder when present) or a folder holding project.csv and optionally organization.csv
  *    (an unzipped cordis-HORIZONprojects-csv.zip);
- *  - records about a natural person are stored with personal_data = 1: the FTS triggers skip them
- *    and every read goes through funding_public_calls; the summary counts them as withheld;
+ *  - the data rules (./rules.ts) run here, on the merged record, for every source and every path
+ *    (EU file and search response, BDNS list and detail, BOE JSON and XML, and any sync that calls
+ *    importFundingText): records about a natural person are stored with personal_data = 1 (the FTS
+ *    triggers skip them and every read goes through funding_public_calls; the summary counts them as
+ *    withheld), and a deadline stated only as a relative period is computed (deadline_source says how);
  *  - every import, even one that changed nothing, is logged in funding_imports.
  */
 import { createHash } from 'node:crypto';
@@ -27,7 +33,11 @@ import { parseBoe } from '../../lib/funding/parse-boe.ts';
 import { parseCordis } from '../../lib/funding/parse-cordis.ts';
 import { parseEu } from '../../lib/funding/parse-eu.ts';
 import { canonicalJson, deriveDates, mergeCall, mergeProject } from '../../lib/funding/merge.ts';
-import type { CallRecord, Cutoff, NoticeRecord, ProjectRecord, SourceCode } from '../../lib/funding/records.ts';
+import { noticeKind } from '../../lib/funding/notice-kind.ts';
+import { isAboutPerson } from '../../lib/funding/personal-data.ts';
+import { CALL_FIELDS, rowToRecord, type Row } from './call-row.ts';
+import { callRules, noticeRules, ruleLookups } from './rules.ts';
+import type { CallRecord, NoticeRecord, ProjectRecord, SourceCode } from '../../lib/funding/records.ts';
 
 export interface ImportSummary {
   source: SourceCode;
@@ -39,7 +49,8 @@ export interface ImportSummary {
   skipped?: number;            // eu: tenders in the file, not imported
   folded?: number;             // bdns: boe: calls removed because their BDNS call is now here
   attached?: number;           // boe: notices whose BDNS call exists (no boe: call kept)
-  notices?: number;            // boe: grant-call items in the sumario
+  notices?: number;            // boe: grant items in the sumario (calls and other notices)
+  recomputed?: number;         // boe: BDNS calls whose deadline an extract's date now fixes
   projects?: number;           // cordis: projects in the file
   coordinatorsWithheld?: number; // cordis: natural-person coordinators whose name was not stored
 }
@@ -82,11 +93,14 @@ export function importFundingText(
     });
   } else if (source === 'boe') {
     const { notices, calls } = parseBoe(text);
-    Object.assign(summary, { notices: notices.length, attached: 0 });
+    Object.assign(summary, { notices: notices.length, attached: 0, recomputed: 0 });
     write = () => notices.forEach((n, i) => {
       count(...w.notice(n));
-      if (n.bdns_id !== null && w.hasBdnsCall(n.bdns_id)) summary.attached!++;
-      else count(...w.call(calls[i]!));
+      if (n.bdns_id !== null && w.hasBdnsCall(n.bdns_id)) {
+        summary.attached!++;
+        summary.recomputed! += w.refreshBdns(n.bdns_id);
+      } else if (noticeKind(n.title) === 'call') count(...w.call(calls[i]!));
+      else w.unserve(`boe:${n.source_id}`);
     });
   } else {
     const { projects, coordinatorsKnown, coordinatorsWithheld } = parseCordis({ project: text, organization });
@@ -104,22 +118,11 @@ export function importFundingText(
 
 // ---- row writers ----
 
-const CALL_FIELDS = ['source', 'source_id', 'title', 'summary', 'body', 'funder', 'programme', 'country', 'region', 'url',
-  'published_on', 'opening_on', 'cutoffs', 'deadline_text', 'time_zone', 'budget', 'currency', 'language', 'source_status',
-  'bdns_id', 'personal_data'] as const;
-const CALL_COLUMNS = [...CALL_FIELDS, 'deadline', 'deadline_time', 'opens_at', 'closes_at', 'content_hash'] as const;
+const CALL_COLUMNS = [...CALL_FIELDS, 'deadline', 'deadline_time', 'opens_at', 'closes_at', 'deadline_source', 'content_hash'] as const;
 const PROJECT_FIELDS = ['source_id', 'acronym', 'title', 'topic', 'status', 'start_date', 'end_date', 'total_cost',
   'ec_contribution', 'framework', 'coordinator', 'coordinator_country', 'url', 'personal_data'] as const;
 const NOTICE_FIELDS = ['source_id', 'bdns_id', 'title', 'url', 'published_on', 'section', 'department', 'personal_data'] as const;
-
-type Row = Record<string, unknown>;
-
-/** A stored row back into the record shape the parsers produce (so the two can be merged and hashed). */
-function rowToRecord<T>(row: Row, fields: readonly string[]): T {
-  const rec: Row = {};
-  for (const f of fields) rec[f] = f === 'personal_data' ? row[f] === 1 : f === 'cutoffs' ? JSON.parse(row[f] as string) as Cutoff[] : row[f];
-  return rec as T;
-}
+const NOTICE_COLUMNS = [...NOTICE_FIELDS, 'kind', 'refers_to'] as const;
 
 function toParams(rec: object): Row {
   const p: Row = { ...rec };
@@ -129,6 +132,7 @@ function toParams(rec: object): Row {
 }
 
 function writers(db: Db, now: number) {
+  const lookups = ruleLookups(db);
   const sql = {
     getCall: db.prepare('SELECT * FROM funding_calls WHERE id = ?'),
     insertCall: db.prepare(`INSERT INTO funding_calls (id, ${CALL_COLUMNS.join(', ')}, imported_at, updated_at)
@@ -136,16 +140,34 @@ function writers(db: Db, now: number) {
     updateCall: db.prepare(`UPDATE funding_calls SET ${CALL_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id`),
     hasBdns: db.prepare("SELECT 1 FROM funding_calls WHERE source = 'bdns' AND bdns_id = ? LIMIT 1").pluck(),
     foldBoe: db.prepare("DELETE FROM funding_calls WHERE source = 'boe' AND bdns_id = ?"),
+    unserve: db.prepare('DELETE FROM funding_calls WHERE id = ?'),
+    bdnsCall: db.prepare("SELECT * FROM funding_calls WHERE source = 'bdns' AND bdns_id = ?"),
     getProject: db.prepare('SELECT * FROM funding_projects WHERE source_id = ?'),
     insertProject: db.prepare(`INSERT INTO funding_projects (${PROJECT_FIELDS.join(', ')}, content_hash, imported_at, updated_at)
       VALUES (${PROJECT_FIELDS.map((c) => `@${c}`).join(', ')}, @content_hash, @now, @now)`),
     updateProject: db.prepare(`UPDATE funding_projects SET ${PROJECT_FIELDS.map((c) => `${c} = @${c}`).join(', ')},
       content_hash = @content_hash, updated_at = @now WHERE source_id = @source_id`),
     getNotice: db.prepare('SELECT * FROM funding_notices WHERE source_id = ?'),
-    insertNotice: db.prepare(`INSERT INTO funding_notices (${NOTICE_FIELDS.join(', ')}, content_hash, imported_at)
-      VALUES (${NOTICE_FIELDS.map((c) => `@${c}`).join(', ')}, @content_hash, @now)`),
-    updateNotice: db.prepare(`UPDATE funding_notices SET ${NOTICE_FIELDS.map((c) => `${c} = @${c}`).join(', ')},
+    insertNotice: db.prepare(`INSERT INTO funding_notices (${NOTICE_COLUMNS.join(', ')}, content_hash, imported_at)
+      VALUES (${NOTICE_COLUMNS.map((c) => `@${c}`).join(', ')}, @content_hash, @now)`),
+    updateNotice: db.prepare(`UPDATE funding_notices SET ${NOTICE_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
       content_hash = @content_hash WHERE source_id = @source_id`),
+  };
+
+  /** Writes a merged call with its rules applied, unless nothing the row holds would change. */
+  const writeCall = (id: string, row: Row | undefined, merged: CallRecord): [Outcome, boolean] => {
+    const ruled = callRules(merged, lookups);
+    const hash = sha256(canonicalJson(ruled.record));
+    const dates = deriveDates({ ...ruled.record, cutoffs: ruled.cutoffs }, now);
+    const deadlineSource = ruled.deadlineSource === null ? null : JSON.stringify(ruled.deadlineSource);
+    // The current deadline moves on when a cut-off passes, and a computed one when the publication it
+    // counts from arrives: either alone is worth a write.
+    if (row && row.content_hash === hash && row.deadline === dates.deadline && row.deadline_time === dates.deadline_time
+      && row.closes_at === dates.closes_at && row.deadline_source === deadlineSource) {
+      return ['unchanged', ruled.record.personal_data];
+    }
+    (row ? sql.updateCall : sql.insertCall).run({ ...toParams(ruled.record), ...dates, deadline_source: deadlineSource, id, content_hash: hash, now });
+    return [row ? 'updated' : 'inserted', ruled.record.personal_data];
   };
 
   return {
@@ -153,18 +175,20 @@ function writers(db: Db, now: number) {
       const id = `${rec.source}:${rec.source_id}`;
       const row = sql.getCall.get(id) as Row | undefined;
       const merged = row ? mergeCall(rowToRecord<CallRecord>(row, CALL_FIELDS), rec) : rec;
-      const hash = sha256(canonicalJson(merged));
-      const dates = deriveDates(merged, now);
-      // The current deadline moves on when a cut-off passes: that alone is worth a write.
-      if (row && row.content_hash === hash && row.deadline === dates.deadline && row.deadline_time === dates.deadline_time) {
-        return ['unchanged', merged.personal_data];
-      }
-      (row ? sql.updateCall : sql.insertCall).run({ ...toParams(merged), ...dates, id, content_hash: hash, now });
-      return [row ? 'updated' : 'inserted', merged.personal_data];
+      return writeCall(id, row, merged);
     },
+    /** A BDNS call's rules again (an extract it counts from may have arrived); 1 when its row changed. */
+    refreshBdns(bdnsId: string): number {
+      const row = sql.bdnsCall.get(bdnsId) as Row | undefined;
+      if (!row) return 0;
+      return writeCall(row.id as string, row, rowToRecord<CallRecord>(row, CALL_FIELDS))[0] === 'unchanged' ? 0 : 1;
+    },
+    /** A boe: call whose item is a notice, not a call (a rule decided so after it was stored). */
+    unserve: (id: string) => sql.unserve.run(id).changes,
     project(rec: ProjectRecord, coordinatorsKnown: boolean): [Outcome, boolean] {
       const row = sql.getProject.get(rec.source_id) as Row | undefined;
-      const merged = row ? mergeProject(rowToRecord<ProjectRecord>(row, PROJECT_FIELDS), rec, coordinatorsKnown) : rec;
+      const stored = row ? mergeProject(rowToRecord<ProjectRecord>(row, PROJECT_FIELDS), rec, coordinatorsKnown) : rec;
+      const merged = { ...stored, personal_data: stored.personal_data || isAboutPerson({ title: stored.title }) };
       const hash = sha256(canonicalJson(merged));
       if (row?.content_hash === hash) return ['unchanged', merged.personal_data];
       (row ? sql.updateProject : sql.insertProject).run({ ...toParams(merged), content_hash: hash, now });
@@ -172,7 +196,7 @@ function writers(db: Db, now: number) {
     },
     notice(rec: NoticeRecord): [Outcome, boolean] {
       const row = sql.getNotice.get(rec.source_id) as Row | undefined;
-      const merged = { ...rec, personal_data: rec.personal_data || row?.personal_data === 1 };
+      const merged = noticeRules({ ...rec, personal_data: rec.personal_data || row?.personal_data === 1 || isAboutPerson(rec) });
       const hash = sha256(canonicalJson(merged));
       if (row?.content_hash === hash) return ['unchanged', merged.personal_data];
       (row ? sql.updateNotice : sql.insertNotice).run({ ...toParams(merged), content_hash: hash, now });

@@ -67,12 +67,12 @@ export interface CallRow {
   published_on: string | null; opening_on: string | null; deadline: string | null; deadline_time: string | null;
   deadline_text: string | null; cutoffs: string; time_zone: string; opens_at: number | null; closes_at: number | null;
   budget: number | null; currency: string | null; language: string; source_status: 'open' | 'forthcoming' | 'closed' | null;
-  bdns_id: string | null;
+  bdns_id: string | null; deadline_source: string | null;
 }
 
 const COLUMNS = `c.seq, c.id, c.source, c.source_id, c.title, c.summary, c.funder, c.programme, c.country, c.region, c.url,
   c.published_on, c.opening_on, c.deadline, c.deadline_time, c.deadline_text, c.cutoffs, c.time_zone, c.opens_at,
-  c.closes_at, c.budget, c.currency, c.language, c.source_status, c.bdns_id`;
+  c.closes_at, c.budget, c.currency, c.language, c.source_status, c.bdns_id, c.deadline_source`;
 
 export interface SearchPage { rows: CallRow[]; total: number; exact: boolean }
 

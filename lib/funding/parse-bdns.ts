@@ -12,11 +12,11 @@
  * opens after `now` (in Madrid). A missing abierto leaves it null.
  *
  * Personal data: calls are about programmes, and tiposBeneficiarios "PERSONAS FÍSICAS" says who may
- * apply, which is not personal data. A call is flagged when its text names a person: a DNI/NIE or a
- * masked NIF (***1234**) in the title or descriptions, or, for a direct grant (tipoConvocatoria
- * "Concesión directa…"), an honorific and name ("a D. Juan Pérez").
+ * apply, which is not personal data. A call is flagged by the one rule of ./personal-data.ts over
+ * its title, summary and body, the same for a list item (descripcionLeng as its body) and a detail;
+ * db/funding/import.ts applies the rule again to the merged record on every import path.
  */
-import { findPersonalId, namesIndividual } from './personal-data.ts';
+import { isAboutPerson } from './personal-data.ts';
 import { amount, asList, dayField, isObj, joinText, parseJson, text, type Obj } from './parse-util.ts';
 import { ImportFormatError, type CallRecord } from './records.ts';
 import { toLocal } from './zoned-time.ts';
@@ -73,7 +73,8 @@ function listItem(item: unknown, at: string): CallRecord {
   const call = baseCall(id, title);
   call.published_on = dayField(item.fechaRecepcion, record, 'fechaRecepcion');
   call.funder = funder(item.nivel1, item.nivel2, item.nivel3);
-  call.personal_data = findPersonalId(title) !== null || findPersonalId(text(item.descripcionLeng)) !== null;
+  call.body = text(item.descripcionLeng);
+  call.personal_data = isAboutPerson(call);
   return call;
 }
 
@@ -89,8 +90,10 @@ function detail(d: Obj, at: string, now: number | undefined): CallRecord {
   call.funder = funder(organo.nivel1, organo.nivel2, organo.nivel3);
   call.published_on = dayField(d.fechaRecepcion, record, 'fechaRecepcion');
   call.summary = text(d.descripcionFinalidad);
+  // tipoConvocatoria ("Concesión directa - instrumental") is kept in the body: the personal-data rule
+  // reads it wherever the record is re-read (a direct grant "a <name>" names its beneficiary).
   call.body = joinText([text(d.descripcionLeng), ...descriptions(d.tiposBeneficiarios), ...descriptions(d.sectores),
-    ...descriptions(d.instrumentos), text(d.descripcionBasesReguladoras)]);
+    ...descriptions(d.instrumentos), text(d.descripcionBasesReguladoras), text(d.tipoConvocatoria)]);
   call.region = joinText(descriptions(d.regiones), '; ');
   call.budget = amount(d.presupuestoTotal, record, 'presupuestoTotal');
   call.currency = call.budget === null ? null : 'EUR';
@@ -102,8 +105,6 @@ function detail(d: Obj, at: string, now: number | undefined): CallRecord {
   const end = dayField(d.fechaFinSolicitud, record, 'fechaFinSolicitud');
   call.cutoffs = end ? [{ date: end, time: null }] : [];
   call.deadline_text = end ? null : text(d.textFin);
-  const texts = [title, text(d.descripcionLeng), text(d.descripcionFinalidad), text(d.descripcionBasesReguladoras)];
-  const direct = /directa/i.test(text(d.tipoConvocatoria) ?? '');
-  call.personal_data = texts.some((t) => findPersonalId(t) !== null) || (direct && namesIndividual(title));
+  call.personal_data = isAboutPerson(call);
   return call;
 }

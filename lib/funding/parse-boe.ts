@@ -8,12 +8,14 @@
  * under a departamento. The sumario has no structured deadline; a relative one stated in a title
  * ("quince días hábiles…") is kept as deadline_text.
  *
- * Which items are grant calls: section III ("Otras disposiciones") items under a grant epigraph
- * (Subvenciones, Ayudas, Becas, Premios) or whose title convenes grants, minus award resolutions
- * ("por la que se conceden…"); section V-B ("Otros anuncios oficiales") extracts ("Extracto de … por
- * la que se convocan …") and any V-B item carrying a BDNS id.
+ * Which items are about grant calls: section III ("Otras disposiciones") items under a grant epigraph
+ * (Subvenciones, Ayudas, Becas, Premios), or whose title convenes grants or awards them; section V-B
+ * ("Otros anuncios oficiales") extracts ("Extracto de … por la que se convocan …"), their corrections,
+ * and any V-B item carrying a BDNS id. Not all of them are calls: db/funding/import.ts classifies each
+ * (lib/funding/notice-kind.ts) and keeps bases, corrections, modifications and award resolutions as
+ * notices of the call they refer to, not as calls.
  */
-import { findPersonalId, namesIndividual } from './personal-data.ts';
+import { isAboutPerson } from './personal-data.ts';
 import { asList, dayField, isObj, joinText, parseJson, text, type Obj } from './parse-util.ts';
 import { ImportFormatError, type CallRecord, type NoticeRecord } from './records.ts';
 import { parseXml, xmlToObject, XmlError } from './xml.ts';
@@ -24,13 +26,14 @@ export const BDNS_ID = /\bBDNS\b[^0-9]{0,20}?(\d{5,7})/;
 const GRANT_EPIGRAPH = /subvenci|\bayudas?\b|\bbecas?\b|\bpremios?\b/i;
 const CONVENES = /\bconvoca(?:n|toria|torias)?\b[\s\S]*\b(?:subvenci|ayudas?\b|becas?\b|premios?\b)/i;
 const AWARD = /por la que se (?:conceden|resuelven?|adjudican|publica(?:n)? la (?:concesi[oó]n|resoluci[oó]n|relaci[oó]n))/i;
-const EXTRACT = /^extracto\b[\s\S]*\bconvoca/i;
+const EXTRACT = /^(?:extracto|correcci[oó]n de errores)\b[\s\S]*\bconvoca/i;
+const GRANTS = /subvenci|\bayudas?\b|\bbecas?\b|\bpremios?\b/i;
 const RELATIVE_DEADLINE = /\b(?:\d+|un|una|dos|tres|cinco|diez|quince|veinte|treinta|cuarenta y cinco)\s+(?:días|mes|meses)(?:\s+(?:hábiles|naturales))?[^.;]*/i;
 
 /** Is this sumario item a grant call? (rules in the header comment) */
 export function isGrantCall(sectionCode: string | null, epigraph: string | null, title: string): boolean {
   const code = (sectionCode ?? '').toUpperCase();
-  if (code === '3') return (GRANT_EPIGRAPH.test(epigraph ?? '') || CONVENES.test(title)) && !AWARD.test(title);
+  if (code === '3') return GRANT_EPIGRAPH.test(epigraph ?? '') || CONVENES.test(title) || (AWARD.test(title) && GRANTS.test(title));
   if (code === '5B') return EXTRACT.test(title) || BDNS_ID.test(title);
   return false;
 }
@@ -111,7 +114,7 @@ export function parseBoe(fileText: string): BoeParse {
 
 function take(out: BoeParse, date: string, id: string, title: string, link: string | null, place: Place): void {
   const bdnsId = BDNS_ID.exec(title)?.[1] ?? null;
-  const personal = findPersonalId(title) !== null || (/directa/i.test(title) && namesIndividual(title));
+  const personal = isAboutPerson({ title });
   out.notices.push({
     source_id: id, bdns_id: bdnsId, title, url: link, published_on: date,
     section: place.section, department: place.department, personal_data: personal,

@@ -4,6 +4,7 @@
  */
 import type { Cutoff, SourceStatus } from './records.ts';
 import { callStatus, currentCutoff } from './status.ts';
+import type { DeadlineSource } from './relative-deadline.ts';
 import { closesAt } from './zoned-time.ts';
 
 export interface StoredCall {
@@ -12,6 +13,13 @@ export interface StoredCall {
   opening_on: string | null; deadline: string | null; deadline_time: string | null; deadline_text: string | null;
   cutoffs: string; time_zone: string; opens_at: number | null; closes_at: number | null; budget: number | null;
   currency: string | null; language: string; source_status: SourceStatus | null; bdns_id: string | null;
+  deadline_source: string | null; // JSON DeadlineSource; null on rows not yet re-ruled (see deadlineSource)
+}
+
+/** How the deadline was obtained. A row stored before the rules recorded it: stated when it has a date. */
+function deadlineSource(row: StoredCall): DeadlineSource | null {
+  if (row.deadline_source) return JSON.parse(row.deadline_source) as DeadlineSource;
+  return row.deadline !== null ? { kind: 'stated' } : null;
 }
 
 export function presentCall(row: StoredCall, now: number) {
@@ -34,6 +42,7 @@ export function presentCall(row: StoredCall, now: number) {
     deadline: current ? current.date : row.deadline,
     deadline_time: current ? current.time : row.deadline_time,
     deadline_text: row.deadline_text,
+    deadline_source: deadlineSource(row),
     cutoffs,
     time_zone: row.time_zone,
     budget: row.budget,
@@ -50,7 +59,13 @@ export type PublicCall = ReturnType<typeof presentCall>;
 export const CSV_COLUMNS = [
   'id', 'source', 'source_id', 'title', 'funder', 'programme', 'country', 'region', 'url', 'published_on', 'opening_on',
   'deadline', 'deadline_time', 'deadline_text', 'time_zone', 'budget', 'currency', 'language', 'source_status', 'status', 'bdns_id',
+  'deadline_source',
 ] as const;
+
+/** A CSV cell: deadline_source is written as its kind (stated, computed, uncomputed); the rest as served. */
+export function csvValue(call: PublicCall, column: (typeof CSV_COLUMNS)[number]): unknown {
+  return column === 'deadline_source' ? call.deadline_source?.kind ?? null : call[column];
+}
 
 /** RFC 4180: quote a field when it holds a comma, a quote or a line break; double inner quotes. */
 export function csvLine(values: ReadonlyArray<unknown>): string {

@@ -14,8 +14,9 @@ export interface StatusInputs {
 }
 
 /**
- * A call whose source states neither a deadline nor a status (a BOE notice with no BDNS call yet: its
- * deadline is a phrase such as "quince días hábiles desde…") is taken as open for this many days after
+ * A call whose source states neither a deadline nor a status, and whose words give no deadline this
+ * service can compute (lib/funding/relative-deadline.ts: e.g. a period counted from a regional
+ * bulletin, or no period at all), is taken as open for this many days after
  * publication, then closed. Such windows run a few weeks; 90 days is a generous bound that keeps a
  * years-old notice from reading "open" for ever without inventing a deadline (docs/decisions.md).
  */

@@ -9,11 +9,16 @@ import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { ApiCall } from './api.ts';
 import { fundingFailure } from './funding-failure.ts';
-import { amountWords, cutoffWords, dayWords, deadlineWords, quotaWords, sourceWords, statusWords, type CallJson } from './funding-words.ts';
+import { amountWords, cutoffWords, dayWords, deadlineSourceWords, deadlineWords, quotaWords, sourceWords, statusWords, type CallJson } from './funding-words.ts';
 import { explorePage } from './layout.ts';
 
 interface Project { id: string; acronym: string | null; title: string; status: string | null; start_date: string | null; end_date: string | null; total_cost: number | null; ec_contribution: number | null; coordinator: string | null; coordinator_country: string | null; url: string | null }
-interface Notice { id: string; title: string; url: string | null; published_on: string; department: string | null }
+interface Notice { id: string; kind: string; title: string; url: string | null; published_on: string; department: string | null }
+
+const NOTICE_KINDS: Record<string, string> = {
+  call: 'Announcement', bases: 'Bases reguladoras', correction: 'Correction', modification: 'Modification',
+  award: 'Award resolution', other: 'Notice',
+};
 interface CallDetail extends CallJson { projects: Project[]; notices: Notice[]; attribution: Array<{ source: string; licence: string; credit: string }> }
 
 /** Only web links become links: a source URL is data, and a javascript: URL must not be clickable. */
@@ -30,8 +35,8 @@ function projectsSection(call: CallDetail): Html {
 
 function noticesSection(call: CallDetail): Html {
   if (!call.notices.length) return html``;
-  return html`<section aria-labelledby="notices-h"><h2 id="notices-h">Announced in the BOE</h2>
-<ul>${call.notices.map((n) => html`<li>${day(n.published_on)}: ${link(n.url, n.title)}${n.department ? html` (${n.department})` : ''}</li>`)}</ul></section>`;
+  return html`<section aria-labelledby="notices-h"><h2 id="notices-h">In the BOE: announcement, bases, corrections, changes and awards</h2>
+<ul>${call.notices.map((n) => html`<li><span class="notice-kind">${NOTICE_KINDS[n.kind] ?? n.kind}</span>, ${day(n.published_on)}: ${link(n.url, n.title)}${n.department ? html` (${n.department})` : ''}</li>`)}</ul></section>`;
 }
 
 function detail(call: CallDetail): Html {
@@ -40,7 +45,7 @@ function detail(call: CallDetail): Html {
     : html``;
   return html`<dl class="call-detail">
 <dt>Status</dt><dd class="status status-${call.status}">${statusWords(call)}</dd>
-<dt>Deadline</dt><dd>${deadlineWords(call)}${call.cutoffs.length > 1 ? ' (the next of several cut-offs)' : ''}</dd>
+<dt>Deadline</dt><dd>${deadlineWords(call)}${call.cutoffs.length > 1 ? ' (the next of several cut-offs)' : ''}${deadlineSourceWords(call)}</dd>
 ${cutoffs}
 <dt>Opens</dt><dd>${day(call.opening_on)}</dd>
 <dt>Published</dt><dd>${day(call.published_on)}</dd>

@@ -23,6 +23,7 @@ export interface CallJson {
   deadline: string | null;
   deadline_time: string | null;
   deadline_text: string | null;
+  deadline_source: DeadlineSourceJson | null;
   cutoffs: Array<{ date: string; time: string | null }>;
   time_zone: string;
   budget: number | null;
@@ -32,6 +33,11 @@ export interface CallJson {
   status: string;
   bdns_id: string | null;
 }
+
+export type DeadlineSourceJson =
+  | { kind: 'stated' }
+  | { kind: 'computed'; rule: string; from: string; publication: string; text: string; calendar: string[] }
+  | { kind: 'uncomputed'; reason: string; text: string };
 
 /** Labels for the source codes the search takes (the codes themselves come from the API's schema). */
 export const SOURCE_LABELS: Record<string, string> = {
@@ -78,6 +84,16 @@ export function deadlineWords(call: Pick<CallJson, 'deadline' | 'deadline_time' 
   if (call.deadline) return cutoffWords(call.deadline, call.deadline_time, call.time_zone);
   if (call.deadline_text) return html`No date; the source says: <q lang="${call.language}">${call.deadline_text}</q>`;
   return html`No deadline stated by the source`;
+}
+
+/** How the deadline was obtained, for a call page: only when the service computed it or could not. */
+export function deadlineSourceWords(call: Pick<CallJson, 'deadline_source' | 'language'>): Html {
+  const s = call.deadline_source;
+  if (!s || s.kind === 'stated') return html``;
+  if (s.kind === 'computed') {
+    return html`<br><span class="muted">Computed by this service: ${s.rule}, counted from ${s.publication} published ${dayWords(s.from)}. The source says: <q lang="${call.language}">${s.text}</q></span>`;
+  }
+  return html`<br><span class="muted">Not computed: ${s.reason}.</span>`;
 }
 
 export function amountWords(amount: number | null, currency: string | null): string {

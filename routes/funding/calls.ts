@@ -19,7 +19,7 @@ export function callOperation(ctx: AppContext): Operation {
       path: '/calls/:id',
       operationId: 'getCall',
       summary: 'One published call',
-      description: 'A call by id, with the projects CORDIS lists under it (EU topics), the BOE notices that announce it (BDNS calls) and the credit its sources require.',
+      description: 'A call by id, with the projects CORDIS lists under it (EU topics), the BOE notices about it (its announcement, bases, corrections, modifications, award resolutions) and the credit its sources require.',
       params: callParams,
       query: noQuery,
       responses: { 200: { description: 'The call', schema: 'CallDetail' } },
@@ -32,7 +32,7 @@ export function callOperation(ctx: AppContext): Operation {
       const credits = reads.licences();
       const used = new Set([row.source]);
       const projects = row.source === 'eu' ? reads.projects(row.source_id) : [];
-      const notices = row.bdns_id ? reads.notices(row.bdns_id) : [];
+      const notices = reads.notices(row);
       if (projects.length) used.add('cordis');
       if (notices.length) used.add('boe');
       return jsonReply(200, {

@@ -4,7 +4,7 @@
  * requests keep being served; the whole export counts as one request.
  */
 import { FundingSearch } from '../../db/funding/search.ts';
-import { CSV_COLUMNS, csvLine, presentCall } from '../../lib/funding/present.ts';
+import { CSV_COLUMNS, csvLine, csvValue, presentCall } from '../../lib/funding/present.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
@@ -61,7 +61,7 @@ async function* stream(search: FundingSearch, filters: ReturnType<typeof toFilte
     let out = '';
     for (const row of rows) {
       const call = presentCall(row, req.now);
-      out += csv ? csvLine(CSV_COLUMNS.map((c) => call[c])) : JSON.stringify(call) + '\n';
+      out += csv ? csvLine(CSV_COLUMNS.map((c) => csvValue(call, c))) : JSON.stringify(call) + '\n';
     }
     yield out;
   }

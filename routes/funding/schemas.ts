@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { enumParam, integerParam, stringParam } from '../../lib/validate.ts';
+import { NOTICE_KINDS } from '../../lib/funding/notice-kind.ts';
 
 export const SORTS = ['relevance', 'deadline', '-deadline', 'published'] as const;
 export const STATUSES = ['open', 'forthcoming', 'closed'] as const;
@@ -44,6 +45,23 @@ export const callParams = v.object({
 const nullableString = v.nullable(v.string());
 const date = v.pipe(v.string(), v.isoDate());
 
+const DeadlineSource = v.pipe(v.nullable(v.variant('kind', [
+  v.object({ kind: v.pipe(v.literal('stated'), v.description('The source published the closing day (deadline, cutoffs).')) }),
+  v.object({
+    kind: v.pipe(v.literal('computed'), v.description('Computed from a period the source states relative to a publication.')),
+    rule: v.pipe(v.string(), v.description('The period and how it was counted, e.g. "30 días naturales desde el día siguiente a la publicación (Ley 39/2015, art. 30)".')),
+    from: v.pipe(date, v.description('The publication day the period counts from (Europe/Madrid).')),
+    publication: v.pipe(v.string(), v.description('The publication counted from: a BOE identifier.')),
+    text: v.pipe(v.string(), v.description('The source\'s words the period was read from.')),
+    calendar: v.pipe(v.array(v.string()), v.description('The national holiday calendars used (días hábiles), with their BOE source.')),
+  }),
+  v.object({
+    kind: v.pipe(v.literal('uncomputed'), v.description('The source states the deadline only in words this service does not turn into a day.')),
+    reason: v.pipe(v.string(), v.description('Why not, e.g. it counts from a regional bulletin this service does not import.')),
+    text: v.pipe(v.string(), v.description('The source\'s words.')),
+  }),
+])), v.description('How deadline was obtained: stated by the source, computed from a relative period (Ley 39/2015 art. 30, Europe/Madrid, días hábiles without Saturdays, Sundays and national holidays), or uncomputed with the reason. null when the source says nothing about a deadline.'));
+
 const cutoff = v.object({ date, time: v.nullable(v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/))) });
 
 export const Call = v.pipe(v.object({
@@ -59,9 +77,10 @@ export const Call = v.pipe(v.object({
   url: nullableString,
   published_on: v.nullable(date),
   opening_on: v.nullable(date),
-  deadline: v.pipe(v.nullable(date), v.description('Closing day as the source published it, in time_zone. Of several cut-offs, the next one.')),
+  deadline: v.pipe(v.nullable(date), v.description('Closing day as the source published it, in time_zone (of several cut-offs, the next one), or as computed from a relative period the source states (see deadline_source).')),
   deadline_time: v.pipe(v.nullable(v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/))), v.description('Time of day in time_zone, only when the source stated one; never a made-up midnight.')),
   deadline_text: v.pipe(nullableString, v.description('The source\'s own words about the deadline when it gives no date.')),
+  deadline_source: DeadlineSource,
   cutoffs: v.array(cutoff),
   time_zone: v.picklist(['Europe/Brussels', 'Europe/Madrid']),
   budget: v.nullable(v.number()),
@@ -78,13 +97,17 @@ const Project = v.object({
   coordinator: nullableString, coordinator_country: nullableString, url: nullableString,
 });
 
-const Notice = v.object({ id: v.string(), title: v.string(), url: nullableString, published_on: date, department: nullableString });
+const Notice = v.object({
+  id: v.pipe(v.string(), v.description('BOE identifier.')),
+  kind: v.pipe(v.picklist(NOTICE_KINDS), v.description('call: the announcement of this call (an extract); bases: its bases reguladoras; correction: a corrección de errores; modification: a change (deadline, budget…); award: a resolution of award; other.')),
+  title: v.string(), url: nullableString, published_on: date, department: nullableString,
+});
 
 export const CallDetail = v.object({
   data: v.object({
     ...Call.entries,
     projects: v.pipe(v.array(Project), v.description('CORDIS: projects funded under this call (EU topics).')),
-    notices: v.pipe(v.array(Notice), v.description('BOE notices that announce this call (joined by BDNS id).')),
+    notices: v.pipe(v.array(Notice), v.description('BOE notices about this call: its announcement, bases, corrections, modifications and award resolutions, joined by BDNS id, by a BOE id they name, or by the disposition they refer to. These are never served as calls themselves.')),
     attribution: v.array(v.object({ source: v.string(), licence: v.string(), credit: v.string() })),
   }),
 });

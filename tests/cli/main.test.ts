@@ -33,7 +33,7 @@ const json = async (...args: string[]) => {
 test('every command has --help; no command prints the overview', async () => {
   const overview = await cli();
   assert.equal(overview.code, 0);
-  for (const words of ['serve', 'migrate', 'demo', 'funding import', 'account create', 'key create', 'key list', 'key revoke', 'key rotate', 'subscription set', 'impact run', 'balance credit', 'worker verify', 'dispute resolve']) {
+  for (const words of ['serve', 'migrate', 'demo', 'funding import', 'funding reapply-rules', 'account create', 'key create', 'key list', 'key revoke', 'key rotate', 'subscription set', 'impact run', 'balance credit', 'worker verify', 'dispute resolve']) {
     assert.match(overview.stdout, new RegExp(words));
     const help = await cli(...words.split(' '), '--help');
     assert.equal(help.code, 0, words);

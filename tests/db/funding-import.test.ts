@@ -48,15 +48,21 @@ test('the demo manifest imports every fixture with the expected counts', () => {
     { inserted: 8, updated: 0, unchanged: 0, withheld: 0, skipped: 1 }, // bulk: the tender skipped
     { inserted: 1, updated: 3, unchanged: 0, withheld: 0 }, // SEDIA: 3 topics enrich bulk ones
     { inserted: 6, updated: 0, unchanged: 0, withheld: 0, coordinatorsWithheld: 2 },
-    { inserted: 10, updated: 0, unchanged: 0, withheld: 0, notices: 5, attached: 0 }, // 5 notices + 5 boe calls
+    // 6 notices (bases and an award resolution are notices, not calls) + 4 boe calls
+    { inserted: 10, updated: 0, unchanged: 0, withheld: 0, notices: 6, attached: 0 },
+    // XML: an extract (a boe call until its BDNS call arrives), a correction and a modification
+    { inserted: 4, updated: 0, unchanged: 0, withheld: 0, notices: 3, attached: 0 },
     { inserted: 5, updated: 0, unchanged: 0, withheld: 1, folded: 1 }, // list; boe call for 866120 folded
+    // list page 2: two grants to persons named only by honorifics withheld; the boe call of 916204 folded
+    { inserted: 6, updated: 0, unchanged: 0, withheld: 2, folded: 1 },
     { inserted: 0, updated: 1, unchanged: 0, withheld: 0 },
     { inserted: 0, updated: 1, unchanged: 0, withheld: 0 },
     { inserted: 1, updated: 2, unchanged: 0, withheld: 1 },
+    { inserted: 0, updated: 1, unchanged: 0, withheld: 0 }, // 916204: deadline computed from the BOE extract
     { inserted: 0, updated: 0, unchanged: 1, withheld: 0 }, // the re-read without a period block
   ];
   loadAll(db).forEach((s, i) => assert.deepEqual(pick(s, [...keys, ...Object.keys(expected[i]!).filter((k) => !keys.includes(k))]), expected[i], MANIFEST[i]!.path));
-  assert.deepEqual(counts(db).slice(0, 4), [19, 6, 5, 9]);
+  assert.deepEqual(counts(db).slice(0, 4), [24, 6, 9, 12]);
 });
 
 test('re-importing any fixture writes nothing but its line in the import log', () => {
@@ -123,7 +129,7 @@ test('a BOE extract attaches to its BDNS call (no boe call); one without a BDNS 
   const db = freshDb();
   imp(db, 'bdns', 'bdns/convocatorias-detalle.json');
   const s = imp(db, 'boe', 'boe/sumario-20251103.json');
-  assert.deepEqual([s.notices, s.attached, s.inserted], [5, 1, 9]);
+  assert.deepEqual([s.notices, s.attached, s.inserted], [6, 1, 9]); // 6 notices (bases and award kept as notices) + 3 boe calls
   assert.equal(db.prepare("SELECT count(*) FROM funding_calls WHERE source = 'boe' AND bdns_id = '866120'").pluck().get(), 0);
   assert.equal(db.prepare("SELECT bdns_id FROM funding_notices WHERE source_id = 'BOE-B-2025-33410'").pluck().get(), '866120');
   assert.equal(call(db, 'boe:BOE-B-2025-33415')!.bdns_id, '867001');

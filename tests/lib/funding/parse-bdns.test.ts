@@ -24,9 +24,12 @@ test('list page: title, publication day and funder only; no deadline in a list',
   assert.deepEqual([c.country, c.time_zone, c.language], ['ES', 'Europe/Madrid', 'es']);
   assert.equal(c.funder, 'MINISTERIO DE CIENCIA, INNOVACIÓN Y UNIVERSIDADES – AGENCIA ESTATAL DE INVESTIGACIÓN');
   for (const call of calls) {
-    assert.deepEqual([call.cutoffs, call.deadline_text, call.opening_on, call.source_status, call.body, call.summary, call.budget, call.region],
-      [[], null, null, null, null, null, null, null], `${call.source_id}: a list item leaves detail fields null`);
+    assert.deepEqual([call.cutoffs, call.deadline_text, call.opening_on, call.source_status, call.summary, call.budget, call.region],
+      [[], null, null, null, null, null, null], `${call.source_id}: a list item leaves detail fields null`);
   }
+  // descripcionLeng is the list item's body: the personal-data rule reads it on every path.
+  assert.equal(byId(calls).get('913870')!.body, 'Ajuts per a la digitalització del comerç de proximitat a Catalunya 2026');
+  assert.equal(byId(calls).get('912345')!.body, null);
   assert.equal(byId(calls).get('914002')!.published_on, '2026-11-18', 'DD/MM/YYYY accepted');
   assert.equal(byId(calls).get('914002')!.funder, 'AYUNTAMIENTO DE ZARAGOZA');
 });

@@ -15,9 +15,9 @@ const EXTRACT = 'Extracto de la Orden de 5 de noviembre de 2026 por la que se co
 test('JSON sumario: only grant-call items, across two diarios, objects and arrays alike', () => {
   const { date, notices, calls } = parseBoe(read('boe/sumario-20251103.json'));
   assert.equal(date, '2025-11-03');
-  assert.deepEqual(notices.map((n) => n.source_id), ['BOE-A-2025-22101', 'BOE-A-2025-22110', 'BOE-B-2025-33410', 'BOE-B-2025-33415', 'BOE-A-2025-22190']);
-  assert.deepEqual(notices.map((n) => n.bdns_id), [null, null, '866120', '867001', null]);
-  const pree = notices[2]!;
+  assert.deepEqual(notices.map((n) => n.source_id), ['BOE-A-2025-22101', 'BOE-A-2025-22102', 'BOE-A-2025-22110', 'BOE-B-2025-33410', 'BOE-B-2025-33415', 'BOE-A-2025-22190']);
+  assert.deepEqual(notices.map((n) => n.bdns_id), [null, null, null, '866120', '867001', null]);
+  const pree = notices[3]!;
   assert.deepEqual([pree.section, pree.department, pree.published_on, pree.personal_data],
     ['V. Anuncios. - B. Otros anuncios oficiales', 'MINISTERIO PARA LA TRANSICIÓN ECOLÓGICA Y EL RETO DEMOGRÁFICO', '2025-11-03', false]);
   assert.equal(pree.url, 'https://www.boe.es/diario_boe/txt.php?id=BOE-B-2025-33410');
@@ -25,13 +25,13 @@ test('JSON sumario: only grant-call items, across two diarios, objects and array
   for (const c of calls) {
     assert.deepEqual([c.source, c.country, c.time_zone, c.language, c.cutoffs, c.source_status], ['boe', 'ES', 'Europe/Madrid', 'es', [], null]);
   }
-  assert.equal(calls[2]!.bdns_id, '866120');
-  assert.equal(calls[2]!.funder, 'MINISTERIO PARA LA TRANSICIÓN ECOLÓGICA Y EL RETO DEMOGRÁFICO');
+  assert.equal(calls[3]!.bdns_id, '866120');
+  assert.equal(calls[3]!.funder, 'MINISTERIO PARA LA TRANSICIÓN ECOLÓGICA Y EL RETO DEMOGRÁFICO');
 });
 
 test('JSON sumario: a relative deadline stated in a title is kept as words; none otherwise', () => {
   const { calls } = parseBoe(read('boe/sumario-20251103.json'));
-  assert.deepEqual(calls.map((c) => c.deadline_text), [null, 'treinta días naturales desde el día siguiente al de esta publicación', null, null, null]);
+  assert.deepEqual(calls.map((c) => c.deadline_text), [null, null, 'treinta días naturales desde el día siguiente al de esta publicación', null, null, null]);
 });
 
 test('XML sumario gives exactly what the JSON one does', () => {
@@ -50,14 +50,18 @@ test('object-or-array: the same items read whichever shape each level takes', ()
   assert.deepEqual(parseBoe(JSON.stringify({ response: JSON.parse(asObjects) })), a, 'a {response:…} wrapper is accepted');
 });
 
-test('isGrantCall: section III grant epigraphs and calls, V-B extracts; awards and other sections skipped', () => {
+// Award resolutions are kept since issue 13: as notices of the call they resolve, never as calls
+// (db/funding/import.ts classifies each item with lib/funding/notice-kind.ts).
+test('isGrantCall: section III grant epigraphs, calls and awards, V-B extracts; other sections skipped', () => {
   const cases: Array<[string | null, string | null, string, boolean]> = [
     ['3', 'Subvenciones', 'Orden por la que se establecen las bases reguladoras de ayudas', true],
     ['3', 'Ayudas', 'Resolución por la que se convocan ayudas a la promoción del vino', true],
     ['3', 'Becas', 'Resolución por la que se convocan becas de formación', true],
     ['3', 'Investigación', 'Resolución por la que se aprueba la convocatoria de subvenciones para proyectos', true],
-    ['3', 'Subvenciones', 'Resolución por la que se conceden las ayudas de la convocatoria 2024', false],
-    ['3', 'Subvenciones', 'Resolución por la que se publica la relación de beneficiarios', false],
+    ['3', 'Subvenciones', 'Resolución por la que se conceden las ayudas de la convocatoria 2024', true],
+    ['3', 'Subvenciones', 'Resolución por la que se publica la relación de beneficiarios', true],
+    ['3', 'Investigación', 'Resolución por la que se conceden las ayudas de la convocatoria 2024', true],
+    ['3', 'Investigación', 'Resolución por la que se publica la relación de puestos de trabajo', false],
     ['3', 'Convenios', 'Resolución por la que se publica el Convenio con la Universidad de Salamanca', false],
     ['5B', null, 'Extracto de la Resolución de 28 de octubre por la que se convocan ayudas', true],
     ['5B', null, 'Anuncio de notificación de reintegro. BDNS (Identif.): 866120', true],

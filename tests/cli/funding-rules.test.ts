@@ -1,0 +1,49 @@
+/** `funding reapply-rules` as operators run it: a child process against a temp database. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { promisify } from 'node:util';
+import { openDatabase } from '../../db/connection.ts';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'trio-cli-rules-'));
+const databasePath = join(dir, 'trio.sqlite');
+const env = { ...process.env, DATABASE_PATH: databasePath, LOG_LEVEL: 'silent' };
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main.ts', ...args], { env, cwd: ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+test('funding reapply-rules withholds a stored person grant and says so, in JSON and in words', async () => {
+  const imported = await cli('funding', 'import', '--source', 'bdns', join(ROOT, 'fixtures', 'funding', 'bdns', 'convocatorias-busqueda-pagina-2.json'), '--json');
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.equal(JSON.parse(imported.stdout).withheld, 2);
+  // As an older trio stored it: the list-page person grant served.
+  const db = openDatabase(databasePath);
+  db.prepare("UPDATE funding_calls SET personal_data = 0 WHERE id = 'bdns:917302'").run();
+  db.close();
+
+  const res = await cli('funding', 'reapply-rules', '--json');
+  assert.equal(res.code, 0, res.stderr);
+  const out = JSON.parse(res.stdout);
+  assert.deepEqual([out.calls, out.withheld, out.released, out.withheld_ids], [6, 1, 0, ['bdns:917302']]);
+
+  const words = await cli('funding', 'reapply-rules');
+  assert.equal(words.code, 0);
+  assert.match(words.stdout, /^6 calls checked\nwithheld 0 \(personal data\)\nreleased 0\n/);
+
+  const extra = await cli('funding', 'reapply-rules', 'now');
+  assert.equal(extra.code, 2);
+  assert.match(extra.stderr, /expected no arguments/);
+});
