@@ -15,7 +15,7 @@ import { createListener } from './lib/http/adapter.ts';
 import { DEFAULT_LIMITS, listen, type ServerLimits } from './lib/http/server.ts';
 import { createLogger } from './lib/log.ts';
 import { createMetrics } from './lib/metrics.ts';
-import { humanService } from './lib/human/service.ts';
+import { humanService } from './db/human/service.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
 import { buildRoutes } from './routes/index.ts';

@@ -5,7 +5,7 @@
  * (shared with the MCP server); these routes only parse requests and shape replies.
  */
 import { HUMAN_BASE } from '../../lib/human/present.ts';
-import { humanService } from '../../lib/human/service.ts';
+import { humanService } from '../../db/human/service.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { HUMAN_LIMITS, humanAccess } from './access.ts';
