@@ -30,6 +30,13 @@ module.exports = {
       to: { path: IO_MODULES, dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'lib-uses-only-pure-http-parts',
+      comment: 'Pure lib/ may use the edge\'s error and request types and its address parsing, not the adapter, server, logger or metrics.',
+      severity: 'error',
+      from: { path: PURE_LIB },
+      to: { path: '^lib/http/', pathNot: '^lib/http/(errors|types|client-address)\\.ts$' },
+    },
+    {
       name: 'lib-http-imports-no-db-or-routes',
       comment: 'The HTTP adapter knows requests and replies, not the services behind them.',
       severity: 'error',

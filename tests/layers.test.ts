@@ -49,6 +49,10 @@ const cases: { rule: string; files: Record<string, string> }[] = [
   { rule: 'lib-does-no-io', files: { 'lib/read.ts': "import { readFileSync } from 'node:fs';\nexport const read = () => readFileSync('x');\n" } },
   { rule: 'lib-does-no-io', files: { 'lib/net.ts': "import { createServer } from 'http';\nexport const s = createServer;\n" } },
   {
+    rule: 'lib-uses-only-pure-http-parts',
+    files: { 'lib/quote.ts': "import { log } from './http/log.ts';\nexport const q = log;\n", 'lib/http/log.ts': 'export const log = 1;\n' },
+  },
+  {
     rule: 'db-imports-no-routes',
     files: { 'db/q.ts': "import { r } from '../routes/r.ts';\nexport const q = r;\n", 'routes/r.ts': 'export const r = 1;\n' },
   },
