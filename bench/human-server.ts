@@ -9,7 +9,7 @@
  */
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
-import { humanService } from '../lib/human/service.ts';
+import { humanService } from '../db/human/service.ts';
 import { HUMAN_LIMITS } from '../routes/human/access.ts';
 
 const [databasePath] = process.argv.slice(2);

@@ -25,6 +25,10 @@ const BENCHMARKS: Record<string, Bench> = {
     describe: 'impact run pipeline on a synthetic catalogue (200 materials; 500 and 2,000 products; 1 and 5 scenarios; 1,000 draws): time and peak memory. Options: --products 500,2000 --scenarios 1,5 --draws N --materials M',
     run: async (args) => (await import('./impact-run.ts')).run(args),
   },
+  parsers: {
+    describe: 'the hand-written parsers that stayed (CSV, multipart, EXIF) against csv-parse, busboy and exifr on the same inputs, with whether the answers agree. Options: --rows N, --rounds N',
+    run: async (args) => (await import('./parsers.ts')).run(args),
+  },
   startup: {
     describe: 'start time to /readyz and memory (at ready, after a warm-up) of the bundle (node dist/main.js serve) vs tsx main.ts serve; medians of several runs. Options: --runs N, --requests N, --no-write',
     run: async (args) => (await import('./startup.ts')).run(args),

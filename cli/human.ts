@@ -10,7 +10,7 @@ import { ledgerViolations } from '../db/human/invariants.ts';
 import { balanceOf, credit } from '../db/human/ledger.ts';
 import { revokeWorker, verifyWorker, type Area } from '../db/human/workers.ts';
 import { readHumanConfig } from '../lib/human/config.ts';
-import { resolveDispute } from '../lib/human/task-actions.ts';
+import { resolveDispute } from '../db/human/task-actions.ts';
 import { HttpError } from '../lib/http/errors.ts';
 import { requireString, UsageError, type Command } from './command.ts';
 

@@ -5,7 +5,7 @@
 import { Router } from 'itty-router';
 import type { ApiRequest, Reply } from '../lib/http/types.ts';
 import { jsonReply } from '../lib/http/types.ts';
-import type { Metrics } from '../lib/metrics.ts';
+import type { Metrics } from '../lib/http/metrics.ts';
 import type { AppContext } from './context.ts';
 import { consoleRoutes } from './console/index.ts';
 import { exploreRoutes } from './explore/index.ts';

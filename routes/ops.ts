@@ -2,7 +2,7 @@
 import type { Db } from '../db/connection.ts';
 import type { ApiRequest, Reply } from '../lib/http/types.ts';
 import { jsonReply } from '../lib/http/types.ts';
-import type { Metrics } from '../lib/metrics.ts';
+import type { Metrics } from '../lib/http/metrics.ts';
 
 export const healthz = (): Reply => jsonReply(200, { status: 'ok' }, { 'cache-control': 'no-store' });
 

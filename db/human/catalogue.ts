@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { definition } from '../../lib/human/capabilities.ts';
 import type { Db } from '../connection.ts';
+import type { CapabilityRow, CatalogueReads, CityRow, PriceRow, SlaRow } from '../../lib/human/rows.ts';
 
 export const DEMO_CATALOGUE = join(import.meta.dirname, '..', '..', 'fixtures', 'human', 'catalogue.json');
 
@@ -110,30 +111,7 @@ function fail(message: string): never {
   throw new CatalogueError(message);
 }
 
-export interface CapabilityRow { id: string; title: string; description: string }
-export interface SlaRow { code: string; title: string; hours: number }
-export interface CityRow { country_iso: string; city_slug: string; name: string; latitude: number; longitude: number; live: 0 | 1 }
-export interface PriceRow { capability: string; country_iso: string; city_slug: string; sla: string; price_cents: number }
-
-/**
- * The catalogue as one immutable snapshot per version, read from the tables once per load: an order or
- * a quote then costs one query (is the version still current?) instead of one per lookup. A load in
- * another process (`catalogue load`) bumps the version row, so it is seen on the next request.
- */
-export interface CatalogueReads {
-  /** Changes with every load: the cache key (and ETag) of the public catalogue answers. */
-  version(): string;
-  currency(): string;
-  capabilities(): CapabilityRow[];
-  capability(id: string): CapabilityRow | undefined;
-  slas(): SlaRow[];
-  sla(code: string): SlaRow | undefined;
-  city(countryIso: string, citySlug: string): CityRow | undefined;
-  cities(): CityRow[];
-  price(capability: string, countryIso: string, citySlug: string, sla: string): number | undefined;
-  /** Every served (capability, city, SLA) with its price. Small: capabilities × live cities × SLAs. */
-  prices(): PriceRow[];
-}
+export type { CapabilityRow, CatalogueReads, CityRow, PriceRow, SlaRow };
 
 const current = new WeakMap<Db, { readVersion: () => unknown; snapshot: CatalogueReads | null }>();
 

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../connection.ts';
+import type { EvidenceRow } from '../../lib/human/rows.ts';
 
 export interface NewEvidence {
   kind: 'photo' | 'note' | 'document';
@@ -19,12 +20,7 @@ export interface NewEvidence {
   synthetic?: boolean;
 }
 
-export interface EvidenceRow {
-  id: number; kind: 'photo' | 'note' | 'document'; filename: string | null; note: string | null;
-  captured_at: number | null; captured_source: string | null; latitude: number | null; longitude: number | null;
-  accuracy_m: number | null; position_source: string | null; synthetic: 0 | 1; created_at: number;
-  sha256: string | null; media_type: string | null; size: number | null;
-}
+export type { EvidenceRow };
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 function prepare(db: Db) {

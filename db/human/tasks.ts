@@ -10,20 +10,10 @@ import { captureHold, releaseHold } from './ledger.ts';
 import { invalidState } from '../../lib/human/errors.ts';
 import { nextCheckAt } from '../../lib/human/schedule.ts';
 import { DISPUTE_WINDOW_MS, moneyEffect, nextStatus, TERMINAL, TRANSITIONS, type Status, type TaskEvent } from '../../lib/human/states.ts';
-import { REVIEW_DELAYS, type SandboxPlan } from '../../lib/human/sandbox.ts';
+import { REVIEW_DELAYS } from '../../lib/human/sandbox.ts';
+import type { TaskRow } from '../../lib/human/rows.ts';
 
-export interface TaskRow {
-  id: number; ref: string; account_id: number; key_id: number; environment: 'test' | 'live';
-  capability: string; spec: string; country_iso: string; city_slug: string; sla: string;
-  price_cents: number; max_price_cents: number; currency: string; status: Status; version: number;
-  sandbox_plan: SandboxPlan | null; worker_account_id: number | null;
-  created_at: number; updated_at: number; due_at: number; dispatched_at: number | null; started_at: number | null;
-  delivered_at: number | null; dispute_deadline: number | null; closed_at: number | null;
-  answer: string | null; confidence_bps: number | null; cancel_reason: string | null; failure_reason: string | null;
-  dispute_reason: string | null; dispute_statement: string | null; disputed_at: number | null;
-  resolution: 'answer_stands' | 'refunded' | null; resolution_note: string | null; resolved_at: number | null;
-  next_check_at: number | null;
-}
+export type { TaskRow };
 
 export type NewTask = Pick<TaskRow, 'ref' | 'account_id' | 'key_id' | 'environment' | 'capability' | 'spec' | 'country_iso' | 'city_slug' | 'sla'
   | 'price_cents' | 'max_price_cents' | 'currency' | 'sandbox_plan' | 'created_at' | 'due_at'>;

@@ -1,92 +1,68 @@
 /**
- * A small XML reader, enough for the BOE sumario (elements, attributes, text, CDATA, comments,
- * entities; no namespaces or DTDs), so no dependency is needed. `xmlToObject` turns the tree into the
- * shape the BOE's own JSON has: attributes and child elements become properties, a repeated child
- * becomes an array, a text-only element becomes a string, and an element with attributes and text
- * keeps its text as `texto` (<url_pdf szBytes="…">https://…</url_pdf> → {szBytes, texto}).
+ * The BOE sumario as XML, read with fast-xml-parser (maintained and fuzzed; it replaced a hand-written
+ * reader, docs/decisions.md). Its validator refuses malformed input first, with the line; the parser
+ * then gives elements in document order. `xmlToObject` turns the tree into the shape the BOE's own
+ * JSON has: attributes and child elements become properties, a repeated child becomes an array, a
+ * text-only element becomes a string, and an element with attributes and text keeps its text as
+ * `texto` (<url_pdf szBytes="…">https://…</url_pdf> → {szBytes, texto}).
  */
-import { decodeEntities } from './parse-util.ts';
+import { XMLParser, XMLValidator, type ValidationError } from 'fast-xml-parser';
 
 export interface XmlElement { name: string; attrs: Record<string, string>; children: XmlElement[]; text: string }
 
 export class XmlError extends Error {}
 
-const NAME = /[A-Za-z_][\w.\-:]*/y;
-const ATTR = /\s*([A-Za-z_][\w.\-:]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
+// Values stay strings (no number guessing), whitespace is kept as written (xmlToObject trims), CDATA
+// joins the text, comments and processing instructions are dropped, named HTML entities (&nbsp;, &euro;
+// …) are decoded as the BOE writes them.
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  processEntities: true,
+  htmlEntities: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
+/** fast-xml-parser's preserveOrder node: `{ [tag]: children, ':@'?: attributes }` or `{ '#text': text }`. */
+type OrderedNode = Record<string, unknown>;
+
+/** Our message for a mismatched end tag (`</b> closes <a> at line N`), the validator's for the rest. */
+function describe(err: ValidationError['err']): string {
+  const mismatch = /^Expected closing tag '([^']+)' \(opened in line \d+, col \d+\) instead of closing tag '([^']+)'/.exec(err.msg);
+  if (mismatch) return `</${mismatch[2]}> closes <${mismatch[1]}> at line ${err.line}`;
+  return `${err.msg.replace(/\.$/, '')} at line ${err.line}`;
+}
+
+function toElement(node: OrderedNode): XmlElement {
+  const name = Object.keys(node).find((k) => k !== ':@')!;
+  const attrs = { ...(node[':@'] as Record<string, string> | undefined) };
+  const el: XmlElement = { name, attrs, children: [], text: '' };
+  for (const child of node[name] as OrderedNode[]) {
+    if ('#text' in child) el.text += String(child['#text']);
+    else el.children.push(toElement(child));
+  }
+  return el;
+}
 
 export function parseXml(input: string): XmlElement {
   const s = input.replace(/^\uFEFF/, '');
-  let i = 0;
-  const fail = (msg: string): never => {
-    const line = s.slice(0, i).split('\n').length;
-    throw new XmlError(`${msg} at line ${line}`);
-  };
-  const skipMisc = () => {
-    for (;;) {
-      while (i < s.length && /\s/.test(s[i]!)) i++;
-      if (s.startsWith('<?', i)) i = s.indexOf('?>', i) < 0 ? fail('unterminated <?') : s.indexOf('?>', i) + 2;
-      else if (s.startsWith('<!--', i)) i = s.indexOf('-->', i) < 0 ? fail('unterminated comment') : s.indexOf('-->', i) + 3;
-      else if (s.startsWith('<!DOCTYPE', i)) i = s.indexOf('>', i) < 0 ? fail('unterminated DOCTYPE') : s.indexOf('>', i) + 1;
-      else return;
-    }
-  };
-  const readName = (): string => {
-    NAME.lastIndex = i;
-    const m = NAME.exec(s);
-    if (!m) return fail('expected a name');
-    i += m[0].length;
-    return m[0];
-  };
-
-  const element = (): XmlElement => {
-    if (s[i] !== '<') fail('expected an element');
-    i++;
-    const el: XmlElement = { name: readName(), attrs: {}, children: [], text: '' };
-    for (;;) {
-      ATTR.lastIndex = i;
-      const m = ATTR.exec(s);
-      if (!m) break;
-      el.attrs[m[1]!] = decodeEntities(m[2] ?? m[3] ?? '');
-      i += m[0].length;
-    }
-    while (/\s/.test(s[i] ?? '')) i++;
-    if (s.startsWith('/>', i)) { i += 2; return el; }
-    if (s[i] !== '>') fail(`malformed start tag <${el.name}>`);
-    i++;
-    for (;;) {
-      if (i >= s.length) fail(`<${el.name}> is not closed`);
-      if (s.startsWith('</', i)) {
-        i += 2;
-        const close = readName();
-        if (close !== el.name) fail(`</${close}> closes <${el.name}>`);
-        while (/\s/.test(s[i] ?? '')) i++;
-        if (s[i] !== '>') fail(`malformed end tag </${close}>`);
-        i++;
-        return el;
-      }
-      if (s.startsWith('<![CDATA[', i)) {
-        const end = s.indexOf(']]>', i);
-        if (end < 0) fail('unterminated CDATA');
-        el.text += s.slice(i + 9, end);
-        i = end + 3;
-      } else if (s.startsWith('<!--', i) || s.startsWith('<?', i)) {
-        skipMisc();
-      } else if (s[i] === '<') {
-        el.children.push(element());
-      } else {
-        const next = s.indexOf('<', i);
-        const end = next < 0 ? s.length : next;
-        el.text += decodeEntities(s.slice(i, end));
-        i = end;
-      }
-    }
-  };
-
-  skipMisc();
-  const root = element();
-  skipMisc();
-  if (i < s.length) fail('content after the root element');
-  return root;
+  const valid = XMLValidator.validate(s);
+  if (valid !== true) throw new XmlError(describe(valid.err));
+  let tree: OrderedNode[];
+  try {
+    tree = parser.parse(s) as OrderedNode[];
+  } catch (err) {
+    // What the validator lets through but the parser still refuses (a `__proto__` element name).
+    throw new XmlError(err instanceof Error ? err.message : String(err));
+  }
+  const roots = tree.filter((n) => !('#text' in n));
+  if (roots.length !== 1) throw new XmlError(roots.length === 0 ? 'no root element' : 'content after the root element');
+  return toElement(roots[0]!);
 }
 
 export function xmlToObject(el: XmlElement): unknown {

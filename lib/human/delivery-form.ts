@@ -1,13 +1,12 @@
 /**
  * Turns the console's delivery form (multipart: answer fields, confidence, note, position, files) into
- * a Delivery for lib/human/work.ts. Pure. Every refusal is a 400 naming what to fix; file types are
+ * a Delivery for db/human/work.ts. Pure. Every refusal is a 400 naming what to fix; file types are
  * decided by their bytes (uploads.ts), and an empty file input (no file chosen) is skipped.
  */
 import { resultFields } from './capabilities.ts';
 import { invalidRequest } from './errors.ts';
 import type { Part } from './multipart.ts';
-import { MAX_FILE_BYTES, MAX_FILES, sniffMediaType } from './uploads.ts';
-import type { Delivery, UploadedFile } from './work.ts';
+import { MAX_FILE_BYTES, MAX_FILES, sniffMediaType, type EvidenceMediaType } from './uploads.ts';
 
 /** Field names of the form, so the page and the parser agree. */
 export const FORM = { answer: (name: string) => `answer.${name}`, confidence: 'confidence', note: 'note', files: 'files', latitude: 'latitude', longitude: 'longitude', accuracy: 'accuracy_m', csrf: 'csrf' };
@@ -60,4 +59,15 @@ function position(parts: Part[]): Delivery['reported'] {
   const accuracyM = acc === '' ? null : Number(acc);
   if (accuracyM !== null && (!Number.isFinite(accuracyM) || accuracyM < 0 || accuracyM > 100_000)) throw invalidRequest('Accuracy is a distance in metres.', 'accuracy_m');
   return { latitude, longitude, accuracyM };
+}
+
+export interface UploadedFile { bytes: Buffer; mediaType: EvidenceMediaType; filename: string | null }
+
+export interface Delivery {
+  answer: Record<string, unknown>;
+  confidenceBps: number;
+  note: string | null;
+  files: UploadedFile[];
+  /** Where the person says they were, when the photos carry no position. */
+  reported: { latitude: number; longitude: number; accuracyM: number | null } | null;
 }

@@ -1,6 +1,6 @@
 /**
  * The human service's refusals, as HttpErrors carrying SPEC's codes ("Errors", human). Service
- * functions (lib/human/*) throw these whether they are called over REST or, later, MCP: the REST
+ * functions (db/human/) throw these whether they are called over REST or, later, MCP: the REST
  * renderer (routes/human/errors.ts) turns them into {"error": {"code", "message"}}, and an MCP tool
  * can turn the same code and message into a tool error.
  */

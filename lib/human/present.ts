@@ -2,8 +2,7 @@
  * What clients see of a task, its result and its evidence (REST `data` payloads, and the MCP tools'
  * structured content). Times are ISO 8601 UTC strings. Nothing here names the person who did the task.
  */
-import type { EvidenceRow } from '../../db/human/evidence.ts';
-import type { TaskRow } from '../../db/human/tasks.ts';
+import type { EvidenceRow, TaskRow } from './rows.ts';
 import { hasAnswer, TERMINAL } from './states.ts';
 
 export const HUMAN_BASE = '/human/v1';

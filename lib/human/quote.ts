@@ -8,9 +8,9 @@
  * stored per quote (quotes are public and anonymous, so they must cost no write).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { CatalogueReads, CityRow } from '../../db/human/catalogue.ts';
 import { distanceKm } from './geo.ts';
 import { invalidRequest } from './errors.ts';
+import type { CatalogueReads, CityRow } from './rows.ts';
 
 export const QUOTE_VALID_MS = 15 * 60_000;
 const MAX_ALTERNATIVES = 5;

@@ -23,7 +23,8 @@ function randomByte(): number {
   return pool[poolAt++]!;
 }
 
-export function newTaskRef(now = Date.now()): string {
+/** `now` is the order time in milliseconds (the caller's clock: lib/ reads none). */
+export function newTaskRef(now: number): string {
   let time = '';
   for (let t = Math.max(0, Math.floor(now)), i = 0; i < 8; i++, t = Math.floor(t / 62)) time = ALPHABET[t % 62] + time;
   let random = '';

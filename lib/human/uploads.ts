@@ -4,9 +4,6 @@
  * still refused. Limits (documented in docs/human.md and on the delivery page): JPEG, PNG or WebP
  * photos and PDF documents, at most MAX_FILE_BYTES each and MAX_FILES per delivery.
  */
-import { HttpError } from '../http/errors.ts';
-import type { ApiRequest } from '../http/types.ts';
-
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const MAX_FILES = 4;
 /** The delivery form's whole body: the files plus room for the fields and the multipart framing. */
@@ -23,18 +20,3 @@ export function sniffMediaType(bytes: Buffer): EvidenceMediaType | null {
 }
 
 export const isPhoto = (t: EvidenceMediaType) => t !== 'application/pdf';
-
-/**
- * Reads an upload's body up to `limit` bytes (the adapter's default, BODY_LIMIT_BYTES, is too small for
- * photos; only this route takes more), with a 413 that says what is allowed.
- */
-export async function readLargeBody(req: ApiRequest, limit: number): Promise<Buffer> {
-  try {
-    return await req.body(limit);
-  } catch (err) {
-    if (err instanceof HttpError && err.status === 413) {
-      throw new HttpError(413, 'payload_too_large', `The upload is larger than ${Math.round(limit / 1_048_576)} MiB: at most ${MAX_FILES} files of ${MAX_FILE_BYTES / 1_048_576} MiB each.`);
-    }
-    throw err;
-  }
-}

@@ -1,11 +1,13 @@
 /**
  * Reading a console form: only application/x-www-form-urlencoded, CSRF checked before anything else
- * is looked at, fields validated with valibot into a message a person can act on.
+ * is looked at, fields validated with valibot into a message a person can act on; and the delivery
+ * form's larger multipart body (read here, at the I/O side; parsed by the pure lib/human/multipart.ts).
  */
 import * as v from 'valibot';
 import { csrfValid } from '../../lib/csrf.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
+import { MAX_FILE_BYTES, MAX_FILES } from '../../lib/human/uploads.ts';
 import type { ConsoleState } from './state.ts';
 
 export async function readForm(req: ApiRequest, state: ConsoleState, secret: Buffer): Promise<URLSearchParams> {
@@ -42,3 +44,18 @@ export const email = v.pipe(
 );
 
 export const password = v.pipe(v.string('Enter your password.'), v.nonEmpty('Enter your password.'), v.maxLength(200, 'A password has at most 200 characters.'));
+
+/**
+ * Reads an upload's body up to `limit` bytes (the adapter's default, BODY_LIMIT_BYTES, is too small for
+ * photos; only this route takes more), with a 413 that says what is allowed.
+ */
+export async function readLargeBody(req: ApiRequest, limit: number): Promise<Buffer> {
+  try {
+    return await req.body(limit);
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 413) {
+      throw new HttpError(413, 'payload_too_large', `The upload is larger than ${Math.round(limit / 1_048_576)} MiB: at most ${MAX_FILES} files of ${MAX_FILE_BYTES / 1_048_576} MiB each.`);
+    }
+    throw err;
+  }
+}

@@ -12,14 +12,14 @@ import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { definition, resultFields } from '../../lib/human/capabilities.ts';
 import { FORM, fieldValue, readDelivery } from '../../lib/human/delivery-form.ts';
 import { boundaryOf, MultipartError, parseMultipart } from '../../lib/human/multipart.ts';
-import { humanService } from '../../lib/human/service.ts';
-import { MAX_FILE_BYTES, MAX_FILES, MAX_UPLOAD_BODY_BYTES, readLargeBody } from '../../lib/human/uploads.ts';
-import { acceptTask, cannotDo, deliverTask, startTask } from '../../lib/human/work.ts';
+import { humanService } from '../../db/human/service.ts';
+import { MAX_FILE_BYTES, MAX_FILES, MAX_UPLOAD_BODY_BYTES } from '../../lib/human/uploads.ts';
+import { acceptTask, cannotDo, deliverTask, startTask } from '../../db/human/work.ts';
 import { WORKER_SHARE_BPS, balanceOf } from '../../db/human/ledger.ts';
 import { taskByRef, type TaskRow } from '../../db/human/tasks.ts';
 import { isVerified, offeredTasks, workerOf, workerTasks } from '../../db/human/workers.ts';
 import type { AppContext } from '../context.ts';
-import { readForm } from './form.ts';
+import { readForm, readLargeBody } from './form.ts';
 import { notice, page, redirect } from './layout.ts';
 import { stateOf, type ConsoleState } from './state.ts';
 

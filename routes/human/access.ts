@@ -14,7 +14,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { checkKey, type KeyCheck, type StoredKey } from '../../lib/key-check.ts';
 import { readPresentedKey } from '../../lib/http/presented-key.ts';
 import { invalidRequest, keyRevoked, unauthorized } from '../../lib/human/errors.ts';
-import type { HumanCaller } from '../../lib/human/service.ts';
+import type { HumanCaller } from '../../db/human/service.ts';
 import type { Decision, Limits } from '../../lib/rate-limit.ts';
 import type { AppContext } from '../context.ts';
 import { HUMAN_BASE } from '../../lib/human/present.ts';

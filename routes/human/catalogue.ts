@@ -6,8 +6,8 @@
 import * as v from 'valibot';
 import { definition, jsonSchemas } from '../../lib/human/capabilities.ts';
 import { notFound } from '../../lib/human/errors.ts';
-import { quoteTask } from '../../lib/human/orders.ts';
-import type { HumanService } from '../../lib/human/service.ts';
+import { quoteTask } from '../../db/human/orders.ts';
+import type { HumanService } from '../../db/human/service.ts';
 import { MAX_FILE_BYTES, MAX_FILES } from '../../lib/human/uploads.ts';
 import { QuoteBody } from '../../lib/human/inputs.ts';
 import type { Operation } from '../../lib/http/service-router.ts';

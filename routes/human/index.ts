@@ -1,11 +1,12 @@
 /**
  * The human task ordering API, /human/v1 (document seeds/001, SPEC "Human task ordering"). The
  * operations below are the whole URL space of the service, in the order they are matched; the OpenAPI
- * contract at /openapi.json is generated from the same list. The business logic lives in lib/human/
- * (shared with the MCP server); these routes only parse requests and shape replies.
+ * contract at /openapi.json is generated from the same list. The rules live in lib/human/ and the
+ * stateful service in db/human/ (shared with the MCP server); these routes only parse requests and
+ * shape replies.
  */
 import { HUMAN_BASE } from '../../lib/human/present.ts';
-import { humanService } from '../../lib/human/service.ts';
+import { humanService } from '../../db/human/service.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { HUMAN_LIMITS, humanAccess } from './access.ts';

@@ -9,7 +9,7 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import * as v from 'valibot';
 import { forbidden } from '../../lib/human/errors.ts';
-import type { HumanService } from '../../lib/human/service.ts';
+import type { HumanService } from '../../db/human/service.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { parseQuery } from '../../lib/validate.ts';
@@ -17,7 +17,7 @@ import type { AppContext } from '../context.ts';
 import { requireCaller } from './access.ts';
 import { buildMcpServer } from './mcp-tools.ts';
 import { ErrorBody } from './schemas.ts';
-import type { HumanCaller } from '../../lib/human/service.ts';
+import type { HumanCaller } from '../../db/human/service.ts';
 
 export const MCP_PATH = '/mcp';
 

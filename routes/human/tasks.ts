@@ -1,14 +1,14 @@
 /**
  * The keyed part of the human API: order, list, read, collect, cancel and dispute tasks; the balance
- * and its ledger. Each handler parses the request and calls a service function (lib/human/*), which
+ * and its ledger. Each handler parses the request and calls a service function (db/human/), which
  * checks the scope and does the work, so the MCP server can call the very same functions.
  */
 import * as v from 'valibot';
 import { CancelBody, DisputeBody, LedgerQuery, ListQuery, OrderBody } from '../../lib/human/inputs.ts';
-import { createOrder, parseIdempotencyKey } from '../../lib/human/orders.ts';
-import { cancelTask, disputeTask } from '../../lib/human/task-actions.ts';
-import { getBalance, getEvidence, getEvidenceFile, getLedger, getResult, getTask, listTasks } from '../../lib/human/tasks-read.ts';
-import { requireScope, type HumanService } from '../../lib/human/service.ts';
+import { createOrder, parseIdempotencyKey } from '../../db/human/orders.ts';
+import { cancelTask, disputeTask } from '../../db/human/task-actions.ts';
+import { getBalance, getEvidence, getEvidenceFile, getLedger, getResult, getTask, listTasks } from '../../db/human/tasks-read.ts';
+import { requireScope, type HumanService } from '../../db/human/service.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import { jsonReply } from '../../lib/http/types.ts';
 import type { OperationSpec } from '../../lib/openapi.ts';

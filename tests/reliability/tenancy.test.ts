@@ -31,7 +31,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { setSubscription } from '../../db/accounts.ts';
 import { credit } from '../../db/human/ledger.ts';
 import { verifyWorker } from '../../db/human/workers.ts';
-import { humanService } from '../../lib/human/service.ts';
+import { humanService } from '../../db/human/service.ts';
 import { ConsoleClient } from '../helpers/console.ts';
 import { withoutWrittenBehind } from '../helpers/written-behind.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { humanService } from '../../../lib/human/service.ts';
+import { humanService } from '../../../db/human/service.ts';
 import { browserMissing, launchBrowser, DESKTOP, PHONE, screenshot } from '../../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 

@@ -10,7 +10,7 @@ import { createAccount, createKey, type Environment } from '../../../db/accounts
 import { DEMO_CATALOGUE, loadCatalogue } from '../../../db/human/catalogue.ts';
 import { ledgerViolations } from '../../../db/human/invariants.ts';
 import { credit } from '../../../db/human/ledger.ts';
-import { humanService } from '../../../lib/human/service.ts';
+import { humanService } from '../../../db/human/service.ts';
 import { startTestServer, type TestResponse, type TestServer } from '../../helpers/server.ts';
 
 export const BASE = '/human/v1';

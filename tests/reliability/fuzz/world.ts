@@ -7,7 +7,7 @@
  */
 import { revokeKey, setSubscription, type Environment } from '../../../db/accounts.ts';
 import { credit } from '../../../db/human/ledger.ts';
-import { humanService } from '../../../lib/human/service.ts';
+import { humanService } from '../../../db/human/service.ts';
 import { accountWithKey } from '../../helpers/keys.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import type { Service } from './error-shapes.ts';

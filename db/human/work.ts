@@ -4,16 +4,17 @@
  * answer with a confidence and evidence, or report that they cannot do it. The answer is validated
  * against the capability's result schema and the evidence against its rule before anything is written.
  */
-import { addEvidence, type NewEvidence } from '../../db/human/evidence.ts';
-import { taskByRef, transition, type TaskRow } from '../../db/human/tasks.ts';
-import { inAreas, isVerified, workerOf } from '../../db/human/workers.ts';
-import { definition } from './capabilities.ts';
-import { forbiddenScope, invalidRequest, notFound } from './errors.ts';
-import { readExif } from './exif.ts';
-import { validateInput } from './inputs.ts';
+import { addEvidence, type NewEvidence } from './evidence.ts';
+import { taskByRef, transition, type TaskRow } from './tasks.ts';
+import { inAreas, isVerified, workerOf } from './workers.ts';
+import { definition } from '../../lib/human/capabilities.ts';
+import { forbiddenScope, invalidRequest, notFound } from '../../lib/human/errors.ts';
+import { readExif } from '../../lib/human/exif.ts';
+import { validateInput } from '../../lib/human/inputs.ts';
 import type { HumanService } from './service.ts';
 import { fresh } from './task-actions.ts';
-import { isPhoto, type EvidenceMediaType } from './uploads.ts';
+import type { Delivery, UploadedFile } from '../../lib/human/delivery-form.ts';
+import { isPhoto } from '../../lib/human/uploads.ts';
 
 function verified(svc: HumanService, workerId: number) {
   const worker = workerOf(svc.db, workerId);
@@ -57,16 +58,8 @@ export async function cannotDo(svc: HumanService, workerId: number, ref: string,
   }));
 }
 
-export interface UploadedFile { bytes: Buffer; mediaType: EvidenceMediaType; filename: string | null }
-
-export interface Delivery {
-  answer: Record<string, unknown>;
-  confidenceBps: number;
-  note: string | null;
-  files: UploadedFile[];
-  /** Where the person says they were, when the photos carry no position. */
-  reported: { latitude: number; longitude: number; accuracyM: number | null } | null;
-}
+// The delivery's shape is decided by the pure form reader (lib/human/delivery-form.ts); re-exported for callers.
+export type { Delivery, UploadedFile };
 
 export async function deliverTask(svc: HumanService, workerId: number, ref: string, delivery: Delivery, now: number): Promise<TaskRow> {
   const task = ownedBy(svc, workerId, ref);

@@ -3,13 +3,13 @@
  * A key sees the tasks of its account in its own environment: another account's ref, or a sandbox
  * ref asked with a live key, is 404 exactly like a ref that does not exist.
  */
-import { evidenceFile, evidenceOf } from '../../db/human/evidence.ts';
-import { balanceOf, ledgerEntries } from '../../db/human/ledger.ts';
-import { listTasks as listRows, ownTask, type TaskRow } from '../../db/human/tasks.ts';
-import { invalidRequest, notFound } from './errors.ts';
-import { LedgerQuery, ListQuery, type ListInput } from './inputs.ts';
-import { presentEvidence, presentResult, presentTask } from './present.ts';
-import { REF_PATTERN } from './refs.ts';
+import { evidenceFile, evidenceOf } from './evidence.ts';
+import { balanceOf, ledgerEntries } from './ledger.ts';
+import { listTasks as listRows, ownTask, type TaskRow } from './tasks.ts';
+import { invalidRequest, notFound } from '../../lib/human/errors.ts';
+import { LedgerQuery, ListQuery, type ListInput } from '../../lib/human/inputs.ts';
+import { presentEvidence, presentResult, presentTask } from '../../lib/human/present.ts';
+import { REF_PATTERN } from '../../lib/human/refs.ts';
 import { requireScope, type HumanCaller, type HumanService } from './service.ts';
 import type * as v from 'valibot';
 

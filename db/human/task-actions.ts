@@ -4,11 +4,11 @@
  * re-reading the task inside the transaction, so it acts on the task as it is at commit, not as it
  * was when the request arrived.
  */
-import type { Db } from '../../db/connection.ts';
-import { taskById, taskByRef, transition, type TaskRow } from '../../db/human/tasks.ts';
-import { invalidState, notFound } from './errors.ts';
-import { CancelBody, DisputeBody, validateInput } from './inputs.ts';
-import { presentTask } from './present.ts';
+import type { Db } from '../connection.ts';
+import { taskById, taskByRef, transition, type TaskRow } from './tasks.ts';
+import { invalidState, notFound } from '../../lib/human/errors.ts';
+import { CancelBody, DisputeBody, validateInput } from '../../lib/human/inputs.ts';
+import { presentTask } from '../../lib/human/present.ts';
 import { requireScope, type HumanCaller, type HumanService } from './service.ts';
 import { findOwnTask } from './tasks-read.ts';
 

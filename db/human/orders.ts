@@ -9,17 +9,17 @@
  * Idempotency: the same key with the same body (canonical JSON) replays the first answer; with a
  * different body it is 422; while the first is being written it is 409 with Retry-After: 1.
  */
-import { findIdempotency, saveIdempotency } from '../../db/human/idempotency.ts';
-import { placeHold } from '../../db/human/ledger.ts';
-import { insertTask } from '../../db/human/tasks.ts';
-import { fingerprint } from './canonical.ts';
-import { definition } from './capabilities.ts';
-import { idempotencyKeyInFlight, idempotencyKeyRequired, idempotencyKeyReused, invalidRequest, priceAboveMax } from './errors.ts';
-import { OrderBody, QuoteBody, validateInput } from './inputs.ts';
-import { presentTask } from './present.ts';
-import { checkTerms, quote, readQuote, type QuoteAnswer } from './quote.ts';
-import { newTaskRef } from './refs.ts';
-import { planOf, sandboxDueAt } from './sandbox.ts';
+import { findIdempotency, saveIdempotency } from './idempotency.ts';
+import { placeHold } from './ledger.ts';
+import { insertTask } from './tasks.ts';
+import { fingerprint } from '../../lib/human/canonical.ts';
+import { definition } from '../../lib/human/capabilities.ts';
+import { idempotencyKeyInFlight, idempotencyKeyRequired, idempotencyKeyReused, invalidRequest, priceAboveMax } from '../../lib/human/errors.ts';
+import { OrderBody, QuoteBody, validateInput } from '../../lib/human/inputs.ts';
+import { presentTask } from '../../lib/human/present.ts';
+import { checkTerms, quote, readQuote, type QuoteAnswer } from '../../lib/human/quote.ts';
+import { newTaskRef } from '../../lib/human/refs.ts';
+import { planOf, sandboxDueAt } from '../../lib/human/sandbox.ts';
 import { requireScope, type HumanCaller, type HumanService } from './service.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

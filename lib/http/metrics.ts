@@ -1,6 +1,6 @@
 /** Prometheus metrics (prom-client): request counts and latency per service and route pattern. */
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ApiRequest } from './http/types.ts';
+import type { ApiRequest } from './types.ts';
 
 export function createMetrics() {
   const registry = new Registry();

@@ -6,12 +6,12 @@
  * task-actions.ts, work.ts) take it as their first argument and know nothing of HTTP.
  */
 import type { Logger } from 'pino';
-import type { Db } from '../../db/connection.ts';
-import { catalogue, type CatalogueReads } from '../../db/human/catalogue.ts';
-import { GroupCommitWriter } from '../../db/human/writer.ts';
-import { serverSecret } from '../../db/sessions.ts';
-import type { HumanConfig } from './config.ts';
-import { forbiddenScope } from './errors.ts';
+import type { Db } from '../connection.ts';
+import { catalogue, type CatalogueReads } from './catalogue.ts';
+import { GroupCommitWriter } from './writer.ts';
+import { serverSecret } from '../sessions.ts';
+import type { HumanConfig } from '../../lib/human/config.ts';
+import { forbiddenScope } from '../../lib/human/errors.ts';
 import { Scheduler } from './scheduler.ts';
 
 /** Who is calling: a checked human key (routes/human/access.ts decides it; so will MCP). */

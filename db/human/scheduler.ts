@@ -9,15 +9,30 @@
  * injected clock, so tests move time by hand.
  */
 import type { Statement } from 'better-sqlite3';
-import { addEvidence } from '../../db/human/evidence.ts';
-import { pruneIdempotency } from '../../db/human/idempotency.ts';
-import { dueTasks, taskById, transition, type TaskRow } from '../../db/human/tasks.ts';
-import { definition } from './capabilities.ts';
-import { SANDBOX_CONFIDENCE } from './sandbox.ts';
-import { dueEvent, nextCheckAt } from './schedule.ts';
-import type { HumanService } from './service.ts';
-import type { TaskEvent } from './states.ts';
-import { syntheticPhoto } from './synthetic-photo.ts';
+import type { Logger } from 'pino';
+import type { Db } from '../connection.ts';
+import type { GroupCommitWriter } from './writer.ts';
+import type { HumanConfig } from '../../lib/human/config.ts';
+import { addEvidence } from './evidence.ts';
+import { pruneIdempotency } from './idempotency.ts';
+import { dueTasks, taskById, transition, type TaskRow } from './tasks.ts';
+import { definition } from '../../lib/human/capabilities.ts';
+import { SANDBOX_CONFIDENCE } from '../../lib/human/sandbox.ts';
+import { dueEvent, nextCheckAt } from '../../lib/human/schedule.ts';
+import type { TaskEvent } from '../../lib/human/states.ts';
+import { syntheticPhoto } from '../../lib/human/synthetic-photo.ts';
+
+/**
+ * What the scheduler uses of the human service. service.ts builds the service and passes it in; the
+ * scheduler does not import service.ts back, so the two do not form an import cycle.
+ */
+export interface SchedulerHost {
+  db: Db;
+  clock: () => number;
+  log: Pick<Logger, 'error' | 'warn'>;
+  config: HumanConfig;
+  writer: GroupCommitWriter;
+}
 
 const BATCH = 200;
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -29,7 +44,7 @@ export class Scheduler {
   private stopped = true;
   private lastPrune = 0;
 
-  constructor(private readonly svc: HumanService) {}
+  constructor(private readonly svc: SchedulerHost) {}
 
   // Prepared on first use (not per step: a sandbox delivery ran db.prepare each time), and not in the
   // constructor, which may run before the tables exist.
