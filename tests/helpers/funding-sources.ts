@@ -84,7 +84,8 @@ function page<T>(items: T[], pageNumber: number, size: number) {
 
 const dmyToIso = (s: string) => `${s.slice(6, 10)}-${s.slice(3, 5)}-${s.slice(0, 2)}`;
 
-export async function startFakeSources(options: { today: string }): Promise<FakeSources> {
+/** `delayMs`: every answer waits this long (a slow source, for killing a sync mid-way). */
+export async function startFakeSources(options: { today: string; delayMs?: number }): Promise<FakeSources> {
   const faults = new Map<string, Fault[]>();
   const requests: SeenRequest[] = [];
   const items = bdnsItems(options.today);
@@ -149,7 +150,7 @@ export async function startFakeSources(options: { today: string }): Promise<Fake
         method: req.method ?? '', key: a.key, url: url.pathname + url.search, at: Date.now(),
         headers: { 'user-agent': req.headers['user-agent'], 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'], 'content-type': req.headers['content-type'] },
       });
-      const fault = faults.get(a.key)?.shift();
+      const fault = faults.get(a.key)?.shift() ?? (options.delayMs ? { delayMs: options.delayMs } : undefined);
       const send = (status: number, payload: string | Uint8Array, headers: Record<string, string> = {}) => {
         const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.from(payload);
         res.writeHead(status, { 'content-type': a.type, 'content-length': String(bytes.length), ...headers });

@@ -19,6 +19,7 @@ export const sha256 = (s: string | Buffer) => createHash('sha256').update(s).dig
 export interface Progress { done: number; total: number | null; label: string }
 
 export interface SourceRun {
+  db: Db;
   source: SourceCode;
   config: FundingSyncConfig;
   client: PoliteClient;
@@ -62,7 +63,7 @@ export function createSourceRun(args: {
   }).immediate();
 
   return {
-    source, config: args.config, client: args.client, state, now, since: args.since, counts, notes: [],
+    db, source, config: args.config, client: args.client, state, now, since: args.since, counts, notes: [],
     async fetch(url, req = {}, conditional = true) {
       const validators = state.validators(url);
       lock.renew(now());

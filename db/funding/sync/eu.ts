@@ -39,6 +39,24 @@ function totalPages(text: string, pageSize: number, url: string): number {
   return Math.max(1, Math.ceil(data.totalResults / pageSize));
 }
 
+/**
+ * SEDIA returns one hit per translation, and the translations of a topic can fall on different
+ * pages. The importer keeps the English hit of a page; across pages, a later page's German hit must
+ * not replace the English record an earlier page stored: such hits are left out of the page.
+ */
+function withoutStoredTranslations(run: SourceRun, text: string): string {
+  const data = JSON.parse(text) as { results?: unknown };
+  if (!Array.isArray(data.results)) return text;
+  const stored = run.db.prepare("SELECT language FROM funding_calls WHERE id = ?").pluck();
+  const results = data.results.filter((r: { language?: unknown; metadata?: { identifier?: unknown; language?: unknown } }) => {
+    const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+    const language = String(r?.language ?? first(r?.metadata?.language) ?? 'en').toLowerCase();
+    const identifier = first(r?.metadata?.identifier);
+    return language === 'en' || typeof identifier !== 'string' || stored.get(`eu:${identifier}`) !== 'en';
+  });
+  return results.length === data.results.length ? text : JSON.stringify({ ...data, results });
+}
+
 async function syncSearch(run: SourceRun): Promise<void> {
   const w = run.state.watermark<EuWatermark>('eu');
   const resume = w.page !== null && w.page !== undefined && w.started_at !== undefined && run.now() - w.started_at < DAY_MS;
@@ -62,7 +80,7 @@ async function syncSearch(run: SourceRun): Promise<void> {
       run.counts.skipped++;
       run.commit(bookkeeping);
     } else {
-      run.importBatch(url, text, bookkeeping);
+      run.importBatch(url, withoutStoredTranslations(run, text), bookkeeping);
     }
   }
 }
