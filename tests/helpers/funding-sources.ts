@@ -30,6 +30,8 @@ export interface FakeSources {
   fail(key: string, ...faults: Fault[]): void;
   /** Keys: eu-search:<page>, eu-bulk, bdns-list:<page>, bdns-detail:<id>, boe:<YYYYMMDD>, cordis. */
   keys(prefix: string): string[];
+  /** Every answer waits this long from now on (0: none). */
+  setDelay(ms: number): void;
   /** Change the CORDIS export (a new ETag). */
   setCordis(projectCsv: string): void;
   close(): Promise<void>;
@@ -87,6 +89,7 @@ const dmyToIso = (s: string) => `${s.slice(6, 10)}-${s.slice(3, 5)}-${s.slice(0,
 /** `delayMs`: every answer waits this long (a slow source, for killing a sync mid-way). */
 export async function startFakeSources(options: { today: string; delayMs?: number }): Promise<FakeSources> {
   const faults = new Map<string, Fault[]>();
+  let delayMs = options.delayMs ?? 0;
   const requests: SeenRequest[] = [];
   const items = bdnsItems(options.today);
   const details = bdnsDetails();
@@ -150,7 +153,7 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
         method: req.method ?? '', key: a.key, url: url.pathname + url.search, at: Date.now(),
         headers: { 'user-agent': req.headers['user-agent'], 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'], 'content-type': req.headers['content-type'] },
       });
-      const fault = faults.get(a.key)?.shift() ?? (options.delayMs ? { delayMs: options.delayMs } : undefined);
+      const fault = faults.get(a.key)?.shift() ?? (delayMs ? { delayMs } : undefined);
       const send = (status: number, payload: string | Uint8Array, headers: Record<string, string> = {}) => {
         const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.from(payload);
         res.writeHead(status, { 'content-type': a.type, 'content-length': String(bytes.length), ...headers });
@@ -184,6 +187,7 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
     },
     requests,
     fail: (key, ...fs) => faults.set(key, [...(faults.get(key) ?? []), ...fs]),
+    setDelay: (ms) => { delayMs = ms; },
     keys: (prefix) => requests.filter((r) => r.key.startsWith(prefix)).map((r) => r.key),
     setCordis(projectCsv) {
       cordisVersion++;
