@@ -7,7 +7,7 @@
  *   reach whoever runs the crawler.
  * - FUNDING_SYNC_RATE (default 1): most requests per second to one host (BDNS allows 10, asks for
  *   no bursts; the EU and BOE publish no limit).
- * - FUNDING_SYNC_TIMEOUT_MS (30000): one request, headers and body.
+ * - FUNDING_SYNC_TIMEOUT_MS (120000): one request, headers and body (the EU bulk file is about 130 MB).
  * - FUNDING_SYNC_RETRIES (4), FUNDING_SYNC_RETRY_BASE_MS (1000), FUNDING_SYNC_RETRY_MAX_MS (60000):
  *   retries of a network error, 429 or 5xx, exponential backoff with jitter; a Retry-After longer
  *   than the maximum ends the retries (the source is reported failed and tried on the next run).
@@ -73,7 +73,7 @@ export function readFundingSyncConfig(env: Record<string, string | undefined>): 
     everyMs: parseEvery(env.FUNDING_SYNC_EVERY),
     contact: (env.FUNDING_SYNC_CONTACT ?? '').trim(),
     ratePerHost: rate,
-    timeoutMs: integer(env.FUNDING_SYNC_TIMEOUT_MS, 30_000, 'FUNDING_SYNC_TIMEOUT_MS', 1, 3_600_000),
+    timeoutMs: integer(env.FUNDING_SYNC_TIMEOUT_MS, 120_000, 'FUNDING_SYNC_TIMEOUT_MS', 1, 3_600_000),
     retries: integer(env.FUNDING_SYNC_RETRIES, 4, 'FUNDING_SYNC_RETRIES', 0, 20),
     retryBaseMs,
     retryMaxMs: integer(env.FUNDING_SYNC_RETRY_MAX_MS, Math.max(60_000, retryBaseMs), 'FUNDING_SYNC_RETRY_MAX_MS', 0, 3_600_000),
