@@ -1,6 +1,7 @@
 /** `funding sync`: fetch what is new or changed from the four funding sources (db/funding/sync/run.ts). */
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
 import { runFundingSync, type SourceSummary, type SyncSummary } from '../db/funding/sync/run.ts';
+import { releaseSyncLocksOf } from '../db/funding/sync/state.ts';
 import { isIsoDate } from '../lib/funding/zoned-time.ts';
 import { SYNC_SOURCES } from '../lib/funding/sync-config.ts';
 import type { SourceCode } from '../lib/funding/records.ts';
@@ -35,6 +36,17 @@ export const fundingSyncCommands: Command[] = [
       const db = ctx.openDb();
       const multi = ctx.interactive ? new MultiBar({ format: '{source} [{bar}] {value}/{total} {label}', clearOnComplete: false, hideCursor: true }, Presets.shades_classic) : null;
       const bars = new Map<SourceCode, SingleBar>();
+      // Stopped (serve's scheduler stopping, systemd, Ctrl-C): batches are synchronous transactions, so
+      // the handler runs between two of them; free the lock so the next run need not wait for its expiry.
+      const stop = (signal: NodeJS.Signals) => {
+        multi?.stop();
+        releaseSyncLocksOf(db);
+        db.close();
+        process.stderr.write(`${signal}: funding sync stopped; the next run resumes from the watermarks\n`);
+        process.exit(signal === 'SIGINT' ? 130 : 143);
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
       const summary: SyncSummary = await runFundingSync(db, {
         config: ctx.config.fundingSync, sources, since, now: ctx.now, version: TRIO_VERSION,
         onProgress: (source, p) => {
@@ -46,6 +58,8 @@ export const fundingSyncCommands: Command[] = [
         },
       });
       multi?.stop();
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
       return { ...summary };
     },
     text: (r) => {

@@ -13,7 +13,7 @@
  *   than the maximum ends the retries (the source is reported failed and tried on the next run).
  * - FUNDING_SYNC_BACKFILL_DAYS (30): how far back a first BOE/BDNS sync reads.
  * - FUNDING_SYNC_PAGE_SIZE (100): EU and BDNS list page size (the EU caps it at 100).
- * - FUNDING_SYNC_SOURCES (eu,cordis,bdns,boe): what the scheduled sync runs.
+ * - FUNDING_SYNC_SOURCES (eu,cordis,bdns,boe): what a sync runs without --source (the scheduled one too).
  * - FUNDING_SYNC_<EU|EU_BULK|BDNS|BOE|CORDIS>_URL: each source's base address (mirrors, tests).
  */
 import type { SourceCode } from './records.ts';

@@ -93,9 +93,7 @@ test('a sync killed mid-way resumes without duplicates or losses; re-running cha
   const days = db.prepare('SELECT DISTINCT published_on FROM funding_notices ORDER BY 1').pluck().all() as string[];
   const start = addDays(today, -20);
   assert.ok(days.length >= 4 && days.at(-1)! <= mark, `stored ${days.join(',')}, watermark ${mark}`);
-  const expected: string[] = [];
-  for (let d = start; d <= mark; d = addDays(d, 1)) if (new Date(`${d}T12:00:00Z`).getUTCDay() !== 0) expected.push(d);
-  assert.deepEqual(days, expected);
+  assert.deepEqual(days, issueDays(start, mark));
   const perDay = parseBoe(sumarioFor(mark.replaceAll('-', ''))).notices.length;
   assert.deepEqual(db.prepare('SELECT DISTINCT count(*) FROM funding_notices GROUP BY published_on').pluck().all(), [perDay], 'each day whole');
   db.close();
@@ -135,3 +133,40 @@ test('a failed source makes the run exit 1 with the summary still printed', asyn
   assert.deepEqual(s.sources.map((x) => [x.source, x.status, x.failed]), [['bdns', 'failed', 1]]);
   assert.match(s.sources[0]!.error, /HTTP 503/);
 });
+
+test('SIGTERM stops a sync between batches and frees its lock; what it stored stays whole', async () => {
+  const file = join(dir, 'term.sqlite');
+  fake.setDelay(120);
+  let watcher: Db | undefined;
+  const run = await new Promise<Run>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts', 'funding', 'sync', '--json', '--source', 'boe'], { cwd: ROOT, env: env(file) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    const timer = setInterval(() => {
+      try {
+        watcher ??= openDatabase(file, { readonly: true });
+        if ((watcher.prepare("SELECT count(*) FROM funding_imports WHERE source = 'boe'").pluck().get() as number) >= 3) (clearInterval(timer), child.kill('SIGTERM'));
+      } catch { /* not created or migrated yet */ }
+    }, 20);
+  });
+  watcher?.close();
+  fake.setDelay(0);
+  assert.equal(run.code, 143);
+  assert.match(run.stderr, /SIGTERM: funding sync stopped/);
+  const db = openDatabase(file);
+  assert.equal(db.prepare('SELECT count(*) FROM funding_sync_lock').pluck().get(), 0, 'the lock is freed');
+  const mark = JSON.parse(db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string).day as string;
+  const days = db.prepare('SELECT DISTINCT published_on FROM funding_notices ORDER BY 1').pluck().all();
+  assert.deepEqual(days, issueDays(addDays(today, -20), mark), 'every day up to the watermark, and only those');
+  db.close();
+});
+
+/** The days from `from` to `to` that have a BOE issue on the test server (every day but Sunday). */
+function issueDays(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) if (new Date(`${d}T12:00:00Z`).getUTCDay() !== 0) out.push(d);
+  return out;
+}

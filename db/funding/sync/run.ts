@@ -54,7 +54,10 @@ export async function runFundingSync(db: Db, options: SyncOptions): Promise<Sync
   const warnings = config.contact ? [] : ['FUNDING_SYNC_CONTACT is not set: the sources cannot tell who runs this crawler'];
   let lock;
   try {
-    lock = acquireSyncLock(db, now(), options.lockTtlMs ?? Math.max(600_000, 4 * config.timeoutMs));
+    // Renewed before every request and after every batch: it must outlast one request's worst case
+    // (every attempt timing out, with the longest wait between attempts).
+    const worstRequestMs = (config.retries + 1) * (config.timeoutMs + config.retryMaxMs);
+    lock = acquireSyncLock(db, now(), options.lockTtlMs ?? Math.max(600_000, worstRequestMs + 60_000));
   } catch (err) {
     if (err instanceof SyncLockedError) return { locked: err.message, sources: [], warnings };
     throw err;

@@ -120,3 +120,8 @@ export function acquireSyncLock(db: Db, now: number, ttlMs: number): SyncLock {
     release: () => void release.run(LOCK, me),
   };
 }
+
+/** Drops the lock rows this process holds (a sync stopped by SIGTERM or SIGINT frees it at once). */
+export function releaseSyncLocksOf(db: Db, pid = process.pid): void {
+  db.prepare('DELETE FROM funding_sync_lock WHERE holder LIKE ?').run(`${hostname()}:${pid}:%`);
+}
