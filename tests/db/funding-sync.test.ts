@@ -289,3 +289,15 @@ test('--since reads BOE from that day again without moving the watermark back', 
   assert.equal(JSON.parse(db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string).day, '2026-11-24');
   db.close();
 });
+
+test('FUNDING_SYNC_RATE spaces the requests to one host', async () => {
+  const db = freshDb();
+  const mark = fake.requests.length;
+  await sync(db, ['eu', 'cordis'], { FUNDING_SYNC_RATE: '5' });
+  const at = fake.requests.slice(mark).map((r) => r.at);
+  assert.equal(at.length, 5, 'four EU pages and the CORDIS export, all on the one test host');
+  // Spaced by the client at 200 ms; seen by the server when each body has arrived, so allow for jitter.
+  for (let i = 1; i < at.length; i++) assert.ok(at[i]! - at[i - 1]! >= 120, `request ${i} came ${at[i]! - at[i - 1]!} ms after the one before`);
+  assert.ok(at.at(-1)! - at[0]! >= 4 * 200 - 40, `5 requests over ${at.at(-1)! - at[0]!} ms: at most 5 a second`);
+  db.close();
+});
