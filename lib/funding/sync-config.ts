@@ -68,10 +68,13 @@ export function readFundingSyncConfig(env: Record<string, string | undefined>): 
   };
   const rate = Number(env.FUNDING_SYNC_RATE ?? '1');
   if (!Number.isFinite(rate) || rate <= 0 || rate > 1000) throw new Error('FUNDING_SYNC_RATE must be a number of requests per second above 0 (at most 1000)');
+  const contact = (env.FUNDING_SYNC_CONTACT ?? '').trim();
+  // It goes into a request header: printable ASCII only (fetch refuses anything else, on every request).
+  if (!/^[\x20-\x7e]*$/.test(contact)) throw new Error('FUNDING_SYNC_CONTACT must be printable ASCII (an e-mail address or a URL)');
   const retryBaseMs = integer(env.FUNDING_SYNC_RETRY_BASE_MS, 1000, 'FUNDING_SYNC_RETRY_BASE_MS', 0, 600_000);
   return {
     everyMs: parseEvery(env.FUNDING_SYNC_EVERY),
-    contact: (env.FUNDING_SYNC_CONTACT ?? '').trim(),
+    contact,
     ratePerHost: rate,
     timeoutMs: integer(env.FUNDING_SYNC_TIMEOUT_MS, 120_000, 'FUNDING_SYNC_TIMEOUT_MS', 1, 3_600_000),
     retries: integer(env.FUNDING_SYNC_RETRIES, 4, 'FUNDING_SYNC_RETRIES', 0, 20),

@@ -9,7 +9,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import { openDatabase, type Db } from '../../db/connection.ts';
+import { migrate } from '../../db/migrate.ts';
+import { acquireSyncLock } from '../../db/funding/sync/state.ts';
 import { addDays, toLocal } from '../../lib/funding/zoned-time.ts';
 import { parseBoe } from '../../lib/funding/parse-boe.ts';
 import { startFakeSources, sumarioFor, type FakeSources } from '../helpers/funding-sources.ts';
@@ -123,6 +126,22 @@ test('a sync killed mid-way resumes without duplicates or losses; re-running cha
   const again = openDatabase(killed);
   assert.deepEqual(snapshot(again), resumed);
   again.close();
+});
+
+test('another process holding the sync lock: the run does nothing, says so, and exits 0', async () => {
+  const file = join(dir, 'locked.sqlite');
+  const db = openDatabase(file);
+  migrate(db);
+  const lock = acquireSyncLock(db, Date.now(), 60_000); // held by this (live) test process
+  const mark = fake.requests.length;
+  const run = await cli(['funding', 'sync', '--json'], file);
+  assert.equal(run.code, 0, run.stderr);
+  const out = JSON.parse(run.stdout) as { locked: string; sources: unknown[] };
+  assert.match(out.locked, new RegExp(`another funding sync is running \\(${hostname()}:${process.pid}:`));
+  assert.deepEqual(out.sources, []);
+  assert.equal(fake.requests.length, mark, 'nothing fetched');
+  lock.release();
+  db.close();
 });
 
 test('a failed source makes the run exit 1 with the summary still printed', async () => {

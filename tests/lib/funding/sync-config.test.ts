@@ -38,6 +38,8 @@ test('settings are read, URLs lose a trailing slash, and bad values are refused 
     [{ FUNDING_SYNC_PAGE_SIZE: '500' }, /FUNDING_SYNC_PAGE_SIZE must be an integer from 1 to 100/],
     [{ FUNDING_SYNC_RETRIES: '-1' }, /FUNDING_SYNC_RETRIES/],
     [{ FUNDING_SYNC_TIMEOUT_MS: '0' }, /FUNDING_SYNC_TIMEOUT_MS/],
+    [{ FUNDING_SYNC_CONTACT: 'José <jose@example.org>' }, /FUNDING_SYNC_CONTACT must be printable ASCII/],
+    [{ FUNDING_SYNC_CONTACT: 'ops@example.org\r\nX-Injected: 1' }, /FUNDING_SYNC_CONTACT must be printable ASCII/],
   ];
   for (const [env, message] of refusals) assert.throws(() => readFundingSyncConfig(env), message, JSON.stringify(env));
 });
