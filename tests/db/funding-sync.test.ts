@@ -222,6 +222,16 @@ test('malformed JSON from the search API: the EU falls back to the bulk referenc
   const bulk = JSON.parse(readFileSync('fixtures/funding/eu/grantsTenders.json', 'utf8')).fundingData.GrantTenderObj as Array<{ identifier: string; type: number }>;
   const grants = [...new Set(bulk.filter((r) => String(r.type) !== '0').map((r) => r.identifier))].sort();
   assert.deepEqual(db.prepare("SELECT source_id FROM funding_calls WHERE source = 'eu' ORDER BY 1").pluck().all(), grants);
+
+  // The next fallback asks for the bulk file conditionally; a 304 imports nothing.
+  fake.fail('eu-search:1', { status: 503 }, { status: 503 }, { status: 503 });
+  const imports = db.prepare('SELECT count(*) FROM funding_imports').pluck().get();
+  const again = fake.requests.length;
+  const s2 = bySource(await sync(db, ['eu']));
+  const bulkRequest = fake.requests.slice(again).find((r) => r.key === 'eu-bulk')!;
+  assert.equal(bulkRequest.headers['if-none-match'], '"bulk-1"');
+  assert.deepEqual([s2.eu!.status, s2.eu!.skipped, s2.eu!.inserted, s2.eu!.updated], ['ok', 1, 0, 0]);
+  assert.equal(db.prepare('SELECT count(*) FROM funding_imports').pluck().get(), imports);
   db.close();
 });
 

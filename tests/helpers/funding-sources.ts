@@ -2,7 +2,8 @@
  * A real local HTTP server standing in for the four funding sources, serving recorded responses in
  * their real formats (built from fixtures/funding): the SEDIA search API (POST, multipart, paged),
  * the EU bulk reference file, BDNS list pages (a Spring Page, 0-based, dated windows) and details,
- * BOE daily sumarios (404 on Sundays), and the CORDIS export zip (with an ETag, 304 on a match).
+ * BOE daily sumarios (404 on Sundays), and the CORDIS export zip; the bulk file and the zip carry an
+ * ETag and answer 304 when it matches.
  * Tests queue faults per document (429 with Retry-After, 503, a slow answer, a truncated body,
  * malformed JSON, 404) and read back every request it received.
  */
@@ -112,6 +113,7 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
       return { key, status: 200, type: 'application/json', payload: JSON.stringify({ ...sedia, pageNumber: n, pageSize: size, totalResults: sedia.results.length, results }) };
     }
     if (p === '/eu/grantsTenders.json') {
+      if (req.headers['if-none-match'] === '"bulk-1"') return { key: 'eu-bulk', status: 304, type: 'application/json', payload: '', headers: { etag: '"bulk-1"' } };
       return { key: 'eu-bulk', status: 200, type: 'application/json', payload: read('eu/grantsTenders.json'), headers: { etag: '"bulk-1"' } };
     }
     if (p === '/bdns/convocatorias/busqueda') {
