@@ -52,8 +52,14 @@ export function startSyncScheduler(o: SchedulerOptions): SyncScheduler {
     child = c;
     c.stdout!.on('data', (d) => (stdout += d));
     c.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
-    c.on('error', (err) => o.log.error({ err }, 'funding sync could not be started'));
+    let ended = false; // 'error' (could not start) may come with or without a 'close'
+    c.on('error', (err) => {
+      o.log.error({ err }, 'funding sync could not be started');
+      if (!ended) (ended = true, (child = null), schedule(o.everyMs));
+    });
     c.on('close', (code, signal) => {
+      if (ended) return;
+      ended = true;
       child = null;
       let summary: unknown = null;
       try {
