@@ -311,3 +311,16 @@ test('FUNDING_SYNC_RATE spaces the requests to one host', async () => {
   assert.ok(at.at(-1)! - at[0]! >= 4 * 200 - 40, `5 requests over ${at.at(-1)! - at[0]!} ms: at most 5 a second`);
   db.close();
 });
+
+test('the run log in the database has the same counts as the summary, failures included', async () => {
+  const db = freshDb();
+  fake.fail(`boe:${ymd('2026-11-24')}`, { body: 'not json' });
+  const summary = await sync(db, ['boe', 'cordis']);
+  const logged = db.prepare('SELECT source, outcome, fetched, inserted, updated, unchanged, withheld, skipped, failed FROM funding_sync_runs ORDER BY id').all();
+  assert.deepEqual(logged, summary.sources.map((s) => ({
+    source: s.source, outcome: s.status, fetched: s.fetched, inserted: s.inserted, updated: s.updated, unchanged: s.unchanged,
+    withheld: s.withheld, skipped: s.skipped, failed: s.failed,
+  })));
+  assert.deepEqual(summary.sources.map((s) => [s.source, s.status, s.failed]), [['cordis', 'ok', 0], ['boe', 'failed', 1]]);
+  db.close();
+});

@@ -40,6 +40,8 @@ export interface SourceRun {
   /** Bookkeeping alone (a 404 day, a 304), in one transaction. */
   commit(also: () => void): void;
   progress(p: Progress): void;
+  /** Writes the counts not yet written with a batch (a run that failed or ended on skips). */
+  flushCounts(): void;
 }
 
 export function createSourceRun(args: {
@@ -88,5 +90,6 @@ export function createSourceRun(args: {
       inTransaction(also);
     },
     progress: args.onProgress,
+    flushCounts: () => db.transaction(flush).immediate(),
   };
 }

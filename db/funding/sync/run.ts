@@ -84,8 +84,8 @@ export async function runFundingSync(db: Db, options: SyncOptions): Promise<Sync
         if (err instanceof SyncLockedError) throw err;
         error = err instanceof Error ? err.message : String(err);
         run.counts.failed++;
-        state.addCounts(runId, { fetched: 0, inserted: 0, updated: 0, unchanged: 0, withheld: 0, skipped: 0, failed: 1 });
       }
+      run.flushCounts();
       state.finishRun(runId, source, now(), error);
       const summary: SourceSummary = {
         source, status: error === null ? 'ok' : 'failed', error, ...run.counts,
