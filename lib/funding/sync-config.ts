@@ -13,6 +13,8 @@
  *   than the maximum ends the retries (the source is reported failed and tried on the next run).
  * - FUNDING_SYNC_BACKFILL_DAYS (30): how far back a first BOE/BDNS sync reads.
  * - FUNDING_SYNC_PAGE_SIZE (100): EU and BDNS list page size (the EU caps it at 100).
+ * - FUNDING_SYNC_BATCH_ROWS (1000): records per write transaction when one document is large (the EU
+ *   bulk file, a CORDIS export), so that no transaction holds the write lock for long.
  * - FUNDING_SYNC_SOURCES (eu,cordis,bdns,boe): what a sync runs without --source (the scheduled one too).
  * - FUNDING_SYNC_<EU|EU_BULK|BDNS|BOE|CORDIS>_URL: each source's base address (mirrors, tests).
  */
@@ -33,6 +35,7 @@ export interface FundingSyncConfig {
   retryMaxMs: number;
   backfillDays: number;
   pageSize: number;
+  batchRows: number;
   sources: SourceCode[];
   urls: SyncUrls;
 }
@@ -82,6 +85,7 @@ export function readFundingSyncConfig(env: Record<string, string | undefined>): 
     retryMaxMs: integer(env.FUNDING_SYNC_RETRY_MAX_MS, Math.max(60_000, retryBaseMs), 'FUNDING_SYNC_RETRY_MAX_MS', 0, 3_600_000),
     backfillDays: integer(env.FUNDING_SYNC_BACKFILL_DAYS, 30, 'FUNDING_SYNC_BACKFILL_DAYS', 0, 3650),
     pageSize: integer(env.FUNDING_SYNC_PAGE_SIZE, 100, 'FUNDING_SYNC_PAGE_SIZE', 1, 100),
+    batchRows: integer(env.FUNDING_SYNC_BATCH_ROWS, 1000, 'FUNDING_SYNC_BATCH_ROWS', 1, 100_000),
     sources: sources as SourceCode[],
     urls: {
       eu: url('FUNDING_SYNC_EU_URL', DEFAULT_URLS.eu),

@@ -13,6 +13,8 @@ import { migrate } from '../../db/migrate.ts';
 import { importFundingText } from '../../db/funding/import.ts';
 import { runFundingSync, type SyncSummary } from '../../db/funding/sync/run.ts';
 import { acquireSyncLock } from '../../db/funding/sync/state.ts';
+import { cordisBatches } from '../../db/funding/sync/cordis.ts';
+import { parseCordis } from '../../lib/funding/parse-cordis.ts';
 import { readFundingSyncConfig } from '../../lib/funding/sync-config.ts';
 import type { SourceCode } from '../../lib/funding/records.ts';
 import { startFakeSources, sumarioFor, type FakeSources } from '../helpers/funding-sources.ts';
@@ -43,6 +45,7 @@ function freshDb(): Db {
 const config = (env: Record<string, string> = {}) => readFundingSyncConfig({
   ...fake.env, FUNDING_SYNC_RATE: '1000', FUNDING_SYNC_RETRY_BASE_MS: '5', FUNDING_SYNC_RETRY_MAX_MS: '3000',
   FUNDING_SYNC_TIMEOUT_MS: '1000', FUNDING_SYNC_RETRIES: '2', FUNDING_SYNC_PAGE_SIZE: '2', FUNDING_SYNC_BACKFILL_DAYS: '8',
+  FUNDING_SYNC_BATCH_ROWS: '2', // the CORDIS export and the EU bulk file in several batches
   FUNDING_SYNC_CONTACT: 'funding-ops@example.org', ...env,
 });
 
@@ -102,8 +105,10 @@ test('a first sync stores every source; a second changes nothing and fetches onl
   assert.ok(fake.requests.slice(start).filter((r) => r.key.startsWith('bdns-list')).length >= 3, 'several list pages');
   assert.equal(db.prepare("SELECT personal_data FROM funding_calls WHERE id = 'bdns:910777'").pluck().get(), 1);
   assert.ok(first.bdns!.withheld >= 1);
-  // CORDIS: the zip unpacked, coordinators withheld by the importer's rules.
+  // CORDIS: the zip unpacked and imported in batches of 2 projects (each with its organisations'
+  // rows): the same projects and coordinators as one import of the whole export (compared above).
   assert.equal(first.cordis!.inserted, 6);
+  assert.equal(db.prepare("SELECT count(*) FROM funding_imports WHERE source = 'cordis'").pluck().get(), 3);
 
   // Polite: every request names trio and the operator's contact.
   assert.ok(firstRequests.every((r) => /^trio\/0\.1\.0 \(.*funding-ops@example\.org\)$/.test(r.headers['user-agent'] ?? '')));
@@ -323,4 +328,17 @@ test('the run log in the database has the same counts as the summary, failures i
   })));
   assert.deepEqual(summary.sources.map((s) => [s.source, s.status, s.failed]), [['cordis', 'ok', 0], ['boe', 'failed', 1]]);
   db.close();
+});
+
+test('a CORDIS export cut into batches is, row for row, the export: quoted line breaks and bare quotes kept', () => {
+  const project = readFileSync('fixtures/funding/cordis/project.csv', 'utf8');
+  const organization = readFileSync('fixtures/funding/cordis/organization.csv', 'utf8');
+  for (const size of [1, 2, 4, 100]) {
+    const batches = cordisBatches(project, organization, size);
+    assert.equal(batches.length, Math.ceil(6 / size), `size ${size}`);
+    const whole = parseCordis({ project, organization });
+    const parts = batches.map((b) => parseCordis(b));
+    assert.deepEqual(parts.flatMap((p) => p.projects), whole.projects, `size ${size}: same projects`);
+    assert.equal(parts.reduce((n, p) => n + p.coordinatorsWithheld, 0), whole.coordinatorsWithheld, `size ${size}: same coordinators withheld`);
+  }
 });

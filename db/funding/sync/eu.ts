@@ -6,7 +6,7 @@
  *    filter: every page is read; an unchanged page is not re-imported, and the importer writes only
  *    the topics whose content changed.
  *  - Fallback: when a search page cannot be had (after retries) or read, GET grantsTenders.json
- *    (no key, refreshed daily, conditional GET) and import it in chunks of BULK_CHUNK records.
+ *    (no key, refreshed daily, conditional GET) and import it in chunks of FUNDING_SYNC_BATCH_ROWS records.
  * Watermark: `{page, started_at}` of a pass in progress, so a killed pass resumes at its next page
  * (a pass older than a day starts over).
  */
@@ -16,7 +16,6 @@ import { sha256, type SourceRun } from './context.ts';
 
 interface EuWatermark { page: number | null; started_at: number }
 
-const BULK_CHUNK = 500;
 const DAY_MS = 86_400_000;
 const QUERY = { bool: { must: [{ terms: { type: ['1', '2', '8'] } }, { terms: { status: ['31094501', '31094502'] } }] } };
 
@@ -107,11 +106,12 @@ async function syncBulk(run: SourceRun): Promise<void> {
   // Short write transactions: the file (about 11,000 records) goes in chunks, each a bare array the
   // importer reads like the whole file. The validators are kept with the last chunk only, so a
   // killed import reads the file again (the chunks already stored are then unchanged: no writes).
-  const chunks = Math.max(1, Math.ceil(records.length / BULK_CHUNK));
+  const size = run.config.batchRows;
+  const chunks = Math.max(1, Math.ceil(records.length / size));
   for (let i = 0; i < chunks; i++) {
     run.progress({ done: i, total: chunks, label: 'bulk file' });
     const last = i === chunks - 1;
-    run.importBatch(`${url}#${i * BULK_CHUNK}`, JSON.stringify(records.slice(i * BULK_CHUNK, (i + 1) * BULK_CHUNK)),
+    run.importBatch(`${url}#${i * size}`, JSON.stringify(records.slice(i * size, (i + 1) * size)),
       last ? () => run.state.setValidators(url, { ...validators, body_sha256: bodySha }, run.now()) : undefined);
   }
 }

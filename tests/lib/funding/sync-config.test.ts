@@ -19,8 +19,8 @@ test('defaults: the sources\' public endpoints, polite rates, off schedule', () 
   const c = readFundingSyncConfig({});
   assert.deepEqual(c.urls, DEFAULT_URLS);
   assert.equal(c.urls.boe, 'https://www.boe.es/datosabiertos/api/boe/sumario');
-  assert.deepEqual([c.everyMs, c.ratePerHost, c.timeoutMs, c.retries, c.retryBaseMs, c.retryMaxMs, c.backfillDays, c.pageSize],
-    [null, 1, 120_000, 4, 1000, 60_000, 30, 100]);
+  assert.deepEqual([c.everyMs, c.ratePerHost, c.timeoutMs, c.retries, c.retryBaseMs, c.retryMaxMs, c.backfillDays, c.pageSize, c.batchRows],
+    [null, 1, 120_000, 4, 1000, 60_000, 30, 100, 1000]);
   assert.deepEqual(c.sources, ['eu', 'cordis', 'bdns', 'boe']);
 });
 
@@ -36,6 +36,7 @@ test('settings are read, URLs lose a trailing slash, and bad values are refused 
     [{ FUNDING_SYNC_RATE: 'fast' }, /FUNDING_SYNC_RATE/],
     [{ FUNDING_SYNC_SOURCES: 'eu,grants' }, /FUNDING_SYNC_SOURCES: unknown source grants/],
     [{ FUNDING_SYNC_PAGE_SIZE: '500' }, /FUNDING_SYNC_PAGE_SIZE must be an integer from 1 to 100/],
+    [{ FUNDING_SYNC_BATCH_ROWS: '0' }, /FUNDING_SYNC_BATCH_ROWS must be an integer from 1 to 100000/],
     [{ FUNDING_SYNC_RETRIES: '-1' }, /FUNDING_SYNC_RETRIES/],
     [{ FUNDING_SYNC_TIMEOUT_MS: '0' }, /FUNDING_SYNC_TIMEOUT_MS/],
     [{ FUNDING_SYNC_CONTACT: 'José <jose@example.org>' }, /FUNDING_SYNC_CONTACT must be printable ASCII/],
