@@ -15,6 +15,9 @@ import { createListener } from './lib/http/adapter.ts';
 import { DEFAULT_LIMITS, listen, type ServerLimits } from './lib/http/server.ts';
 import { createLogger } from './lib/http/log.ts';
 import { createMetrics } from './lib/http/metrics.ts';
+import { registerSyncMetrics } from './lib/funding/sync-metrics.ts';
+import { syncReports } from './db/funding/sync/report.ts';
+import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/scheduler.ts';
 import { humanService } from './db/human/service.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
@@ -25,6 +28,8 @@ export interface StartOptions {
   logDestination?: DestinationStream;
   /** Socket timeouts and header size (tests shorten them; operators get DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>;
+  /** The command the scheduled funding sync runs (default: this process's own entry point). */
+  syncCommand?: SchedulerOptions['command'];
 }
 
 export interface RunningApp {
@@ -60,6 +65,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
 
   const ctx: AppContext = { config, db, clock, log, limiter, writeBehind, lookupKey: keyLookup(db), activePlan: activePlanLookup(db) };
   const metrics = createMetrics();
+  registerSyncMetrics(metrics.registry, syncReports(db), clock);
   const human = humanService(ctx); // before the routes: REST (and MCP) use this one instance
   const router = buildRoutes(ctx, metrics);
   human.start();
@@ -73,6 +79,9 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   });
   const server = await listen(listener, config.host, config.port, { ...DEFAULT_LIMITS, ...options.limits });
   log.info({ url: server.url, database: config.databasePath }, 'trio is serving');
+  // FUNDING_SYNC_EVERY (off by default): the corpus follows its sources (db/funding/sync/scheduler.ts).
+  const syncScheduler = config.fundingSync.everyMs === null ? null
+    : startSyncScheduler({ everyMs: config.fundingSync.everyMs, db, clock, log, ...(options.syncCommand ? { command: options.syncCommand } : {}) });
 
   let stopping: Promise<void> | undefined;
   return {
@@ -82,6 +91,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     ctx,
     stop: () =>
       (stopping ??= (async () => {
+        await syncScheduler?.stop();
         await server.stop();
         human.stop();
         writeBehind.stop();

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { accountCommands } from './cli/accounts.ts';
 import { backupCommands } from './cli/backup.ts';
 import { fundingRuleCommands } from './cli/funding-rules.ts';
+import { fundingSyncCommands } from './cli/funding-sync.ts';
 import { UsageError, type CliContext, type Command } from './cli/command.ts';
 import { humanCommands } from './cli/human.ts';
 import { impactCommands } from './cli/impact.ts';
@@ -15,7 +16,7 @@ import { openDatabase, type Db } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { readConfig } from './lib/config.ts';
 
-const COMMANDS: Command[] = [...serverCommands, ...fundingRuleCommands, ...backupCommands, ...impactCommands, ...accountCommands, ...humanCommands];
+const COMMANDS: Command[] = [...serverCommands, ...fundingRuleCommands, ...backupCommands, ...impactCommands, ...accountCommands, ...humanCommands, ...fundingSyncCommands];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
@@ -68,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
     const result = await command.run(ctx, values as Record<string, string | boolean | undefined>, positionals);
     process.stdout.write((json ? JSON.stringify(result) : (command.text?.(result) ?? plain(result))) + '\n');
     if (command.words[0] !== 'serve') db?.close();
-    return 0;
+    return command.exitCode?.(result) ?? 0;
   } catch (err) {
     db?.close();
     const message = err instanceof Error ? err.message : String(err);

@@ -9,6 +9,10 @@ const BENCHMARKS: Record<string, Bench> = {
     describe: 'funding /search on a synthetic corpus (default 1,000,000 calls) beside a raw node:http baseline. Options: --calls N, --duration S, --warmup S, --uncached, --no-write',
     run: async (args) => (await import('./funding.ts')).run(args),
   },
+  'funding-sync': {
+    describe: 'funding /search latency while the scheduled funding sync runs (FUNDING_SYNC_EVERY) vs no sync vs raw node:http, 1 connection. Options: --calls N (100,000), --duration S, --days D (backfill, 365), --no-write',
+    run: async (args) => (await import('./funding-sync.ts')).run(args),
+  },
   adapter: {
     describe: 'the HTTP adapter: raw node:http vs trio\'s adapter vs a WHATWG Request/Response per call, same JSON row. Options: --duration S, --warmup S, --no-write',
     run: async (args) => (await import('./adapter.ts')).run(args),

@@ -29,6 +29,8 @@ export interface Command {
   run(ctx: CliContext, values: Values, positionals: string[]): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Text for a person; defaults to key: value lines. */
   text?(result: Record<string, unknown>): string;
+  /** Exit status after printing the result (default 0): a command can report and still fail. */
+  exitCode?(result: Record<string, unknown>): number;
 }
 
 export class UsageError extends Error {}

@@ -4,6 +4,7 @@
  */
 import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
 import { readHumanConfig, type HumanConfig } from './human/config.ts';
+import { readFundingSyncConfig, type FundingSyncConfig } from './funding/sync-config.ts';
 
 export interface Config {
   port: number;
@@ -20,6 +21,8 @@ export interface Config {
   searchCacheEntries: number;
   /** SANDBOX_DELAY_MS, HUMAN_SCHEDULER_TICK_MS, HUMAN_DURABLE_COMMIT (lib/human/config.ts). */
   human: HumanConfig;
+  /** FUNDING_SYNC_* (lib/funding/sync-config.ts): `funding sync` and the scheduled sync in serve. */
+  fundingSync: FundingSyncConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -40,6 +43,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     bodyLimitBytes: integer(env.BODY_LIMIT_BYTES, 1_048_576, 'BODY_LIMIT_BYTES', 1, 64 * 1_048_576),
     searchCacheEntries: integer(env.SEARCH_CACHE_ENTRIES, 1000, 'SEARCH_CACHE_ENTRIES', 0, 1_000_000),
     human: readHumanConfig(env),
+    fundingSync: readFundingSyncConfig(env),
   };
 }
 

@@ -18,7 +18,8 @@ export function fundingReads(db: Db) {
   const sources = db.prepare(`SELECT s.*,
       CASE s.code WHEN 'cordis' THEN (SELECT count(*) FROM funding_projects WHERE personal_data = 0)
                   ELSE (SELECT count(*) FROM funding_public_calls c WHERE c.source = s.code) END AS records,
-      (SELECT max(imported_at) FROM funding_imports i WHERE i.source = s.code) AS last_import_ms
+      (SELECT max(imported_at) FROM funding_imports i WHERE i.source = s.code) AS last_import_ms,
+      (SELECT last_success_at FROM funding_sync_state y WHERE y.source = s.code) AS last_sync_ms
     FROM funding_sources s ORDER BY s.code`);
   const licences = db.prepare('SELECT code, licence, attribution FROM funding_sources');
 
@@ -29,7 +30,7 @@ export function fundingReads(db: Db) {
       bdns: call.bdns_id, boe: call.source === 'boe' ? call.source_id : null, funder: call.funder ?? '',
       own: dispositionKey(call.title, 'own'), bases: call.body ? dispositionKey(call.body, 'own') : null,
     }) as Record<string, unknown>[],
-    sources: () => sources.all() as Array<Record<string, unknown> & { last_import_ms: number | null }>,
+    sources: () => sources.all() as Array<Record<string, unknown> & { last_import_ms: number | null; last_sync_ms: number | null }>,
     licences: () => licences.all() as Array<{ code: string; licence: string; attribution: string }>,
   };
 }

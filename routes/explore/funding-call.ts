@@ -62,7 +62,7 @@ ${noticesSection(call)}
 <ul>${call.attribution.map((a) => html`<li>${a.credit} <span class="muted">(${a.licence})</span></li>`)}</ul></section>`;
 }
 
-export function callPage(api: ApiCall) {
+export function callPage(api: ApiCall, freshness: (req: ApiRequest) => Promise<Html> = async () => html``) {
   return async (req: ApiRequest): Promise<Reply> => {
     let id: string;
     try {
@@ -79,6 +79,7 @@ export function callPage(api: ApiCall) {
       title: call.title,
       body: html`<p><a href="/explore/funding">← Search funding calls</a></p>
 ${detail(call)}
+${await freshness(req)}
 ${quotaWords(answer)}
 ${shown}`,
     });

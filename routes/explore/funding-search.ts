@@ -90,7 +90,7 @@ ${pager(sent, meta)}
 </section>`;
 }
 
-export function searchPage(api: ApiCall) {
+export function searchPage(api: ApiCall, freshness: (req: ApiRequest) => Promise<Html> = async () => html``) {
   return async (req: ApiRequest): Promise<Reply> => {
     const sent = forwardedQuery(req.url);
     const target = withParams('/funding/v1/search', sent);
@@ -103,6 +103,7 @@ export function searchPage(api: ApiCall) {
 ${quotaWords(answer)}
 ${filterForm(sent)}
 ${results(answer, sent)}
+${await freshness(req)}
 ${shown}`,
     });
   };

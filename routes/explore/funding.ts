@@ -9,6 +9,7 @@ import type { AppContext } from '../context.ts';
 import { markInProcessAccount } from '../funding/in-process-account.ts';
 import type { ApiCall } from './api.ts';
 import { callPage } from './funding-call.ts';
+import { fundingFreshness } from './funding-freshness.ts';
 import { searchPage } from './funding-search.ts';
 import type { ExploreRouter } from './router.ts';
 import { signedInVisitor } from './visitor.ts';
@@ -20,6 +21,8 @@ export function fundingPages(ctx: AppContext, api: ApiCall) {
     return api(req, target, account ? { ...options, prepare: (inner) => markInProcessAccount(inner, account.id) } : options);
   };
   return (router: ExploreRouter): void => {
-    router.get('/funding', searchPage(asVisitor)).get('/funding/calls/:id', callPage(asVisitor));
+    // The data's age is asked by the explorer as its own client (funding-freshness.ts), not as the visitor.
+    const freshness = fundingFreshness(api);
+    router.get('/funding', searchPage(asVisitor, freshness)).get('/funding/calls/:id', callPage(asVisitor, freshness));
   };
 }

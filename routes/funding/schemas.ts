@@ -127,6 +127,8 @@ export const Source = v.object({
   code: v.string(), name: v.string(), publisher: v.string(), homepage: v.string(), licence: v.string(),
   licence_url: v.string(), attribution: v.string(), time_zone: v.string(),
   records: v.pipe(v.number(), v.integer()), last_import_at: v.nullable(v.string()),
+  last_sync_at: v.pipe(v.nullable(v.string()), v.description('When `funding sync` last brought this source up to date without a failure (ISO 8601); null if never.')),
+  data_age_seconds: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('Seconds since this source\'s data was last known current: the newest of its last successful sync and its last import. null if neither happened.')),
 });
 
 export const SourcesResponse = v.object({ data: v.array(Source) });

@@ -1,0 +1,48 @@
+/**
+ * BOE: one sumario per day, GET <base>/AAAAMMDD with Accept: application/json
+ * (https://www.boe.es/datosabiertos/api/boe/sumario/AAAAMMDD). A 404 means no issue that day
+ * (usually a Sunday). Watermark: `{day}`, the last day (Madrid) read for good. Today is read but
+ * never passed by the watermark (its sumario may not be out yet, or gain an extraordinary issue),
+ * so the next run asks for it again, conditionally. First run: FUNDING_SYNC_BACKFILL_DAYS back.
+ */
+import { addDays, toLocal } from '../../../lib/funding/zoned-time.ts';
+import { sha256, type SourceRun } from './context.ts';
+
+interface BoeWatermark { day: string }
+
+export async function syncBoe(run: SourceRun): Promise<void> {
+  const today = toLocal(run.now(), 'Europe/Madrid').date;
+  const w = run.state.watermark<BoeWatermark>('boe');
+  let day = run.since ?? (w.day ? addDays(w.day, 1) : addDays(today, -run.config.backfillDays));
+  if (day > today) day = today;
+  const days: string[] = [];
+  for (let d = day; d <= today; d = addDays(d, 1)) days.push(d);
+  const advance = (d: string) => {
+    if (d < today && (!w.day || d > w.day)) {
+      w.day = d;
+      run.state.setWatermark('boe', w);
+    }
+  };
+  for (const [i, d] of days.entries()) {
+    run.progress({ done: i, total: days.length, label: d });
+    const url = `${run.config.urls.boe}/${d.replaceAll('-', '')}`;
+    const res = await run.fetch(url, { headers: { accept: 'application/json' } });
+    const validators = { etag: res.etag, last_modified: res.lastModified, body_sha256: res.validators?.body_sha256 ?? null };
+    if (res.status === 404 || res.status === 304) {
+      run.counts.skipped++; // no issue that day, or not modified since we read it
+      run.commit(() => advance(d));
+      continue;
+    }
+    const bodySha = sha256(res.body);
+    if (bodySha === res.validators?.body_sha256) {
+      run.counts.skipped++;
+      run.commit(() => { run.state.setValidators(url, validators, run.now()); advance(d); });
+      continue;
+    }
+    run.importBatch(url, res.body.toString('utf8'), () => {
+      run.state.setValidators(url, { ...validators, body_sha256: bodySha }, run.now());
+      advance(d);
+    });
+  }
+  run.progress({ done: days.length, total: days.length, label: today });
+}

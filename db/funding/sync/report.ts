@@ -1,0 +1,31 @@
+/**
+ * How fresh each source is and how its syncs have gone, read from the database, so that the answer
+ * is the same whichever process ran the sync (a separate `funding sync`, or serve's own schedule).
+ * Data age: time since the source's data was last known current, the newest of its last successful
+ * sync and its last `funding import`.
+ */
+import type { Db } from '../../connection.ts';
+
+export interface SyncReport {
+  source: string;
+  runs_ok: number;
+  runs_failed: number;
+  seconds_total: number;
+  last_seconds: number | null;
+  last_success_at: number | null;
+  consecutive_failures: number;
+  /** UTC ms the data was last known current; null: never synced nor imported. */
+  data_as_of: number | null;
+}
+
+export function syncReports(db: Db): () => SyncReport[] {
+  const read = db.prepare(`SELECT s.code AS source,
+      (SELECT count(*) FROM funding_sync_runs r WHERE r.source = s.code AND r.outcome = 'ok') AS runs_ok,
+      (SELECT count(*) FROM funding_sync_runs r WHERE r.source = s.code AND r.outcome = 'failed') AS runs_failed,
+      (SELECT coalesce(sum(finished_at - started_at), 0) / 1000.0 FROM funding_sync_runs r WHERE r.source = s.code AND r.finished_at IS NOT NULL) AS seconds_total,
+      (SELECT (finished_at - started_at) / 1000.0 FROM funding_sync_runs r WHERE r.source = s.code AND r.finished_at IS NOT NULL ORDER BY id DESC LIMIT 1) AS last_seconds,
+      st.last_success_at, coalesce(st.consecutive_failures, 0) AS consecutive_failures,
+      max(coalesce(st.last_success_at, 0), coalesce((SELECT max(imported_at) FROM funding_imports i WHERE i.source = s.code), 0)) AS data_as_of
+    FROM funding_sources s LEFT JOIN funding_sync_state st ON st.source = s.code ORDER BY s.code`);
+  return () => (read.all() as SyncReport[]).map((r) => ({ ...r, data_as_of: r.data_as_of === 0 ? null : r.data_as_of }));
+}

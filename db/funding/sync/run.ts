@@ -1,0 +1,102 @@
+/**
+ * `funding sync`: brings the corpus up to date from the sources' public endpoints, one source after
+ * the other (EU before CORDIS, whose projects join EU topics; BOE before BDNS, which folds BOE
+ * calls). One sync at a time across processes (the lock in funding_sync_lock). A source that fails
+ * is logged and reported, and the others go on; it starts again from its watermark next time.
+ */
+import type { Db } from '../../connection.ts';
+import type { SourceCode } from '../../../lib/funding/records.ts';
+import { userAgent, type FundingSyncConfig } from '../../../lib/funding/sync-config.ts';
+import { PoliteClient } from '../../../lib/http/polite-fetch.ts';
+import { syncBdns } from './bdns.ts';
+import { syncBoe } from './boe.ts';
+import { createSourceRun, type Progress, type SourceRun } from './context.ts';
+import { syncCordis } from './cordis.ts';
+import { syncEu } from './eu.ts';
+import { acquireSyncLock, syncState, SyncLockedError, type RunCounts } from './state.ts';
+
+export const SYNC_ORDER: SourceCode[] = ['eu', 'cordis', 'boe', 'bdns'];
+const SYNCS: Record<SourceCode, (run: SourceRun) => Promise<void>> = { eu: syncEu, cordis: syncCordis, boe: syncBoe, bdns: syncBdns };
+
+export interface SourceSummary extends RunCounts {
+  source: SourceCode;
+  status: 'ok' | 'failed';
+  error: string | null;
+  /** Runs in a row that failed, this one included (0 after a success). */
+  consecutive_failures: number;
+  requests: number;
+  seconds: number;
+  notes: string[];
+}
+
+export interface SyncSummary {
+  /** Set when another sync held the lock: nothing was done. */
+  locked: string | null;
+  sources: SourceSummary[];
+  warnings: string[];
+}
+
+export interface SyncOptions {
+  config: FundingSyncConfig;
+  sources?: SourceCode[];
+  since?: string | null;
+  now?: () => number;
+  version?: string;
+  onProgress?: (source: SourceCode, p: Progress) => void;
+  onSourceDone?: (s: SourceSummary) => void;
+  lockTtlMs?: number;
+}
+
+export async function runFundingSync(db: Db, options: SyncOptions): Promise<SyncSummary> {
+  const now = options.now ?? Date.now;
+  const { config } = options;
+  const wanted = new Set(options.sources ?? config.sources);
+  const warnings = config.contact ? [] : ['FUNDING_SYNC_CONTACT is not set: the sources cannot tell who runs this crawler'];
+  let lock;
+  try {
+    // Renewed before every request and after every batch: it must outlast one request's worst case
+    // (every attempt timing out, with the longest wait between attempts).
+    const worstRequestMs = (config.retries + 1) * (config.timeoutMs + config.retryMaxMs);
+    lock = acquireSyncLock(db, now(), options.lockTtlMs ?? Math.max(600_000, worstRequestMs + 60_000));
+  } catch (err) {
+    if (err instanceof SyncLockedError) return { locked: err.message, sources: [], warnings };
+    throw err;
+  }
+  const client = new PoliteClient({
+    userAgent: userAgent(options.version ?? '0', config.contact), ratePerHost: config.ratePerHost, timeoutMs: config.timeoutMs,
+    retries: config.retries, retryBaseMs: config.retryBaseMs, retryMaxMs: config.retryMaxMs,
+  });
+  const state = syncState(db);
+  const sources: SourceSummary[] = [];
+  try {
+    for (const source of SYNC_ORDER.filter((s) => wanted.has(s))) {
+      const started = now();
+      const requestsBefore = client.requests;
+      const runId = state.startRun(source, started);
+      const run = createSourceRun({
+        db, source, config, client, state, lock, now, since: options.since ?? null, runId,
+        onProgress: (p) => options.onProgress?.(source, p),
+      });
+      let error: string | null = null;
+      try {
+        await SYNCS[source](run);
+      } catch (err) {
+        if (err instanceof SyncLockedError) throw err;
+        error = err instanceof Error ? err.message : String(err);
+        run.counts.failed++;
+      }
+      run.flushCounts();
+      state.finishRun(runId, source, now(), error);
+      const summary: SourceSummary = {
+        source, status: error === null ? 'ok' : 'failed', error, ...run.counts,
+        consecutive_failures: state.state(source)?.consecutive_failures ?? 0,
+        requests: client.requests - requestsBefore, seconds: (now() - started) / 1000, notes: run.notes,
+      };
+      sources.push(summary);
+      options.onSourceDone?.(summary);
+    }
+  } finally {
+    lock.release();
+  }
+  return { locked: null, sources, warnings };
+}
