@@ -9,7 +9,7 @@
  */
 import { intervalFigure } from '../../lib/explore/interval-chart.ts';
 import { html, type Html } from '../../lib/html.ts';
-import { formatSig } from '../../lib/impact/figure.ts';
+import { displayFigure, formatSig } from '../../lib/impact/figure.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import {
   aboutFigures, apiCalls, illustrativeNotice, METRICS, param, READING, scenarioOptions, select, withheldNotice,
@@ -82,7 +82,7 @@ function results(env: Envelope<Compare>): Html {
           const ok = x.low !== null && x.high !== null;
           return {
             label,
-            figure: ok ? { low: x.low!, high: x.high!, central: x.central, display: x.central === null ? `between ${formatSig(x.low!)} and ${formatSig(x.high!)}` : `${formatSig(x.central)} (${formatSig(x.low!)}–${formatSig(x.high!)})` } : null,
+            figure: ok ? { low: x.low!, high: x.high!, central: x.central, display: displayFigure({ low: x.low!, high: x.high!, central: x.central }) } : null,
             withheld: 'the API gives no ratio for this measure',
             cells: [verdict(x), x.p_a_greater === null ? '—' : `${formatSig(x.p_a_greater * 100, 3)}%`],
           };
