@@ -77,7 +77,8 @@ const Bases = v.strictObject({ per_unit: NFigure, per_kg: NFigure, per_1000_eur:
 const Ratio = v.strictObject({
   central: nnum, low: nnum, median: nnum, high: nnum,
   verdict: v.picklist(['a_larger', 'b_larger', 'not_distinguishable']),
-  p_a_greater: num,
+  p_a_greater: v.pipe(num, v.description('Share of paired draws in which a exceeds b on this basis.')),
+  p_a_equal: v.pipe(num, v.description('Share of paired draws in which a and b are equal on this basis (a tie: both 0, or the same product).')),
 });
 const Compare = v.strictObject({
   a: ProductRef, b: ProductRef, metric: v.picklist(METRICS), records: NoRecords,
@@ -87,6 +88,7 @@ const Compare = v.strictObject({
       ratio_of: v.pipe(str, v.description("'a / b': every ratio is a's figure over b's, draw by draw.")),
       by: v.pipe(v.record(str, Ratio), v.description('per_unit, per_kg (when both products have a unit mass) and per_1000_eur. null quantiles are unbounded (b is 0 in those draws).')),
       p_a_greater: v.pipe(nnum, v.description('Share of paired draws in which a\'s figure per unit exceeds b\'s.')),
+      p_a_equal: v.pipe(nnum, v.description('Share of paired draws in which the two are equal per unit (a tie, not counted in p_a_greater).')),
       samples: v.pipe(int, v.description('Paired draws.')),
     })),
   })),
