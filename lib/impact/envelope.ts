@@ -9,6 +9,7 @@
  * backstop.) Pure: the caller passes everything it read.
  */
 import type { Grade } from './figure.ts';
+import { composeLicence, restrictionCaveats } from './licence.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -121,22 +122,9 @@ export function buildEnvelope(input: EnvelopeInput) {
     data: withheld ? { ...input.data, results: null } : input.data,
     withheld,
     sources: sources.map(sourceObject),
-    licence: licence(sources),
+    licence: composeLicence(sources),
     caveats: caveats({ illustrative, grades: input.grades, sources, run, registerDataVersion: input.registerDataVersion }),
     citation: citation(input, run, methodology, dataVersion, sources),
-  };
-}
-
-function licence(sources: SourceFacts[]) {
-  const restrictions = sources.filter((s) => s.usage_restriction).map((s) => ({ source: s.code, restriction: s.usage_restriction! }));
-  return {
-    name: 'CC BY 4.0',
-    url: 'https://creativecommons.org/licenses/by/4.0/',
-    restrictions,
-    note: 'This response may be reused under CC BY 4.0, giving the credit of every source listed in sources and the citation. '
-      + (restrictions.length
-        ? `A source's restriction travels with every figure that used it: ${restrictions.map((r) => `${r.source} (${r.restriction})`).join(', ')}.`
-        : 'No source used by these figures restricts their reuse further.'),
   };
 }
 
@@ -155,9 +143,7 @@ function caveats(c: { illustrative: boolean; grades: GradeCounts; sources: Sourc
   if (c.illustrative) {
     out.push({ code: 'illustrative', text: 'The inputs are illustrative (the demo data set, methodology v1 §13) and not for quotation: no source has been verified.' });
   }
-  for (const s of c.sources.filter((x) => x.usage_restriction)) {
-    out.push({ code: 'usage_restriction', text: `These figures use ${s.name} (${s.code}), whose terms are ${s.usage_restriction}; every figure using it inherits that restriction.` });
-  }
+  out.push(...restrictionCaveats(c.sources));
   if (c.run && c.registerDataVersion !== null && c.registerDataVersion !== c.run.data_version) {
     out.push({ code: 'register_changed', text: `The figures come from data version ${c.run.data_version}; the register facts beside them are data version ${c.registerDataVersion}.` });
   }

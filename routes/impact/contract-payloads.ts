@@ -25,7 +25,8 @@ const ProductListItem = v.strictObject({
 
 const Index = v.strictObject({
   name: str, version: str,
-  figures_published: v.pipe(bool, v.description('Whether the default scenario (S-MAX) has a published run.')),
+  figures_published: v.pipe(bool, v.description('Whether any scenario has a published run (scenarios says which).')),
+  scenarios: v.pipe(v.array(v.strictObject({ code: v.picklist(SCENARIO_CODES), default: bool, figures_published: bool, run: nint })), v.description('Each scenario, whether it has figures, and the run it serves (null while withheld).')),
   endpoints: v.array(v.strictObject({ path: str, summary: str })),
   rate_limit: v.strictObject({ requests: int, per: str, resets: str, keyed_requests: int }),
   access: str, language: str, records: NoRecords, results: NoResults,
@@ -152,7 +153,11 @@ const Scenarios = v.strictObject({
   scenarios: v.array(v.strictObject({ code: v.picklist(SCENARIO_CODES), name: str, description: str, default: bool, params: v.nullable(v.record(str, v.unknown())), run: nint })),
   records: NoRecords, results: NoResults,
 });
-const Runs = v.strictObject({ runs: v.array(RunObject), records: NoRecords, results: NoResults });
+const Runs = v.strictObject({
+  runs: v.pipe(v.array(RunObject), v.description('Every published run, newest first; empty only while no scenario has one.')),
+  scenarios: v.pipe(v.array(v.strictObject({ code: v.picklist(SCENARIO_CODES), current_run: nint, runs: v.array(int) })), v.description('Per scenario: the run it serves now (null while withheld) and the ids of its published runs, newest first.')),
+  records: NoRecords, results: NoResults,
+});
 const Run = v.strictObject({
   run: RunObject,
   gates: v.array(v.strictObject({ gate: str, passed: bool, offenders: int, explained: int, detail: str, engine: str, checked_at: nstr })),

@@ -15,6 +15,7 @@ export const str = v.string();
 export const nstr = v.nullable(v.string());
 export const nint = v.nullable(int);
 export const nnum = v.nullable(num);
+export const bool = v.boolean();
 const d = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
 export const Figure = d(v.strictObject({
@@ -87,7 +88,14 @@ export const SourceUsed = d(v.strictObject({
   releases: v.array(v.strictObject({ release: str, published_on: nstr, accessed_on: nstr, url: nstr })),
 }), 'A source release the response\'s figures used.');
 
-export const Licence = d(v.strictObject({ name: str, url: str, restrictions: v.array(v.strictObject({ source: str, restriction: str })), note: str }), 'What the response may be reused under.');
+export const Licence = d(v.strictObject({
+  name: d(str, 'CC BY 4.0 when every source the figures used is openly licensed; otherwise says that the response is not open as a whole and names the restricting terms.'),
+  url: str,
+  open: d(bool, 'True when the whole response may be reused under CC BY 4.0 with the credits.'),
+  restrictions: d(v.array(v.strictObject({ source: str, restriction: str })), 'Each used source that is not openly licensed, with what it restricts.'),
+  terms: d(v.array(v.strictObject({ source: str, licence: str, url: nstr, open: bool, reuse: d(str, 'What may be done with the figures resting on this source, and under which terms.') })), 'One entry per source listed in sources.'),
+  note: str,
+}), 'What the response may be reused under, composed from the sources its figures used (docs/decisions.md).');
 export const Caveat = d(v.strictObject({ code: str, text: str }), 'A caveat that goes with the figures.');
 export const Citation = d(v.strictObject({ text: str, run_id: nint, scenario: str, methodology_version: str, data_version: nstr, url: d(str, 'The request in canonical form.') }), 'How to cite the response.');
 

@@ -4,7 +4,9 @@
  * impact_methodology_versions, impact_sources with impact_source_releases). No figures: `results` is
  * null; the envelope still says whether the scenario is withheld.
  *
- * /runs lists nothing while the default scenario is withheld (document "Runs"). /runs/{id} keeps
+ * /runs lists every published run whenever any scenario has one (issue 14: listing nothing while only
+ * the default scenario was withheld hid the runs /runs/{id} served), grouped per scenario too; it is
+ * empty only while every scenario is withheld (document "Runs"). /runs/{id} keeps
  * answering for any run that was ever published, so that a citation stays resolvable after a newer
  * run replaces it; its envelope names the run's own scenario.
  */
@@ -39,12 +41,18 @@ export const runsRoute: RouteDef<typeof noQuery, typeof noQuery> = {
   path: '/runs',
   operationId: 'listRuns',
   summary: 'Published runs',
-  description: 'Every run that has been published, newest first, with whether it is the current run of its scenario. Empty while the default scenario\'s figures are withheld.',
+  description: 'Every run that has been published, newest first, with whether it is the current run of its scenario; and per scenario, its current run and its published run ids. Empty only while no scenario has a published run.',
   response: 'RunsResponse',
   query: noQuery,
   build(_input, deps, state) {
-    const runs = state.current.has(DEFAULT_SCENARIO) ? deps.serving.publishedRuns().map((r) => runObject(r, IMPACT_BASE, r.current === 1)) : [];
-    return { scenario: DEFAULT_SCENARIO, data: { runs, records: null } };
+    const published = state.current.size > 0 ? deps.serving.publishedRuns() : [];
+    const runs = published.map((r) => runObject(r, IMPACT_BASE, r.current === 1));
+    const scenarios = deps.register.scenarios().map((s) => ({
+      code: s.code,
+      current_run: state.current.get(s.code) ?? null,
+      runs: published.filter((r) => r.scenario === s.code).map((r) => r.id),
+    }));
+    return { scenario: DEFAULT_SCENARIO, data: { runs, scenarios, records: null } };
   },
 };
 
