@@ -10,6 +10,7 @@
  */
 import type { Grade } from './figure.ts';
 import { composeLicence, restrictionCaveats } from './licence.ts';
+import { servedLink } from './served-links.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -86,11 +87,11 @@ export const runObject = (run: RunFacts, base: string, current?: boolean) => ({
   links: { self: `${base}/runs/${run.id}` },
 });
 
-export const sourceObject = (s: SourceFacts) => ({
+export const sourceObject = (s: SourceFacts, base: string) => ({
   code: s.code,
   name: s.name,
   publisher: s.publisher,
-  homepage: s.homepage,
+  homepage: servedLink(s.homepage, base),
   licence: { name: s.licence_name, url: s.licence_url, spdx: s.licence_spdx },
   credit: s.credit,
   usage_restriction: s.usage_restriction,
@@ -121,7 +122,7 @@ export function buildEnvelope(input: EnvelopeInput) {
     metrics: withheld ? null : input.metrics,
     data: withheld ? { ...input.data, results: null } : input.data,
     withheld,
-    sources: sources.map(sourceObject),
+    sources: sources.map((s) => sourceObject(s, input.base)),
     licence: composeLicence(sources),
     caveats: caveats({ illustrative, grades: input.grades, sources, run, registerDataVersion: input.registerDataVersion }),
     citation: citation(input, run, methodology, dataVersion, sources),

@@ -24,6 +24,7 @@ import { indexRoute, searchRoute } from './home.ts';
 import { IMPACT_BASE } from './links.ts';
 import { productListRoute, productRoute } from './products.ts';
 import { methodologyRoute, runRoute, runsRoute, scenariosRoute, sourcesRoute } from './register.ts';
+import { methodologyDocumentOperation } from './methodology-document.ts';
 import { impactOperation, type ImpactDeps } from './serve.ts';
 import { spendRoute } from './spend.ts';
 import { channelRoute, conflictRoute, countryRoute, materialRoute } from './subjects.ts';
@@ -60,6 +61,7 @@ export function impactApi(ctx: AppContext) {
     base: IMPACT_BASE,
     access: impactAccess(ctx),
     renderError: renderImpactError,
+    readOnly: true,
     unavailable: databaseUnavailable,
     log: ctx.log,
     finishContract: foldComponents,
@@ -79,6 +81,7 @@ export function impactApi(ctx: AppContext) {
       impactOperation(runsRoute, deps),
       impactOperation(runRoute, deps),
       impactOperation(methodologyRoute, deps),
+      methodologyDocumentOperation(deps),
       impactOperation(sourcesRoute, deps),
       impactOperation(searchRoute, deps),
       contract,

@@ -12,6 +12,7 @@
  */
 import { notFound } from '../../lib/http/errors.ts';
 import { runObject } from '../../lib/impact/envelope.ts';
+import { servedLink } from '../../lib/impact/served-links.ts';
 import { IMPACT_BASE } from './links.ts';
 import { DEFAULT_SCENARIO, noQuery, runParams } from './schemas.ts';
 import type { RouteDef } from './serve.ts';
@@ -89,7 +90,11 @@ export const methodologyRoute: RouteDef<typeof noQuery, typeof noQuery> = {
     return {
       scenario: DEFAULT_SCENARIO,
       data: {
-        versions: deps.register.methodology().map((m) => ({ ...m, frozen: m.frozen === 1, links: JSON.parse(m.links) as Record<string, string> })),
+        versions: deps.register.methodology().map((m) => ({
+          ...m, frozen: m.frozen === 1,
+          // The document this version's document_sha256 is of, served by this API (not a repository path).
+          links: Object.fromEntries(Object.entries(JSON.parse(m.links) as Record<string, string>).map(([k, url]) => [k, servedLink(url, IMPACT_BASE)])),
+        })),
         records: null,
       },
     };
@@ -108,7 +113,7 @@ export const sourcesRoute: RouteDef<typeof noQuery, typeof noQuery> = {
       scenario: DEFAULT_SCENARIO,
       data: {
         sources: deps.register.sources().map((s) => ({
-          code: s.code, name: s.name, publisher: s.publisher, homepage: s.homepage, enabled: s.enabled === 1, verified_on: s.verified_on, basis: s.basis,
+          code: s.code, name: s.name, publisher: s.publisher, homepage: servedLink(s.homepage, IMPACT_BASE), enabled: s.enabled === 1, verified_on: s.verified_on, basis: s.basis,
           licence: { name: s.licence_name, url: s.licence_url, spdx: s.licence_spdx }, credit: s.credit, usage_restriction: s.usage_restriction, note: s.note,
           releases: s.releases.map((r) => ({ release: r.release, published_on: r.published_on, accessed_on: r.accessed_on, url: r.url, note: r.note })),
         })),

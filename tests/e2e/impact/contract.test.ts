@@ -24,7 +24,11 @@ after(async () => {
 });
 
 const PATHS = ['/', '/products', '/product/{slug}', '/product/{slug}/contributions', '/product/{slug}/explain', '/compare', '/spend', '/material/{slug}',
-  '/conflict/{slug}', '/country/{iso3}', '/channel/{code}', '/scenarios', '/runs', '/runs/{id}', '/methodology', '/sources', '/search', '/openapi.json'];
+  '/conflict/{slug}', '/country/{iso3}', '/channel/{code}', '/scenarios', '/runs', '/runs/{id}', '/methodology', '/sources', '/search', '/openapi.json',
+  // issue 14: the methodology document, so that links resolve on the server
+  '/methodology/{code}'];
+/** Paths whose 200 is not a JSON envelope (a document, a CSV file). */
+const NOT_JSON = new Set(['/openapi.json', '/methodology/{code}']);
 
 test('the contract is a valid OpenAPI 3.1 document', async () => {
   assert.equal(doc.openapi, '3.1.0');
@@ -42,7 +46,7 @@ test('every endpoint of the document is in the contract, and nothing else', () =
 });
 
 const SAMPLE: Record<string, string> = { slug: 'smartphone', iso3: 'COD', code: 'C1', id: '1', a: 'smartphone', b: 'laptop', q: 'cobalt', category: '07', amount: '250' };
-const concrete = (path: string, slugFor: string) => path.replace('{slug}', slugFor).replace(/\{(\w+)\}/g, (_, n: string) => SAMPLE[n]!);
+const concrete = (path: string, slugFor: string) => (path.startsWith('/methodology/') ? '/methodology/v1' : path.replace('{slug}', slugFor).replace(/\{(\w+)\}/g, (_, n: string) => SAMPLE[n]!));
 const slugFor = (path: string) => (path.startsWith('/material') ? 'cobalt' : path.startsWith('/conflict') ? 'drc-east' : 'smartphone');
 
 // A value each query parameter accepts: its enum's last value, or a sample.
@@ -71,7 +75,7 @@ test('every parameter the contract lists is accepted; one it does not list is re
 
 describe('responses validate against the contract', () => {
   const cases: Array<[string, string, number, 'published' | 'withheld']> = [];
-  for (const path of PATHS.filter((p) => p !== '/openapi.json')) {
+  for (const path of PATHS.filter((p) => !NOT_JSON.has(p))) {
     const query = path === '/compare' ? '?a=smartphone&b=laptop' : path === '/search' ? '?q=co' : '';
     cases.push([path, concrete(path, slugFor(path)) + query, 200, 'published']);
     if (path !== '/runs/{id}') cases.push([path, concrete(path, slugFor(path)) + query, 200, 'withheld']);
