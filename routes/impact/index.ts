@@ -17,7 +17,7 @@ import { IMPACT_LIMITS, impactAccess } from './access.ts';
 import { contributionsRoute, explainRoute } from './breakdowns.ts';
 import { ResponseCache } from './cache.ts';
 import { compareRoute } from './compare.ts';
-import { foldComponents } from './contract-doc.ts';
+import { declareOptionalKey, foldComponents } from './contract-doc.ts';
 import { COMPONENTS } from './contract-payloads.ts';
 import { databaseUnavailable, renderImpactError } from './errors.ts';
 import { indexRoute, searchRoute } from './home.ts';
@@ -64,7 +64,7 @@ export function impactApi(ctx: AppContext) {
     readOnly: true,
     unavailable: databaseUnavailable,
     log: ctx.log,
-    finishContract: foldComponents,
+    finishContract: (doc) => declareOptionalKey(foldComponents(doc)),
     operations: (contract) => (operations = [
       impactOperation(indexRoute(endpoints), deps),
       impactOperation(productListRoute, deps),

@@ -110,3 +110,22 @@ describe('responses validate against the contract', () => {
     for (const name of Object.keys(doc.paths['/product/{slug}'].get.responses['200'].headers)) assert.ok(res.headers.has(name), `${name} sent`);
   });
 });
+
+test('issue 14: every operation declares the optional key (none, bearer or X-API-Key)', () => {
+  for (const [path, item] of Object.entries<Json>(doc.paths)) {
+    for (const [method, op] of Object.entries<Json>(item)) {
+      assert.deepEqual(op.security, [{}, { bearer: [] }, { apiKey: [] }], `${method} ${path}`);
+    }
+  }
+  assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'bearer']);
+});
+
+test('issue 14: the error codes are complete: every code the Error schema lists is documented on a status, and every documented one is listed', () => {
+  const codes: string[] = doc.components.schemas.Error.properties.error.properties.code.enum;
+  const responses = doc.paths['/products'].get.responses;
+  const documented = new Set<string>();
+  for (const status of ['400', '401', '404', '405', '429', '500', '503']) {
+    for (const word of String(responses[status].description).match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []) documented.add(word);
+  }
+  assert.deepEqual([...codes].sort(), [...documented].sort());
+});
