@@ -15,7 +15,8 @@ const bool = v.boolean();
 const NoRecords = v.null();
 const NoResults = v.null();
 const Category = v.strictObject({ code: str, name: str });
-const Reaches = v.nullable(v.strictObject({ reach: v.array(Reach) }));
+const ReachOrder = v.pipe(str, v.description('How reach is ordered, and in which unit.'));
+const Reaches = v.nullable(v.strictObject({ reach: v.array(Reach), reach_order: ReachOrder }));
 const UsedIn = v.strictObject({ product: ProductRef, line: int, role: str, qty: num, unit: str });
 
 const ProductListItem = v.strictObject({
@@ -118,6 +119,7 @@ const Material = v.strictObject({
   })),
   results: v.nullable(v.strictObject({
     reach: v.array(Reach),
+    reach_order: ReachOrder,
     deaths_per_tonne: v.pipe(v.null(), v.description('Always null in v1: a material\'s figures are per kg (per_kg).')),
     per_kg: v.strictObject({ deaths: NFigure, injuries: NFigure }),
   })),

@@ -44,9 +44,10 @@ export const Contribution = d(v.strictObject({
 
 export const Reach = d(v.strictObject({
   metric: v.picklist(METRICS),
-  rank: d(int, '0: the total per year attributed through the subject to the register\'s materials; 1…: the products it reaches, largest first (at most 50).'),
+  rank: d(int, '0: the total per year attributed through the subject to the register\'s materials; 1…: the products it reaches, largest per kg of product first (at most 50).'),
   product: v.nullable(ProductRef),
-  figure: Figure,
+  figure: d(NFigure, 'Rank 0: the total per year. Ranks ≥ 1: the product\'s part through the subject per kg of product, the unit every product is ranked in; null for a product with no unit mass (listed last).'),
+  per_unit: d(NFigure, 'Ranks ≥ 1: the same part per unit of the product (its own unit); null at rank 0.'),
   share: d(nnum, 'Rank 0: attributed ÷ counted; ranks ≥ 1: of the product\'s headline. Null when a figure involved is INDICATIVE, or nothing was counted.'),
   counted: d(nnum, 'Rank 0 only: the harm counted per year for the subject (null for materials, and for injuries a source does not count).'),
 }), 'How much attributed harm goes through a material, conflict, country or channel, and which products it reaches.');
