@@ -52,16 +52,8 @@ export const CSV_COLUMNS = [
   'deadline', 'deadline_time', 'deadline_text', 'time_zone', 'budget', 'currency', 'language', 'source_status', 'status', 'bdns_id',
 ] as const;
 
-/** RFC 4180: quote a field when it holds a comma, a quote or a line break; double inner quotes. */
-export function csvLine(values: ReadonlyArray<unknown>): string {
-  return values
-    .map((value) => {
-      if (value === null || value === undefined) return '';
-      const s = String(value);
-      return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-    })
-    .join(',') + '\r\n';
-}
+/** RFC 4180 lines: one writer for every CSV the server sends (lib/csv.ts). */
+export { csvLine } from '../csv.ts';
 
 /**
  * When the way a call is shown next changes by itself: with several cut-offs, the shown deadline moves

@@ -183,6 +183,22 @@ const Search = v.strictObject({
   records: NoRecords, results: NoResults,
 });
 
+const ListOf = <E extends v.GenericSchema>(key: string, item: E, results: v.GenericSchema) => v.strictObject({
+  count: v.pipe(int, v.description('Entries in the list (all of them: the lists are short).')),
+  [key]: v.array(item),
+  records: NoRecords,
+  results,
+});
+const MaterialList = ListOf('materials', v.strictObject({ slug: str, name: str, category: str, unit: str, criticality: str, conflict_mineral: bool, links: v.strictObject({ self: str }) }),
+  v.nullable(v.strictObject({ figures: v.pipe(v.record(str, v.strictObject({ deaths_per_kg: NFigure, injuries_per_kg: NFigure })), v.description('By material slug.')) })));
+const PerYear = v.nullable(v.strictObject({ metric: v.picklist(['deaths']), figures: v.pipe(v.record(str, NFigure), v.description('Deaths per year attributed through each entry (its reach total), by key.')) }));
+const ConflictList = ListOf('conflicts', v.strictObject({ slug: str, name: str, ucdp_conflict_id: nint, type: str, region: str, years: v.strictObject({ from: nint, to: nint }), links: v.strictObject({ self: str }) }), PerYear);
+const CountryList = ListOf('countries', v.strictObject({
+  iso3: str, name: v.pipe(str, v.description('ISO 3166-1 short name.')), region: str, income_group: nstr,
+  data: v.strictObject({ harm_counted: bool, production: bool }), deaths_counted: v.pipe(int, v.description('Deaths the register counts in the country, every channel and year.')), links: v.strictObject({ self: str }),
+}), PerYear);
+const CategoryList = ListOf('categories', v.strictObject({ code: str, name: str, products: int, links: v.strictObject({ products: str }) }), NoResults);
+
 export const COMPONENTS = {
   Figure, Contribution, Reach, ProductRef, Metrics, ProductMetrics, Run: RunObject, Source: SourceUsed, Licence, Caveat, Citation, Withheld,
   IndexResponse: envelope(Index, Metrics, 'The service, its endpoints and limits.'),
@@ -202,6 +218,10 @@ export const COMPONENTS = {
   MethodologyResponse: envelope(Methodology, Metrics, 'Methodology versions.'),
   SourcesResponse: envelope(Sources, Metrics, 'The source register.'),
   SearchResponse: envelope(Search, Metrics, 'Register entries matching q.'),
+  MaterialListResponse: envelope(MaterialList, Metrics, 'Every material.'),
+  ConflictListResponse: envelope(ConflictList, Metrics, 'Every conflict.'),
+  CountryListResponse: envelope(CountryList, Metrics, 'The countries the register has data for.'),
+  CategoryListResponse: envelope(CategoryList, Metrics, 'Every product category.'),
   Error: ErrorBody,
 };
 

@@ -6,6 +6,7 @@
  */
 import { catalogueReads } from '../../db/impact/queries/catalogue.ts';
 import { figureReads } from '../../db/impact/queries/figures.ts';
+import { listReads } from '../../db/impact/queries/lists.ts';
 import { registerReads } from '../../db/impact/queries/register.ts';
 import { servingReads } from '../../db/impact/queries/state.ts';
 import { readDraws } from '../../db/impact/read.ts';
@@ -25,6 +26,8 @@ import { IMPACT_BASE } from './links.ts';
 import { productListRoute, productRoute } from './products.ts';
 import { methodologyRoute, runRoute, runsRoute, scenariosRoute, sourcesRoute } from './register.ts';
 import { methodologyDocumentOperation } from './methodology-document.ts';
+import { categoriesRoute, conflictsRoute, countriesRoute, materialsRoute } from './lists.ts';
+import { figuresCsvOperation } from './export.ts';
 import { impactOperation, type ImpactDeps } from './serve.ts';
 import { spendRoute } from './spend.ts';
 import { channelRoute, conflictRoute, countryRoute, materialRoute } from './subjects.ts';
@@ -51,6 +54,7 @@ export function impactApi(ctx: AppContext) {
     catalogue: catalogueReads(ctx.db),
     register: registerReads(ctx.db),
     figures: figureReads(ctx.db),
+    lists: listReads(ctx.db),
     cache: new ResponseCache(),
   };
   // The index lists every endpoint, the contract included: it reads the final list.
@@ -84,6 +88,11 @@ export function impactApi(ctx: AppContext) {
       methodologyDocumentOperation(deps),
       impactOperation(sourcesRoute, deps),
       impactOperation(searchRoute, deps),
+      impactOperation(materialsRoute, deps),
+      impactOperation(conflictsRoute, deps),
+      impactOperation(countriesRoute, deps),
+      impactOperation(categoriesRoute, deps),
+      figuresCsvOperation(deps),
       contract,
     ]),
     contract: {
