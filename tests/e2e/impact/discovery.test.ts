@@ -131,7 +131,7 @@ describe('/figures.csv', () => {
     assert.equal(rows.filter((r) => r.subject_type === 'product').length, products.get('product'));
     assert.equal(rows.filter((r) => r.subject_type === 'material').length, products.get('material'));
     const pages = new Map<string, Json>();
-    for (const r of rows) {
+    for (const r of rows as Json[]) {
       assert.ok(r.display && r.low && r.high && r.median && r.grade, `${r.key}: a complete figure`);
       assert.deepEqual([r.scenario, r.run, r.methodology_version], ['S-ARMS', '4', 'v1']);
       assert.match(r.citation, new RegExp(`run 4, methodology v1`));
@@ -142,7 +142,7 @@ describe('/figures.csv', () => {
       assert.ok(f, `${r.url} ${r.metric} ${r.basis}`);
       assert.deepEqual([r.display, Number(r.low), Number(r.median), Number(r.high), r.central === '' ? null : Number(r.central), r.grade, r.unit],
         [f.display, f.low, f.median, f.high, f.central, f.grade, f.unit], `${r.url} ${r.metric} ${r.basis}: the same figure`);
-      assert.equal(r.licence, page.licence.name === 'CC BY 4.0' ? 'CC BY 4.0' : r.licence);
+      assert.ok(r.licence === 'CC BY 4.0' || /^Not an open licence/.test(r.licence), r.licence);
       if (r.subject_type === 'product' && r.key === 'assault-rifle') assert.match(r.licence, /SIPRI/, 'the row\'s licence names the restriction its sources carry');
     }
   });
