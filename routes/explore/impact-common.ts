@@ -230,9 +230,10 @@ export const READING = html`<details class="reading"><summary>How to read these 
  */
 export function stackTable(o: { className: string; caption: Html | string; head: string[]; rows: Array<{ header: Html | string; cells: Array<Html | string>; className?: string }> }): Html {
   const [first, ...rest] = o.head;
-  return html`<table class="stack ${o.className}"><caption>${o.caption}</caption>
+  // In a scrolling box too, for widths between a phone's and the table's own.
+  return html`<div class="table-scroll"><table class="stack ${o.className}"><caption>${o.caption}</caption>
 <thead><tr><th scope="col">${first ?? ''}</th>${rest.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
-<tbody>${o.rows.map((r) => html`<tr${r.className ? html` class="${r.className}"` : ''}><th scope="row">${r.header}</th>${r.cells.map((c, i) => html`<td data-label="${rest[i] ?? ''}">${c}</td>`)}</tr>`)}</tbody></table>`;
+<tbody>${o.rows.map((r) => html`<tr${r.className ? html` class="${r.className}"` : ''}><th scope="row">${r.header}</th>${r.cells.map((c, i) => html`<td data-label="${rest[i] ?? ''}">${c}</td>`)}</tr>`)}</tbody></table></div>`;
 }
 
 /** A figure in a table cell: its display, its grade when INDICATIVE; withheld or absent said in words. */

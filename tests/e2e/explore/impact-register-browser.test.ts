@@ -31,6 +31,9 @@ async function open(viewport: { width: number; height: number }): Promise<{ cont
   return { context, page: await context.newPage() };
 }
 
+/** The browser's getComputedStyle, inside page.evaluate (the project's types have no DOM library). */
+type Styles = { getComputedStyle(element: unknown, pseudo?: string): { display: string; content: string } };
+
 /** Nothing on the page is wider than the viewport: no sideways scrolling, every table inside the screen. */
 async function fitsTheScreen(page: Page, width: number, where: string) {
   const scroll = await page.evaluate('document.documentElement.scrollWidth') as number;
@@ -62,11 +65,11 @@ for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as cons
         await fitsTheScreen(page, viewport.width, path);
         // A card per row: a cell shows its column's name before its value.
         const label = await cell.getAttribute('data-label');
-        const before = await cell.evaluate((td) => getComputedStyle(td, '::before').content);
+        const before = await cell.evaluate((td) => (globalThis as unknown as Styles).getComputedStyle(td, '::before').content);
         assert.equal(before, `"${label}: "`, `${path}: cells are labelled on a phone`);
-        assert.equal(await cell.evaluate((td) => getComputedStyle(td).display), 'block', `${path}: a card, not a column`);
+        assert.equal(await cell.evaluate((td) => (globalThis as unknown as Styles).getComputedStyle(td).display), 'block', `${path}: a card, not a column`);
       } else {
-        assert.equal(await cell.evaluate((td) => getComputedStyle(td).display), 'table-cell', `${path}: an ordinary table on a wide screen`);
+        assert.equal(await cell.evaluate((td) => (globalThis as unknown as Styles).getComputedStyle(td).display), 'table-cell', `${path}: an ordinary table on a wide screen`);
       }
       await screenshot(page, `explore-impact-register-${name}-${label}`);
     }
