@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { escapeHtml } from '../../../lib/html.ts';
+import { formatSig } from '../../../lib/impact/figure.ts';
 import { startImpactServer, type ImpactServer } from '../impact/harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -143,4 +144,16 @@ describe('pages', () => {
     ];
     for (const [path, status, detail] of cases) assert.match(await page(path, status), detail, path);
   });
+});
+
+test('compare: the share of tied draws is shown beside A > B; a product against itself ties in every draw', async () => {
+  newDay();
+  const res = await server.get('/explore/impact/compare?a=bicycle&b=bicycle');
+  assert.equal(res.status, 200, res.text.slice(0, 300));
+  assert.match(res.text, /Share of draws where A = B \(a tie\)/);
+  const row = rowWith(res.text, '<th scope="row">per unit');
+  assert.match(row, /<td[^>]*>0%<\/td><td[^>]*>100%<\/td>/, row);
+  const api = (await server.api('/compare?a=smartphone&b=laptop')).json.data.results.pair.by.per_kg;
+  const other = await server.get('/explore/impact/compare?a=smartphone&b=laptop');
+  has(rowWith(other.text, '<th scope="row">per kg'), `${formatSig(api.p_a_equal * 100, 3)}%`, 'the API\'s share of ties');
 });
