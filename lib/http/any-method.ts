@@ -15,7 +15,7 @@
  * cannot carry another request. Every other client error is answered exactly as node does by default
  * (its responses, copied below), because a 'clientError' listener replaces node's own handling.
  */
-import { IncomingMessage, ServerResponse, type Server } from 'node:http';
+import { IncomingMessage, METHODS, ServerResponse, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 
@@ -80,7 +80,9 @@ export function answerEveryMethod(server: Server, listener: Listener): void {
   });
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     const head = err.code === 'HPE_INVALID_METHOD' && err.rawPacket ? parseHead(err.rawPacket) : null;
-    if (head && answered(head.url) && socket.writable) {
+    // The bytes start with the refused request only if their method is one llhttp refuses (pipelined
+    // requests put an earlier, answered one first): anything else keeps node's answer.
+    if (head && !METHODS.includes(head.method) && answered(head.url) && socket.writable) {
       const req = new IncomingMessage(socket as Socket);
       req.method = head.method;
       req.url = head.url;

@@ -99,3 +99,11 @@ test('parseHead reads the method, target and headers of the bytes the parser ref
   assert.equal(parseHead(Buffer.from('FOO\r\n\r\n')), null);
   assert.equal(parseHead(Buffer.from('F(O) /x HTTP/1.1\r\n\r\n')), null);
 });
+
+test('a GET and a FOO in one packet: node\'s own answer, never the GET answered a second time for the FOO', async () => {
+  // The parser refuses the packet at FOO before the GET is answered; its bytes begin with the GET, so
+  // they are not read as the refused request (that would serve the GET again).
+  const res = await send(request('GET', '/impact/v1/scenarios') + request('FOO', '/impact/v1/products'), true);
+  assert.deepEqual([res.status, res.closed], [400, true]);
+  assert.ok(!res.body.includes('HTTP/1.1 200') && !res.body.includes('"status"'), res.body);
+});
