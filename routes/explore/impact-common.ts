@@ -71,7 +71,7 @@ export interface Envelope<D> {
   data: D;
   withheld: { code: string; reason: string } | null;
   sources: Source[];
-  licence: { name: string; url: string; note: string };
+  licence: { name: string; url: string; note: string; open?: boolean; terms?: Array<{ source: string; licence: string; url: string | null; open: boolean; reuse: string }> };
   caveats: Array<{ code: string; text: string }>;
   citation: { text: string; run_id: number | null; url: string };
 }
@@ -194,7 +194,8 @@ ${provenance(env)}
 <blockquote class="citation">${env.citation.text}</blockquote>
 <h3>Sources</h3>
 ${env.sources.length ? html`<ul class="sources">${sources}</ul>` : html`<p class="muted">No source is listed: ${env.status === 'withheld' ? 'no figure is served, so none was used.' : 'these figures used none.'}</p>`}
-<p class="muted">Reuse: <a href="${env.licence.url}">${env.licence.name}</a>. ${env.licence.note}</p></section>`;
+<p class="muted">Reuse: <a href="${env.licence.url}">${env.licence.name}</a>. ${env.licence.note}</p>
+${env.licence.open === false ? html`<ul class="licence-terms">${(env.licence.terms ?? []).filter((t) => !t.open).map((t) => html`<li><strong>${t.source}</strong>: ${t.reuse}</li>`)}</ul>` : ''}</section>`;
 }
 
 /** The JSON behind the page, and what the calls cost the visitor's daily allowance. */

@@ -111,6 +111,9 @@ describe('pages', () => {
       has(row, r.per_unit.display, `${r.product.slug} per unit`);
     }
     has(text, api.citation.text, 'citation');
+    // What may be reused under which terms, as the API composed it from the sources used.
+    assert.equal(api.licence.open, false);
+    for (const t of api.licence.terms.filter((x: Json) => !x.open)) has(text, t.reuse, `terms of ${t.source}`);
     assert.equal(calls(text), 1);
     tablesFitPhones(text, 'material');
   });
