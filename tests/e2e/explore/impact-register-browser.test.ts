@@ -50,6 +50,10 @@ const PAGES: Array<[string, string, RegExp]> = [
   ['countries', '/explore/impact/countries', /^Countries$/],
   ['country', '/explore/impact/countries/COD', /^Congo, Democratic Republic of the$/],
   ['products', '/explore/impact', /Impact/],
+  // the pages that were there before: their tables fit a phone too
+  ['product', '/explore/impact/products/bicycle', /^Bicycle$/],
+  ['compare', '/explore/impact/compare?a=smartphone&b=laptop', /Smartphone/],
+  ['spend', '/explore/impact/spend', /Spending/],
 ];
 
 for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
