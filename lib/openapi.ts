@@ -59,7 +59,7 @@ export interface ApiSpec {
 }
 
 const convert = (schema: AnySchema): Json => {
-  const { $schema: _drop, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'output' }) as Json;
+  const { $schema: _drop, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'output', ignoreActions: ['check'] }) as Json;
   return rest;
 };
 

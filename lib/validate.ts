@@ -30,13 +30,28 @@ export function enumParam<const T extends readonly [string, ...string[]]>(values
   return v.pipe(v.picklist(values, `one of: ${values.join(', ')}`), v.description(description));
 }
 
+/** Characters as a reader counts them: code points, so 'é' or an emoji is one, not two UTF-16 units. */
+export function characters(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/**
+ * A string parameter whose length is counted in characters (code points), as the documents state
+ * limits; the contract still says minLength/maxLength, which JSON Schema counts in code points too.
+ */
 export function stringParam(opts: { min?: number; max: number; pattern?: RegExp; accepts: string; description: string }) {
-  const min = v.minLength<string, number, string>(opts.min ?? 1, opts.accepts);
-  const max = v.maxLength<string, number, string>(opts.max, opts.accepts);
+  const lo = opts.min ?? 1;
+  const hi = opts.max;
+  // A string longer than 2·max UTF-16 units has more than max code points: no need to count them.
+  const length = v.check<string, string>((s) => s.length <= 2 * hi && characters(s) >= lo && characters(s) <= hi, opts.accepts);
+  const schema = v.pipe(v.string(), v.minLength(lo, opts.accepts), v.maxLength(2 * hi, opts.accepts), length);
+  const withMeta = v.pipe(schema, v.metadata({ minLength: lo, maxLength: hi }));
   const description = v.description<string, string>(opts.description);
   return opts.pattern
-    ? v.pipe(v.string(), min, max, v.regex(opts.pattern, opts.accepts), description)
-    : v.pipe(v.string(), min, max, description);
+    ? v.pipe(withMeta, v.regex(opts.pattern, opts.accepts), description)
+    : v.pipe(withMeta, description);
 }
 
 /** Parses a query against a strict object schema of optional string parameters. */
@@ -88,8 +103,19 @@ function parseWith<S extends ParamsSchema>(schema: S, input: unknown, kind: stri
   const name = String(issue.path?.[0]?.key ?? '');
   const received = issue.path?.[0]?.value;
   const got = typeof received === 'string' ? ` (got '${printable(received)}')` : '';
-  if (received === undefined) throw badRequest(`Missing required ${kind} '${name}'.`, name);
+  if (received === undefined) throw badRequest(`Missing required ${kind} '${name}'${accepted(schema, name)}.`, name);
   throw badRequest(`Invalid ${kind} '${name}': must be ${issue.message}${got}.`, name);
+}
+
+/**
+ * What a parameter accepts, for the 400 of a missing one: the message its own schema gives for an
+ * empty value (every parameter schema's messages say what it accepts), so the text is never a copy.
+ */
+function accepted(schema: ParamsSchema, name: string): string {
+  const entry = (schema.entries as Record<string, v.GenericSchema | undefined>)[name];
+  if (!entry) return '';
+  const probe = v.safeParse(entry, '', { abortEarly: true });
+  return probe.success ? '' : `: give ${probe.issues[0].message}`;
 }
 
 /** Shortens and escapes user input before it is echoed in a message. */

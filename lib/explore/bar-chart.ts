@@ -6,6 +6,7 @@
  * `barFigure` puts the SVG and its table alternative together; both are pure functions of the rows.
  */
 import { html, type Html } from '../html.ts';
+import { stackLabels } from './stack-table.ts';
 import { linearScale } from './scale.ts';
 import { axis, cellNumber, CHART, frame, rowLabel, xOf, yOf } from './svg.ts';
 
@@ -59,7 +60,7 @@ export function barChart(spec: BarChartSpec): Html {
 export function barTable(spec: BarChartSpec): Html {
   const extra = spec.extraHeaders ?? [];
   const rows = spec.rows.map((r) => html`<tr><th scope="row">${r.label}</th><td>${r.display}</td><td class="num">${cellNumber(r.value, 'none (interval only)')}</td><td class="num">${cellNumber(r.low)}</td><td class="num">${cellNumber(r.high)}</td>${(r.cells ?? []).map((c) => html`<td>${c}</td>`)}</tr>`);
-  return html`<table class="chart-table"><caption>${spec.title}: the chart's figures as a table</caption><thead><tr><th scope="col">${spec.labelHeader ?? ''}</th><th scope="col">As quoted (${spec.unit})</th><th scope="col" class="num">Central (mean)</th><th scope="col" class="num">Low (p05)</th><th scope="col" class="num">High (p95)</th>${extra.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`;
+  return stackLabels(html`<table class="chart-table"><caption>${spec.title}: the chart's figures as a table</caption><thead><tr><th scope="col">${spec.labelHeader ?? ''}</th><th scope="col">As quoted (${spec.unit})</th><th scope="col" class="num">Central (mean)</th><th scope="col" class="num">Low (p05)</th><th scope="col" class="num">High (p95)</th>${extra.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`);
 }
 
 export function barFigure(spec: BarChartSpec): Html {

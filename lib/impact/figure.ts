@@ -153,13 +153,19 @@ export function roundSig(x: number, digits = 2): number {
   return Number(x.toPrecision(digits));
 }
 
-/** Two significant figures as text: plain between 0.01 and 1,000,000, else 1.2e-6. */
+/**
+ * The one number formatter of the impact API and explorer: `digits` significant figures as text,
+ * trailing zeros kept (rule 6: 0.1 is "0.10", 0.05 is "0.050", so a reader sees the precision).
+ * Plain between 0.01 and 1,000,000 ("120", "0.50"), else "5.0e-9".
+ */
 export function formatSig(x: number, digits = 2): string {
   if (x === 0) return '0';
+  if (!Number.isFinite(x)) return String(x);
   const r = roundSig(x, digits);
   const abs = Math.abs(r);
-  if (abs >= 0.01 && abs < 1e6) return String(r);
-  return r.toExponential(digits - 1).replace('e+', 'e');
+  if (abs < 0.01 || abs >= 1e6) return r.toExponential(digits - 1).replace('e+', 'e');
+  // At or above 10^digits toPrecision would switch to an exponent; the rounded integer is plain.
+  return abs >= 10 ** digits ? String(r) : r.toPrecision(digits);
 }
 
 /** "1.2e-6 (4.5e-7–3.1e-6)", or "between 4.5e-7 and 3.1e-6" when INDICATIVE (no central value). */

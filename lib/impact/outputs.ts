@@ -10,7 +10,10 @@ import { footprint, madeIn, spendVector, type Intensities, type MrioModel } from
 import { statColumns, type ContributionRow, type FigureRow, type NearestRow, type ReachRow, type SpendLeftOutRow, type SpendRow } from './rows.ts';
 import type { Metric, Register } from './types.ts';
 
-/** Products listed per subject in its reach, largest contribution first. */
+/**
+ * Products listed per subject in its reach, largest contribution PER KG of product first (issue 14: per
+ * unit put a MW beside a kg); products with no unit mass after them, by name.
+ */
 export const REACH_PRODUCTS = 50;
 export const NEAREST = 5;
 
@@ -71,6 +74,11 @@ export function reachRows(
       .map((c) => ['country', c.iso3] as [ReachRow['subject_type'], string]),
     ...reg.channels.map((c) => ['channel', c.code] as [ReachRow['subject_type'], string]),
   ];
+  const massKg = new Map(reg.products.map((p) => [p.slug, p.unit_mass_g === null ? null : p.unit_mass_g / 1000]));
+  const perKg = (c: ContributionRow) => {
+    const kg = massKg.get(c.product);
+    return kg ? c.mean / kg : -Infinity;
+  };
   const rows: ReachRow[] = [];
   for (const [type, key] of subjects) {
     const total = totals.get(`${type}|${key}`) ?? new Float64Array(n);
@@ -78,7 +86,7 @@ export function reachRows(
     const cnt = counted(type, key);
     rows.push({ subject_type: type, subject_key: key, metric, rank: 0, product: null, ...s, share: cnt ? s.mean / cnt : null, counted: cnt });
     const parts = (byDim.get(`${type}|${key}`) ?? []).filter((c) => c.mean > 0)
-      .sort((a, b) => b.mean - a.mean || (a.product < b.product ? -1 : 1)).slice(0, REACH_PRODUCTS);
+      .sort((a, b) => perKg(b) - perKg(a) || (a.product < b.product ? -1 : 1)).slice(0, REACH_PRODUCTS);
     parts.forEach((c, i) => rows.push({
       subject_type: type, subject_key: key, metric, rank: i + 1, product: c.product,
       low: c.low, median: c.median, high: c.high, mean: c.mean, central: c.central, grade: c.grade, share: c.share, counted: null,

@@ -71,7 +71,7 @@ export interface Envelope<D> {
   data: D;
   withheld: { code: string; reason: string } | null;
   sources: Source[];
-  licence: { name: string; url: string; note: string };
+  licence: { name: string; url: string; note: string; open?: boolean; terms?: Array<{ source: string; licence: string; url: string | null; open: boolean; reuse: string }> };
   caveats: Array<{ code: string; text: string }>;
   citation: { text: string; run_id: number | null; url: string };
 }
@@ -194,7 +194,8 @@ ${provenance(env)}
 <blockquote class="citation">${env.citation.text}</blockquote>
 <h3>Sources</h3>
 ${env.sources.length ? html`<ul class="sources">${sources}</ul>` : html`<p class="muted">No source is listed: ${env.status === 'withheld' ? 'no figure is served, so none was used.' : 'these figures used none.'}</p>`}
-<p class="muted">Reuse: <a href="${env.licence.url}">${env.licence.name}</a>. ${env.licence.note}</p></section>`;
+<p class="muted">Reuse: <a href="${env.licence.url}">${env.licence.name}</a>. ${env.licence.note}</p>
+${env.licence.open === false ? html`<ul class="licence-terms">${(env.licence.terms ?? []).filter((t) => !t.open).map((t) => html`<li><strong>${t.source}</strong>: ${t.reuse}</li>`)}</ul>` : ''}</section>`;
 }
 
 /** The JSON behind the page, and what the calls cost the visitor's daily allowance. */
@@ -222,3 +223,28 @@ export const READING = html`<details class="reading"><summary>How to read these 
 <p>Each figure comes from many draws of a model with uncertain inputs. Its <strong>interval</strong> runs from the 5th to the 95th percentile of the draws (p05–p95): in 90% of them the figure was inside it. Its <strong>central value</strong> is the mean of the draws. Figures are given at two significant figures, like 3.9e-5, which means 0.000039.</p>
 <p>The <strong>grade</strong> says how wide the interval is: ROBUST (high is at most 3 times low), MODERATE (at most 10 times) or INDICATIVE (wider, or the inputs are too weak). An INDICATIVE figure has <strong>no central value</strong>: only its interval may be quoted.</p>
 <p>A <strong>scenario</strong> is a set of assumptions about which harm to attribute; S-MAX, the default, attributes the most the evidence supports. Every figure is a <strong>floor</strong>: it covers the production phase only, and only harm that a source counted.</p></details>`;
+
+/**
+ * A table that fits a phone (issue 14): on a narrow screen each row becomes a card, its row header the
+ * title and every cell labelled by its column (data-label, shown by the stylesheet's `table.stack`).
+ * Wide screens get the ordinary table.
+ */
+export function stackTable(o: { className: string; caption: Html | string; head: string[]; rows: Array<{ header: Html | string; cells: Array<Html | string>; className?: string }> }): Html {
+  const [first, ...rest] = o.head;
+  // In a scrolling box too, for widths between a phone's and the table's own.
+  return html`<div class="table-scroll"><table class="stack ${o.className}"><caption>${o.caption}</caption>
+<thead><tr><th scope="col">${first ?? ''}</th>${rest.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${o.rows.map((r) => html`<tr${r.className ? html` class="${r.className}"` : ''}><th scope="row">${r.header}</th>${r.cells.map((c, i) => html`<td data-label="${rest[i] ?? ''}">${c}</td>`)}</tr>`)}</tbody></table></div>`;
+}
+
+/** A figure in a table cell: its display, its grade when INDICATIVE; withheld or absent said in words. */
+export function figureCell(f: Figure | null | undefined, withheld: boolean): Html {
+  if (withheld) return html`<span class="withheld-cell">withheld</span>`;
+  if (!f) return html`<span class="muted">not computed</span>`;
+  return html`${f.display}${f.grade === 'INDICATIVE' ? html` <span class="grade">INDICATIVE</span>` : ''}`;
+}
+
+/** The scenario form every register page carries (GET, no JavaScript). */
+export function scenarioForm(action: string, current: string | undefined): Html {
+  return html`<form class="filters" method="get" action="${action}">${select('scenario', 'Scenario', scenarioOptions(), current ?? 'S-MAX')}<button type="submit">Show</button></form>`;
+}

@@ -9,16 +9,16 @@
  */
 import { intervalFigure } from '../../lib/explore/interval-chart.ts';
 import { html, type Html } from '../../lib/html.ts';
-import { formatSig } from '../../lib/impact/figure.ts';
+import { displayFigure, formatSig } from '../../lib/impact/figure.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import {
-  aboutFigures, apiCalls, illustrativeNotice, METRICS, param, READING, scenarioOptions, select, withheldNotice,
+  aboutFigures, apiCalls, illustrativeNotice, METRICS, param, READING, scenarioOptions, select, stackTable, withheldNotice,
   type Envelope, type Figure, type ImpactSession,
 } from './impact-common.ts';
 import { explorePage } from './layout.ts';
 
 interface Ref { slug: string; name: string; unit: string }
-interface Ratio { central: number | null; low: number | null; median: number | null; high: number | null; verdict: string; p_a_greater: number | null }
+interface Ratio { central: number | null; low: number | null; median: number | null; high: number | null; verdict: string; p_a_greater: number | null; p_a_equal: number | null }
 type Measures = Record<'per_unit' | 'per_kg' | 'per_1000_eur', Figure | null>;
 interface Compare {
   a: Ref;
@@ -76,24 +76,32 @@ function results(env: Envelope<Compare>): Html {
         forceLog: true,
         reference: { value: 1, label: 'equal (1)' },
         labelHeader: 'Measure',
-        extraHeaders: ['Verdict', 'Share of draws where A > B'],
+        extraHeaders: ['Verdict', 'Share of draws where A > B', 'Share of draws where A = B (a tie)'],
         rows: MEASURES.filter(([k]) => pair.by[k]).map(([k, label]) => {
           const x = pair.by[k]!;
           const ok = x.low !== null && x.high !== null;
           return {
             label,
-            figure: ok ? { low: x.low!, high: x.high!, central: x.central, display: x.central === null ? `between ${formatSig(x.low!)} and ${formatSig(x.high!)}` : `${formatSig(x.central)} (${formatSig(x.low!)}–${formatSig(x.high!)})` } : null,
+            figure: ok ? { low: x.low!, high: x.high!, central: x.central, display: displayFigure({ low: x.low!, high: x.high!, central: x.central }) } : null,
             withheld: 'the API gives no ratio for this measure',
-            cells: [verdict(x), x.p_a_greater === null ? '—' : `${formatSig(x.p_a_greater * 100, 3)}%`],
+            cells: [verdict(x), x.p_a_greater === null ? '—' : `${formatSig(x.p_a_greater * 100, 3)}%`, x.p_a_equal === null ? '—' : `${formatSig(x.p_a_equal * 100, 3)}%`],
           };
         }),
       })
     : html`<p class="muted">The API gives no paired comparison for these two.</p>`;
-  const rows = MEASURES.map(([k, label]) => html`<tr><th scope="row">${label}</th><td>${r.a[k]?.display ?? 'not served'} <span class="muted">${r.a[k]?.unit ?? ''}</span></td><td>${r.b[k]?.display ?? 'not served'} <span class="muted">${r.b[k]?.unit ?? ''}</span></td><td>${pair?.by[k] ? verdict(pair.by[k]!) : '—'}</td></tr>`);
+  const both = stackTable({
+    className: 'both',
+    caption: `${d.metric} of A and B, per measure`,
+    head: ['Measure', `A: ${d.a.name}`, `B: ${d.b.name}`, 'Verdict'],
+    rows: MEASURES.map(([k, label]) => ({
+      header: label,
+      cells: [html`${r.a[k]?.display ?? 'not served'} <span class="muted">${r.a[k]?.unit ?? ''}</span>`, html`${r.b[k]?.display ?? 'not served'} <span class="muted">${r.b[k]?.unit ?? ''}</span>`, pair?.by[k] ? verdict(pair.by[k]!) : '—'],
+    })),
+  });
   return html`<section aria-labelledby="ratio-h"><h2 id="ratio-h">Is one larger than the other?</h2>
 <p>The API runs both products through the same ${pair?.samples ?? ''} draws of the shared inputs and divides A by B draw by draw. If the ratio's interval lies wholly above 1, A is larger; wholly below 1, B is larger; if it straddles 1, the two cannot be told apart.${d.a.unit !== d.b.unit ? ' Per unit compares one unit of each, which are different things; per kg and per 1,000 EUR compare like with like.' : ''}</p>
 ${chart}</section>
 <section aria-labelledby="both-h"><h2 id="both-h">Both products' figures</h2>
-<table><thead><tr><th scope="col">Measure</th><th scope="col">A: ${d.a.name}</th><th scope="col">B: ${d.b.name}</th><th scope="col">Verdict</th></tr></thead><tbody>${rows}</tbody></table>
+${both}
 <p><a href="/explore/impact/products/${d.a.slug}">${d.a.name}</a> · <a href="/explore/impact/products/${d.b.slug}">${d.b.name}</a></p></section>`;
 }

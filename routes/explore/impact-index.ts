@@ -10,7 +10,7 @@
 import { html } from '../../lib/html.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import {
-  aboutFigures, apiCalls, illustrativeNotice, param, provenance, READING, scenarioOptions, select, withheldNotice,
+  aboutFigures, apiCalls, figureCell, illustrativeNotice, param, provenance, READING, scenarioOptions, select, stackTable, withheldNotice,
   type Figure, type ImpactSession, type ProductSummary,
 } from './impact-common.ts';
 import { explorePage } from './layout.ts';
@@ -33,12 +33,21 @@ export async function impactIndex(req: ApiRequest, api: ImpactSession) {
   const needle = q?.toLowerCase();
   const shown = needle ? env.data.products.filter((p) => p.name.toLowerCase().includes(needle) || p.slug.includes(needle)) : env.data.products;
   const figures = env.data.results?.figures ?? null;
-  const cell = (f: Figure | null | undefined) => (figures === null ? html`<td class="withheld-cell">withheld</td>` : f ? html`<td>${f.display}${f.grade === 'INDICATIVE' ? html` <span class="grade">INDICATIVE</span>` : ''}</td>` : html`<td class="muted">not computed</td>`);
-  const rows = shown.map((p) => html`<tr><th scope="row"><a href="/explore/impact/products/${p.slug}">${p.name}</a>${p.is_arms ? html` <span class="tag">arms</span>` : ''}</th><td>${p.category.name}</td><td>${p.tier === 'finished' ? 'finished' : 'semi-finished'}</td><td>${p.unit_label}${p.unit_mass_g !== null ? html` <span class="muted">(${p.unit_mass_g} g)</span>` : ''}</td>${cell(figures?.[p.slug]?.per_unit)}${cell(figures?.[p.slug]?.per_kg)}</tr>`);
+  const table = stackTable({
+    className: 'products',
+    caption: `${shown.length} of ${env.data.count} products${q ? ` whose name contains “${q}”` : ''}; deaths per unit and per kg, scenario ${env.scenario}`,
+    head: ['Product', 'Category', 'Tier', 'Unit', 'Deaths per unit (p05–p95)', 'Deaths per kg (p05–p95)'],
+    rows: shown.map((p) => ({
+      header: html`<a href="/explore/impact/products/${p.slug}">${p.name}</a>${p.is_arms ? html` <span class="tag">arms</span>` : ''}`,
+      cells: [p.category.name, p.tier === 'finished' ? 'finished' : 'semi-finished', html`${p.unit_label}${p.unit_mass_g !== null ? html` <span class="muted">(${p.unit_mass_g} g)</span>` : ''}`,
+        figureCell(figures?.[p.slug]?.per_unit, figures === null), figureCell(figures?.[p.slug]?.per_kg, figures === null)],
+    })),
+  });
 
   const body = html`<p class="lede">Deaths and injuries <strong>statistically attributed to the supply chains</strong> of products, from trio's impact API: each figure with its interval, its scenario and the run that computed it.</p>
 ${illustrativeNotice(env)}${withheldNotice(env)}
 <p>Pick a product to see its figure under each scenario, where it comes from and how it adds up. You can also <a href="/explore/impact/compare">compare two products</a> or see <a href="/explore/impact/spend">what spending attributes, by category</a>.</p>
+<p class="browse">Browse the register: <a href="/explore/impact/materials">materials</a> · <a href="/explore/impact/conflicts">conflicts</a> · <a href="/explore/impact/countries">countries</a></p>
 ${READING}
 <form class="filters" method="get" action="/explore/impact" role="search">
 <label>Name contains<input type="search" name="q" value="${q ?? ''}" maxlength="64"></label>
@@ -49,9 +58,7 @@ ${select('scenario', 'Scenario', scenarioOptions(), query.scenario ?? 'S-MAX')}
 <button type="submit">Show</button>
 </form>
 ${provenance(env)}
-<div class="table-scroll"><table class="products"><caption>${shown.length} of ${env.data.count} products${q ? ` whose name contains “${q}”` : ''}; deaths per unit and per kg, scenario ${env.scenario}</caption>
-<thead><tr><th scope="col">Product</th><th scope="col">Category</th><th scope="col">Tier</th><th scope="col">Unit</th><th scope="col">Deaths per unit (p05–p95)</th><th scope="col">Deaths per kg (p05–p95)</th></tr></thead>
-<tbody>${rows}</tbody></table></div>
+${table}
 ${shown.length === 0 ? html`<p class="notice">No product matches. <a href="/explore/impact">Show all products</a>.</p>` : ''}
 ${aboutFigures(env)}
 ${apiCalls(api.calls)}`;

@@ -11,6 +11,7 @@ import { barFigure } from '../../lib/explore/bar-chart.ts';
 import { sumStage } from '../../lib/explore/explain-sum.ts';
 import { intervalFigure } from '../../lib/explore/interval-chart.ts';
 import { html, type Html } from '../../lib/html.ts';
+import { stackLabels } from '../../lib/explore/stack-table.ts';
 import { formatSig } from '../../lib/impact/figure.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import {
@@ -114,7 +115,7 @@ function headlineSection(env: Envelope<Product>): Html {
     return html`<tr><th scope="row">${label}</th><td>${f.display}</td><td>${f.unit}</td><td>${f.grade}</td></tr>`;
   });
   return html`<section aria-labelledby="head-h"><h2 id="head-h">Headline figures under ${env.scenario}</h2>
-<table><thead><tr><th scope="col">Measure</th><th scope="col">As quoted: central (p05–p95)</th><th scope="col">Unit</th><th scope="col">Grade</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+${stackLabels(html`<table><thead><tr><th scope="col">Measure</th><th scope="col">As quoted: central (p05–p95)</th><th scope="col">Unit</th><th scope="col">Grade</th></tr></thead><tbody>${rows}</tbody></table>`)}</section>`;
 }
 
 function contributionsSection(env: Envelope<Contributions>, unitLabel: string): Html {
@@ -164,11 +165,11 @@ function stageTable(route: string, stage: string, headline: Figure | null, parts
 <tr class="headline-row"><th scope="row">Headline</th><td>${headline!.display}</td><td class="num" data-headline="${sum.headline}">${fourSig(sum.headline)}</td><td class="num">${sum.agrees ? '✓ equal to the sum' : '✗ differs from the sum'}</td></tr>`
     : html`<tr class="sum-row"><td colspan="4"><strong>No sum to show:</strong> ${sum.headlineHasCentral ? `${sum.partsWithout} of the ${sum.parts} parts are graded INDICATIVE` : 'the headline is graded INDICATIVE'}, and an INDICATIVE figure has no central value, so the API serves none to add. Intervals do not add up. The API checked the parts' means against the headline's when the run was validated.</td></tr>
 <tr class="headline-row"><th scope="row">Headline</th><td>${headline?.display ?? 'not served'}</td><td class="num">${headline?.central === null || !headline ? 'none (INDICATIVE)' : fourSig(headline.central)}</td><td></td></tr>`;
-  return html`<div class="table-scroll"><table class="explain" id="explain-${route}-${stage}"><caption>${ROUTE_NAMES[route] ?? route}, ${(BREAKDOWN_NAMES[stage] ?? stage).toLowerCase()}: parts and their sum</caption>
+  return html`<div class="table-scroll">${stackLabels(html`<table class="explain" id="explain-${route}-${stage}"><caption>${ROUTE_NAMES[route] ?? route}, ${(BREAKDOWN_NAMES[stage] ?? stage).toLowerCase()}: parts and their sum</caption>
 <thead><tr><th scope="col">Part</th><th scope="col">As quoted: central (p05–p95)</th><th scope="col" class="num">Central, 4 s.f.</th><th scope="col" class="num">Share</th></tr></thead>
-<tbody>${rows}</tbody><tfoot>${foot}</tfoot></table></div>`;
+<tbody>${rows}</tbody><tfoot>${foot}</tfoot></table>`)}</div>`;
 }
 
 function bomSection(p: Product): Html {
-  return html`<details class="bom"><summary>Bill of materials (${p.bill_of_materials.length} lines)</summary><table><thead><tr><th scope="col">Line</th><th scope="col">Role</th><th scope="col">Component</th><th scope="col" class="num">Quantity</th><th scope="col">Confidence</th></tr></thead><tbody>${p.bill_of_materials.map((l) => html`<tr><td>${l.line}</td><td>${l.role}</td><td>${l.component.name ?? '—'}</td><td class="num">${formatSig(l.qty, 3)} ${l.unit}</td><td>${l.confidence}</td></tr>`)}</tbody></table></details>`;
+  return html`<details class="bom"><summary>Bill of materials (${p.bill_of_materials.length} lines)</summary>${stackLabels(html`<table><thead><tr><th scope="col">Line</th><th scope="col">Role</th><th scope="col">Component</th><th scope="col" class="num">Quantity</th><th scope="col">Confidence</th></tr></thead><tbody>${p.bill_of_materials.map((l) => html`<tr><td>${l.line}</td><td>${l.role}</td><td>${l.component.name ?? '—'}</td><td class="num">${formatSig(l.qty, 3)} ${l.unit}</td><td>${l.confidence}</td></tr>`)}</tbody></table>`)}</details>`;
 }

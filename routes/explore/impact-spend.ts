@@ -8,6 +8,7 @@
  */
 import { barFigure } from '../../lib/explore/bar-chart.ts';
 import { html } from '../../lib/html.ts';
+import { stackLabels } from '../../lib/explore/stack-table.ts';
 import { formatSig } from '../../lib/impact/figure.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { HttpError } from '../../lib/http/errors.ts';
@@ -77,7 +78,7 @@ ${select('scenario', 'Scenario', scenarioOptions(), query.scenario ?? 'S-MAX')}
 <p>Each category's figure is what the whole amount would attribute if it were all spent in that category, so the categories do not add up to the total. Figures and their intervals scale with the amount.</p>
 ${bars}
 <h2>Every category, deaths and injuries</h2>
-<div class="table-scroll"><table class="spend"><caption>${amount} spent: deaths and injuries attributed, by category</caption><thead><tr><th scope="col">Category</th><th scope="col">Deaths: central (p05–p95)</th><th scope="col">Injuries: central (p05–p95)</th><th scope="col" class="num">Share of household spending</th><th scope="col" class="num">Made in the consumer's region</th></tr></thead><tbody>${table}</tbody></table></div>
+<div class="table-scroll">${stackLabels(html`<table class="spend"><caption>${amount} spent: deaths and injuries attributed, by category</caption><thead><tr><th scope="col">Category</th><th scope="col">Deaths: central (p05–p95)</th><th scope="col">Injuries: central (p05–p95)</th><th scope="col" class="num">Share of household spending</th><th scope="col" class="num">Made in the consumer's region</th></tr></thead><tbody>${table}</tbody></table>`)}</div>
 <p class="muted">Left out (${pct(left.share_of_spend)} of spending): ${left.industries.join(', ')}. ${left.why}</p>`;
   }
   const body = html`<p class="lede">What a sum of household spending attributes, category by category: deaths and injuries <strong>statistically attributed to the supply chains</strong> of what it buys (consumer: ${d.consumer}; categories of COICOP 2018).</p>

@@ -6,6 +6,7 @@
  *   /explore/impact/products/:slug       scenarios chart, contributions, explain, cite (3 API calls)
  *   /explore/impact/compare?a=&b=        two products compared from paired draws       (1, or 2 with a and b)
  *   /explore/impact/spend?amount=        spending by category                          (1 API call)
+ *   /explore/impact/materials, conflicts, countries and each one's page (impact-subjects.ts, 1 API call each)
  */
 import type { AppContext } from '../context.ts';
 import type { ApiCall } from './api.ts';
@@ -14,6 +15,7 @@ import { impactCompare } from './impact-compare.ts';
 import { impactIndex } from './impact-index.ts';
 import { impactProduct } from './impact-product.ts';
 import { impactSpend } from './impact-spend.ts';
+import { impactConflict, impactConflicts, impactCountries, impactCountry, impactMaterial, impactMaterials } from './impact-subjects.ts';
 import type { ExploreRouter } from './router.ts';
 
 export function impactPages(ctx: AppContext, api: ApiCall) {
@@ -23,6 +25,12 @@ export function impactPages(ctx: AppContext, api: ApiCall) {
       .get('/impact', impactPage(api, impactIndex))
       .get('/impact/products/:slug', impactPage(api, impactProduct))
       .get('/impact/compare', impactPage(api, impactCompare))
-      .get('/impact/spend', impactPage(api, impactSpend));
+      .get('/impact/spend', impactPage(api, impactSpend))
+      .get('/impact/materials', impactPage(api, impactMaterials))
+      .get('/impact/materials/:slug', impactPage(api, impactMaterial))
+      .get('/impact/conflicts', impactPage(api, impactConflicts))
+      .get('/impact/conflicts/:slug', impactPage(api, impactConflict))
+      .get('/impact/countries', impactPage(api, impactCountries))
+      .get('/impact/countries/:iso3', impactPage(api, impactCountry));
   };
 }

@@ -31,7 +31,7 @@ export function compareRoute(readDraws: DrawReader): RouteDef<typeof compareQuer
     path: '/compare',
     operationId: 'compareProducts',
     summary: 'Two products compared',
-    description: 'Both products\' headlines, and the ratio a / b from their Monte Carlo draws paired by draw index: its p05, median and p95, the share of draws in which a exceeds b, and a verdict that is a_larger or b_larger only when the ratio\'s p05–p95 interval lies wholly above or below 1.',
+    description: 'Both products\' headlines, and the ratio a / b from their Monte Carlo draws paired by draw index: its p05, median and p95, the share of draws in which a exceeds b and the share in which they are equal (a tie), and a verdict that is a_larger or b_larger only when the ratio\'s p05–p95 interval lies wholly above or below 1.',
     response: 'CompareResponse',
     query: compareQuery,
     defaults: { scenario: DEFAULT_SCENARIO, metric: 'deaths' },
@@ -63,11 +63,12 @@ export function compareRoute(readDraws: DrawReader): RouteDef<typeof compareQuer
               per_unit: pairedRatio(da.perUnit, db.perUnit, 1, [central(A.per_unit), central(B.per_unit)]),
             };
             if (da.unitMassG !== null && db.unitMassG !== null) {
-              // (a/ma) / (b/mb) = (a/b) × (mb/ma): the same draws, scaled.
+              // (a/ma) / (b/mb) = (a/b) × (mb/ma): the same draws, scaled. The centrals are the per-kg
+              // figures' own, already divided by the masses: not scaled again.
               by.per_kg = pairedRatio(da.perUnit, db.perUnit, db.unitMassG / da.unitMassG, [central(A.per_kg), central(B.per_kg)]);
             }
             by.per_1000_eur = pairedRatio(da.per1000Eur, db.per1000Eur, 1, [central(A.per_1000_eur), central(B.per_1000_eur)]);
-            pair = { ratio_of: 'a / b', by, p_a_greater: by.per_unit!.p_a_greater, samples: da.perUnit.length };
+            pair = { ratio_of: 'a / b', by, p_a_greater: by.per_unit!.p_a_greater, p_a_equal: by.per_unit!.p_a_equal, samples: da.perUnit.length };
           }
           return { results: { a: A, b: B, pair } };
         },

@@ -29,3 +29,19 @@ export function foldComponents(doc: Json, names: readonly string[] = SHARED): Js
   return doc;
 }
 
+
+/**
+ * Every operation may be called with no credential or with an optional key in either header (issue 14:
+ * schemes defined but attached to nothing, so generated clients never sent the key). `{}` first: the
+ * key is optional. The document's own licence names what the figures' responses say per response.
+ */
+export const OPTIONAL_KEY = [{}, { bearer: [] }, { apiKey: [] }];
+
+export function declareOptionalKey(doc: Json): Json {
+  for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
+    for (const operation of Object.values(item)) operation.security = OPTIONAL_KEY;
+  }
+  const info = doc.info as Json;
+  info.license = { name: 'CC BY 4.0 (each response\'s licence field says what its figures may be reused under)', url: 'https://creativecommons.org/licenses/by/4.0/' };
+  return doc;
+}

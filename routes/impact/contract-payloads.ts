@@ -15,7 +15,8 @@ const bool = v.boolean();
 const NoRecords = v.null();
 const NoResults = v.null();
 const Category = v.strictObject({ code: str, name: str });
-const Reaches = v.nullable(v.strictObject({ reach: v.array(Reach) }));
+const ReachOrder = v.pipe(str, v.description('How reach is ordered, and in which unit.'));
+const Reaches = v.nullable(v.strictObject({ reach: v.array(Reach), reach_order: ReachOrder }));
 const UsedIn = v.strictObject({ product: ProductRef, line: int, role: str, qty: num, unit: str });
 
 const ProductListItem = v.strictObject({
@@ -25,7 +26,8 @@ const ProductListItem = v.strictObject({
 
 const Index = v.strictObject({
   name: str, version: str,
-  figures_published: v.pipe(bool, v.description('Whether the default scenario (S-MAX) has a published run.')),
+  figures_published: v.pipe(bool, v.description('Whether any scenario has a published run (scenarios says which).')),
+  scenarios: v.pipe(v.array(v.strictObject({ code: v.picklist(SCENARIO_CODES), default: bool, figures_published: bool, run: nint })), v.description('Each scenario, whether it has figures, and the run it serves (null while withheld).')),
   endpoints: v.array(v.strictObject({ path: str, summary: str })),
   rate_limit: v.strictObject({ requests: int, per: str, resets: str, keyed_requests: int }),
   access: str, language: str, records: NoRecords, results: NoResults,
@@ -77,7 +79,8 @@ const Bases = v.strictObject({ per_unit: NFigure, per_kg: NFigure, per_1000_eur:
 const Ratio = v.strictObject({
   central: nnum, low: nnum, median: nnum, high: nnum,
   verdict: v.picklist(['a_larger', 'b_larger', 'not_distinguishable']),
-  p_a_greater: num,
+  p_a_greater: v.pipe(num, v.description('Share of paired draws in which a exceeds b on this basis.')),
+  p_a_equal: v.pipe(num, v.description('Share of paired draws in which a and b are equal on this basis (a tie: both 0, or the same product).')),
 });
 const Compare = v.strictObject({
   a: ProductRef, b: ProductRef, metric: v.picklist(METRICS), records: NoRecords,
@@ -87,6 +90,7 @@ const Compare = v.strictObject({
       ratio_of: v.pipe(str, v.description("'a / b': every ratio is a's figure over b's, draw by draw.")),
       by: v.pipe(v.record(str, Ratio), v.description('per_unit, per_kg (when both products have a unit mass) and per_1000_eur. null quantiles are unbounded (b is 0 in those draws).')),
       p_a_greater: v.pipe(nnum, v.description('Share of paired draws in which a\'s figure per unit exceeds b\'s.')),
+      p_a_equal: v.pipe(nnum, v.description('Share of paired draws in which the two are equal per unit (a tie, not counted in p_a_greater).')),
       samples: v.pipe(int, v.description('Paired draws.')),
     })),
   })),
@@ -115,6 +119,7 @@ const Material = v.strictObject({
   })),
   results: v.nullable(v.strictObject({
     reach: v.array(Reach),
+    reach_order: ReachOrder,
     deaths_per_tonne: v.pipe(v.null(), v.description('Always null in v1: a material\'s figures are per kg (per_kg).')),
     per_kg: v.strictObject({ deaths: NFigure, injuries: NFigure }),
   })),
@@ -150,7 +155,11 @@ const Scenarios = v.strictObject({
   scenarios: v.array(v.strictObject({ code: v.picklist(SCENARIO_CODES), name: str, description: str, default: bool, params: v.nullable(v.record(str, v.unknown())), run: nint })),
   records: NoRecords, results: NoResults,
 });
-const Runs = v.strictObject({ runs: v.array(RunObject), records: NoRecords, results: NoResults });
+const Runs = v.strictObject({
+  runs: v.pipe(v.array(RunObject), v.description('Every published run, newest first; empty only while no scenario has one.')),
+  scenarios: v.pipe(v.array(v.strictObject({ code: v.picklist(SCENARIO_CODES), current_run: nint, runs: v.array(int) })), v.description('Per scenario: the run it serves now (null while withheld) and the ids of its published runs, newest first.')),
+  records: NoRecords, results: NoResults,
+});
 const Run = v.strictObject({
   run: RunObject,
   gates: v.array(v.strictObject({ gate: str, passed: bool, offenders: int, explained: int, detail: str, engine: str, checked_at: nstr })),
@@ -174,6 +183,22 @@ const Search = v.strictObject({
   records: NoRecords, results: NoResults,
 });
 
+const ListOf = <E extends v.GenericSchema>(key: string, item: E, results: v.GenericSchema) => v.strictObject({
+  count: v.pipe(int, v.description('Entries in the list (all of them: the lists are short).')),
+  [key]: v.array(item),
+  records: NoRecords,
+  results,
+});
+const MaterialList = ListOf('materials', v.strictObject({ slug: str, name: str, category: str, unit: str, criticality: str, conflict_mineral: bool, links: v.strictObject({ self: str }) }),
+  v.nullable(v.strictObject({ figures: v.pipe(v.record(str, v.strictObject({ deaths_per_kg: NFigure, injuries_per_kg: NFigure })), v.description('By material slug.')) })));
+const PerYear = v.nullable(v.strictObject({ metric: v.picklist(['deaths']), figures: v.pipe(v.record(str, NFigure), v.description('Deaths per year attributed through each entry (its reach total), by key.')) }));
+const ConflictList = ListOf('conflicts', v.strictObject({ slug: str, name: str, ucdp_conflict_id: nint, type: str, region: str, years: v.strictObject({ from: nint, to: nint }), links: v.strictObject({ self: str }) }), PerYear);
+const CountryList = ListOf('countries', v.strictObject({
+  iso3: str, name: v.pipe(str, v.description('ISO 3166-1 short name.')), region: str, income_group: nstr,
+  data: v.strictObject({ harm_counted: bool, production: bool }), deaths_counted: v.pipe(int, v.description('Deaths the register counts in the country, every channel and year.')), links: v.strictObject({ self: str }),
+}), PerYear);
+const CategoryList = ListOf('categories', v.strictObject({ code: str, name: str, products: int, links: v.strictObject({ products: str }) }), NoResults);
+
 export const COMPONENTS = {
   Figure, Contribution, Reach, ProductRef, Metrics, ProductMetrics, Run: RunObject, Source: SourceUsed, Licence, Caveat, Citation, Withheld,
   IndexResponse: envelope(Index, Metrics, 'The service, its endpoints and limits.'),
@@ -193,6 +218,10 @@ export const COMPONENTS = {
   MethodologyResponse: envelope(Methodology, Metrics, 'Methodology versions.'),
   SourcesResponse: envelope(Sources, Metrics, 'The source register.'),
   SearchResponse: envelope(Search, Metrics, 'Register entries matching q.'),
+  MaterialListResponse: envelope(MaterialList, Metrics, 'Every material.'),
+  ConflictListResponse: envelope(ConflictList, Metrics, 'Every conflict.'),
+  CountryListResponse: envelope(CountryList, Metrics, 'The countries the register has data for.'),
+  CategoryListResponse: envelope(CategoryList, Metrics, 'Every product category.'),
   Error: ErrorBody,
 };
 

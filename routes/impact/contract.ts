@@ -15,6 +15,7 @@ export const str = v.string();
 export const nstr = v.nullable(v.string());
 export const nint = v.nullable(int);
 export const nnum = v.nullable(num);
+export const bool = v.boolean();
 const d = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
 export const Figure = d(v.strictObject({
@@ -43,9 +44,10 @@ export const Contribution = d(v.strictObject({
 
 export const Reach = d(v.strictObject({
   metric: v.picklist(METRICS),
-  rank: d(int, '0: the total per year attributed through the subject to the register\'s materials; 1…: the products it reaches, largest first (at most 50).'),
+  rank: d(int, '0: the total per year attributed through the subject to the register\'s materials; 1…: the products it reaches, largest per kg of product first (at most 50).'),
   product: v.nullable(ProductRef),
-  figure: Figure,
+  figure: d(NFigure, 'Rank 0: the total per year. Ranks ≥ 1: the product\'s part through the subject per kg of product, the unit every product is ranked in; null for a product with no unit mass (listed last).'),
+  per_unit: d(NFigure, 'Ranks ≥ 1: the same part per unit of the product (its own unit); null at rank 0.'),
   share: d(nnum, 'Rank 0: attributed ÷ counted; ranks ≥ 1: of the product\'s headline. Null when a figure involved is INDICATIVE, or nothing was counted.'),
   counted: d(nnum, 'Rank 0 only: the harm counted per year for the subject (null for materials, and for injuries a source does not count).'),
 }), 'How much attributed harm goes through a material, conflict, country or channel, and which products it reaches.');
@@ -87,7 +89,14 @@ export const SourceUsed = d(v.strictObject({
   releases: v.array(v.strictObject({ release: str, published_on: nstr, accessed_on: nstr, url: nstr })),
 }), 'A source release the response\'s figures used.');
 
-export const Licence = d(v.strictObject({ name: str, url: str, restrictions: v.array(v.strictObject({ source: str, restriction: str })), note: str }), 'What the response may be reused under.');
+export const Licence = d(v.strictObject({
+  name: d(str, 'CC BY 4.0 when every source the figures used is openly licensed; otherwise says that the response is not open as a whole and names the restricting terms.'),
+  url: str,
+  open: d(bool, 'True when the whole response may be reused under CC BY 4.0 with the credits.'),
+  restrictions: d(v.array(v.strictObject({ source: str, restriction: str })), 'Each used source that is not openly licensed, with what it restricts.'),
+  terms: d(v.array(v.strictObject({ source: str, licence: str, url: nstr, open: bool, reuse: d(str, 'What may be done with the figures resting on this source, and under which terms.') })), 'One entry per source listed in sources.'),
+  note: str,
+}), 'What the response may be reused under, composed from the sources its figures used (docs/decisions.md).');
 export const Caveat = d(v.strictObject({ code: str, text: str }), 'A caveat that goes with the figures.');
 export const Citation = d(v.strictObject({ text: str, run_id: nint, scenario: str, methodology_version: str, data_version: nstr, url: d(str, 'The request in canonical form.') }), 'How to cite the response.');
 

@@ -8,7 +8,7 @@ import { HttpError } from '../../lib/http/errors.ts';
 import { jsonReply, type Reply } from '../../lib/http/types.ts';
 
 export const IMPACT_ERROR_CODES = [
-  'bad_request', 'invalid_key', 'not_found', 'method_not_allowed', 'payload_too_large', 'rate_limited',
+  'bad_request', 'invalid_key', 'not_found', 'method_not_allowed', 'rate_limited',
   'internal_error', 'figure_check_failed', 'database_unavailable',
 ] as const;
 

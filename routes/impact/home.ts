@@ -17,16 +17,18 @@ export function indexRoute(endpoints: () => Array<{ path: string; summary: strin
     path: '/',
     operationId: 'getIndex',
     summary: 'The service, its endpoints and limits',
-    description: 'Name, version, whether figures are published for the default scenario, every endpoint, the daily allowance and how access works.',
+    description: 'Name, version, whether figures are published (for any scenario) and which scenarios have them, every endpoint, the daily allowance and how access works.',
     response: 'IndexResponse',
     query: noQuery,
-    build(_input, _deps, state) {
+    build(_input, deps, state) {
       return {
         scenario: DEFAULT_SCENARIO,
         data: {
           name: 'trio impact attribution API',
           version: API_VERSION,
-          figures_published: state.current.has(DEFAULT_SCENARIO),
+          // Any scenario: a reader told "false" while S-RES serves figures could not find them (issue 14).
+          figures_published: state.current.size > 0,
+          scenarios: deps.register.scenarios().map((s) => ({ code: s.code, default: s.is_default === 1, figures_published: state.current.has(s.code), run: state.current.get(s.code) ?? null })),
           endpoints: endpoints(),
           rate_limit: { requests: IMPACT_LIMITS.anonymous.perDay!, per: 'client address and UTC day', resets: '00:00 UTC', keyed_requests: IMPACT_LIMITS.key.perDay! },
           access: 'Free and anonymous: no credential is needed. An optional key (ia_…) in Authorization: Bearer or X-API-Key is counted on its own allowance instead of the address\'s; a key that is unknown, revoked or expired is refused with 401.',

@@ -6,6 +6,7 @@
  */
 import { catalogueReads } from '../../db/impact/queries/catalogue.ts';
 import { figureReads } from '../../db/impact/queries/figures.ts';
+import { listReads } from '../../db/impact/queries/lists.ts';
 import { registerReads } from '../../db/impact/queries/register.ts';
 import { servingReads } from '../../db/impact/queries/state.ts';
 import { readDraws } from '../../db/impact/read.ts';
@@ -17,13 +18,16 @@ import { IMPACT_LIMITS, impactAccess } from './access.ts';
 import { contributionsRoute, explainRoute } from './breakdowns.ts';
 import { ResponseCache } from './cache.ts';
 import { compareRoute } from './compare.ts';
-import { foldComponents } from './contract-doc.ts';
+import { declareOptionalKey, foldComponents } from './contract-doc.ts';
 import { COMPONENTS } from './contract-payloads.ts';
 import { databaseUnavailable, renderImpactError } from './errors.ts';
 import { indexRoute, searchRoute } from './home.ts';
 import { IMPACT_BASE } from './links.ts';
 import { productListRoute, productRoute } from './products.ts';
 import { methodologyRoute, runRoute, runsRoute, scenariosRoute, sourcesRoute } from './register.ts';
+import { methodologyDocumentOperation } from './methodology-document.ts';
+import { categoriesRoute, conflictsRoute, countriesRoute, materialsRoute } from './lists.ts';
+import { figuresCsvOperation } from './export.ts';
 import { impactOperation, type ImpactDeps } from './serve.ts';
 import { spendRoute } from './spend.ts';
 import { channelRoute, conflictRoute, countryRoute, materialRoute } from './subjects.ts';
@@ -50,6 +54,7 @@ export function impactApi(ctx: AppContext) {
     catalogue: catalogueReads(ctx.db),
     register: registerReads(ctx.db),
     figures: figureReads(ctx.db),
+    lists: listReads(ctx.db),
     cache: new ResponseCache(),
   };
   // The index lists every endpoint, the contract included: it reads the final list.
@@ -60,9 +65,10 @@ export function impactApi(ctx: AppContext) {
     base: IMPACT_BASE,
     access: impactAccess(ctx),
     renderError: renderImpactError,
+    readOnly: true,
     unavailable: databaseUnavailable,
     log: ctx.log,
-    finishContract: foldComponents,
+    finishContract: (doc) => declareOptionalKey(foldComponents(doc)),
     operations: (contract) => (operations = [
       impactOperation(indexRoute(endpoints), deps),
       impactOperation(productListRoute, deps),
@@ -79,8 +85,14 @@ export function impactApi(ctx: AppContext) {
       impactOperation(runsRoute, deps),
       impactOperation(runRoute, deps),
       impactOperation(methodologyRoute, deps),
+      methodologyDocumentOperation(deps),
       impactOperation(sourcesRoute, deps),
       impactOperation(searchRoute, deps),
+      impactOperation(materialsRoute, deps),
+      impactOperation(conflictsRoute, deps),
+      impactOperation(countriesRoute, deps),
+      impactOperation(categoriesRoute, deps),
+      figuresCsvOperation(deps),
       contract,
     ]),
     contract: {

@@ -18,6 +18,7 @@ export const links = {
   country: (iso3: string) => ({ self: `${IMPACT_BASE}/country/${enc(iso3)}` }),
   channel: (code: string) => ({ self: `${IMPACT_BASE}/channel/${enc(code)}` }),
   run: (id: number) => ({ self: `${IMPACT_BASE}/runs/${id}` }),
+  products: () => `${IMPACT_BASE}/products`,
 };
 
 /** A product as other payloads refer to it (ProductRef). */

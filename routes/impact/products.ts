@@ -7,6 +7,7 @@
 import type { ProductRow } from '../../db/impact/queries/catalogue.ts';
 import { notFound } from '../../lib/http/errors.ts';
 import { industriesOf, traceOf } from '../../lib/impact/present-product.ts';
+import { servedLink } from '../../lib/impact/served-links.ts';
 import { productFigure, productMetrics } from './headlines.ts';
 import { IMPACT_BASE, links, productRef, usedInItem } from './links.ts';
 import { DEFAULT_SCENARIO, noQuery, productParams, productsQuery, scenarioQuery } from './schemas.ts';
@@ -83,7 +84,7 @@ export const productRoute: RouteDef<typeof scenarioQuery, typeof productParams> 
       status: p.status,
       bill_of_materials: deps.catalogue.bom(p.slug).map((l) => ({
         line: l.line, role: l.role, component: { type: l.component_type, key: l.component_key, name: l.component_name }, qty: l.qty, unit: l.unit,
-        loss_factor: l.loss_factor, source: { text: l.source_text, url: l.source_url }, confidence: l.confidence, note: l.note,
+        loss_factor: l.loss_factor, source: { text: l.source_text, url: servedLink(l.source_url, IMPACT_BASE) }, confidence: l.confidence, note: l.note,
       })),
       raw_inputs: raw.map((r) => ({ type: r.type, key: r.key, name: r.name, qty: r.qty, unit: r.unit })),
       trace: traceOf(p.slug, deps.catalogue.bomByProduct()),

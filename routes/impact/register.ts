@@ -4,12 +4,15 @@
  * impact_methodology_versions, impact_sources with impact_source_releases). No figures: `results` is
  * null; the envelope still says whether the scenario is withheld.
  *
- * /runs lists nothing while the default scenario is withheld (document "Runs"). /runs/{id} keeps
+ * /runs lists every published run whenever any scenario has one (issue 14: listing nothing while only
+ * the default scenario was withheld hid the runs /runs/{id} served), grouped per scenario too; it is
+ * empty only while every scenario is withheld (document "Runs"). /runs/{id} keeps
  * answering for any run that was ever published, so that a citation stays resolvable after a newer
  * run replaces it; its envelope names the run's own scenario.
  */
 import { notFound } from '../../lib/http/errors.ts';
 import { runObject } from '../../lib/impact/envelope.ts';
+import { servedLink } from '../../lib/impact/served-links.ts';
 import { IMPACT_BASE } from './links.ts';
 import { DEFAULT_SCENARIO, noQuery, runParams } from './schemas.ts';
 import type { RouteDef } from './serve.ts';
@@ -39,12 +42,18 @@ export const runsRoute: RouteDef<typeof noQuery, typeof noQuery> = {
   path: '/runs',
   operationId: 'listRuns',
   summary: 'Published runs',
-  description: 'Every run that has been published, newest first, with whether it is the current run of its scenario. Empty while the default scenario\'s figures are withheld.',
+  description: 'Every run that has been published, newest first, with whether it is the current run of its scenario; and per scenario, its current run and its published run ids. Empty only while no scenario has a published run.',
   response: 'RunsResponse',
   query: noQuery,
   build(_input, deps, state) {
-    const runs = state.current.has(DEFAULT_SCENARIO) ? deps.serving.publishedRuns().map((r) => runObject(r, IMPACT_BASE, r.current === 1)) : [];
-    return { scenario: DEFAULT_SCENARIO, data: { runs, records: null } };
+    const published = state.current.size > 0 ? deps.serving.publishedRuns() : [];
+    const runs = published.map((r) => runObject(r, IMPACT_BASE, r.current === 1));
+    const scenarios = deps.register.scenarios().map((s) => ({
+      code: s.code,
+      current_run: state.current.get(s.code) ?? null,
+      runs: published.filter((r) => r.scenario === s.code).map((r) => r.id),
+    }));
+    return { scenario: DEFAULT_SCENARIO, data: { runs, scenarios, records: null } };
   },
 };
 
@@ -81,7 +90,11 @@ export const methodologyRoute: RouteDef<typeof noQuery, typeof noQuery> = {
     return {
       scenario: DEFAULT_SCENARIO,
       data: {
-        versions: deps.register.methodology().map((m) => ({ ...m, frozen: m.frozen === 1, links: JSON.parse(m.links) as Record<string, string> })),
+        versions: deps.register.methodology().map((m) => ({
+          ...m, frozen: m.frozen === 1,
+          // The document this version's document_sha256 is of, served by this API (not a repository path).
+          links: Object.fromEntries(Object.entries(JSON.parse(m.links) as Record<string, string>).map(([k, url]) => [k, servedLink(url, IMPACT_BASE)])),
+        })),
         records: null,
       },
     };
@@ -100,7 +113,7 @@ export const sourcesRoute: RouteDef<typeof noQuery, typeof noQuery> = {
       scenario: DEFAULT_SCENARIO,
       data: {
         sources: deps.register.sources().map((s) => ({
-          code: s.code, name: s.name, publisher: s.publisher, homepage: s.homepage, enabled: s.enabled === 1, verified_on: s.verified_on, basis: s.basis,
+          code: s.code, name: s.name, publisher: s.publisher, homepage: servedLink(s.homepage, IMPACT_BASE), enabled: s.enabled === 1, verified_on: s.verified_on, basis: s.basis,
           licence: { name: s.licence_name, url: s.licence_url, spdx: s.licence_spdx }, credit: s.credit, usage_restriction: s.usage_restriction, note: s.note,
           releases: s.releases.map((r) => ({ release: r.release, published_on: r.published_on, accessed_on: r.accessed_on, url: r.url, note: r.note })),
         })),

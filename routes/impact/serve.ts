@@ -20,6 +20,7 @@ import type * as v from 'valibot';
 import type { Logger } from 'pino';
 import type { CatalogueReads } from '../../db/impact/queries/catalogue.ts';
 import type { FigureReads, RunProductRow } from '../../db/impact/queries/figures.ts';
+import type { ListReads } from '../../db/impact/queries/lists.ts';
 import type { RegisterReads } from '../../db/impact/queries/register.ts';
 import type { RunRow, ServingReads, ServingState } from '../../db/impact/queries/state.ts';
 import { checkFigure, checkRun, FigureCheckError, type Figure, type StatRow } from '../../lib/impact/check-figure.ts';
@@ -42,6 +43,7 @@ export interface ImpactDeps {
   catalogue: CatalogueReads;
   register: RegisterReads;
   figures: FigureReads;
+  lists: ListReads;
   cache: ResponseCache;
 }
 
@@ -223,7 +225,8 @@ function canonicalPath<Q extends ParamsSchema, P extends ParamsSchema>(def: Rout
   return IMPACT_BASE + path + (query.length ? `?${new URLSearchParams(query).toString()}` : '');
 }
 
-function translate(err: unknown, req: ApiRequest, log: Logger): unknown {
+/** A refusal stays as it is; a figure that failed its checks becomes the logged 500 of rule 4. */
+export function translate(err: unknown, req: ApiRequest, log: Logger): unknown {
   if (err instanceof HttpError) return err;
   if (err instanceof FigureCheckError) {
     log.error({ reqId: req.id, figure: err.what, reason: err.reason }, 'impact: a figure failed its checks and was not served');

@@ -5,7 +5,7 @@
  * (impact_reach: the harm attributed through it per year, and the products it reaches).
  */
 import { notFound } from '../../lib/http/errors.ts';
-import { FigureCheckError, type Figure } from '../../lib/impact/check-figure.ts';
+import { FigureCheckError, scaleRow, type Figure } from '../../lib/impact/check-figure.ts';
 import { materialPerKg, productBasisCap } from './headlines.ts';
 import { IMPACT_BASE, productRef, usedInItem } from './links.ts';
 import { channelParams, conflictParams, countryParams, DEFAULT_SCENARIO, materialParams, scenarioQuery } from './schemas.ts';
@@ -13,16 +13,19 @@ import type { FigureSession, ImpactDeps, RouteDef } from './serve.ts';
 
 type SubjectType = 'material' | 'conflict' | 'country' | 'channel';
 
+/** How reach lists its products (issue 14): in one unit for all, so that the order means something. */
+export const REACH_ORDER = 'Rank 0 is the total per year. Ranks 1… are products ordered by the harm attributed through this subject per kg of product (figure, unit "… per kg"), largest first; per_unit gives the same part per unit of the product. Products with no unit mass come last, by name, with figure null.';
+
 /** The reach of a subject, both metrics, each figure checked; shares only between figures with a central value. */
 export function reach(f: FigureSession, deps: ImpactDeps, type: SubjectType, key: string) {
   const rows = deps.figures.reach(f.run.id, type, key);
   if (type === 'material') f.use(`material:${key}`);
   else f.use('material:', f.run, true); // a conflict, country or channel reaches products through every material
   const products = new Map(deps.catalogue.products({ tier: null, category: null }).map((p) => [p.slug, p]));
-  return rows.map((r) => {
+  const items = rows.map((r) => {
     if (r.rank === 0 || r.product === null) {
       const figure = f.figure(r, `reach ${type} ${key} ${r.metric} total`, `${r.metric} per year`, f.runCap());
-      return { metric: r.metric, rank: r.rank, product: null, figure, share: figure.central !== null && r.counted ? figure.central / r.counted : null, counted: r.counted };
+      return { order: Infinity, item: { metric: r.metric, rank: r.rank, product: null, figure, per_unit: null, share: figure.central !== null && r.counted ? figure.central / r.counted : null, counted: r.counted } };
     }
     const p = products.get(r.product);
     if (!p) throw new FigureCheckError(`reach ${type} ${key} #${r.rank}`, `names product ${r.product}, which the register does not have`);
@@ -30,13 +33,26 @@ export function reach(f: FigureSession, deps: ImpactDeps, type: SubjectType, key
     // channel it may include arms manufacture (S-ARMS), whose source only the product's record names.
     if (type !== 'material') f.use(`product:${p.slug}`);
     const unit = `${r.metric} per ${p.unit_label}`;
-    const figure = f.figure(r, `reach ${type} ${key} ${r.metric} #${r.rank} ${p.slug}`, unit, productBasisCap(f, p.slug, 'per_unit'));
+    const cap = productBasisCap(f, p.slug, 'per_unit');
+    const perUnit = f.figure(r, `reach ${type} ${key} ${r.metric} #${r.rank} ${p.slug}`, unit, cap);
+    // Per kg: the same row scaled by the product's mass; the spread (so the grade) is unchanged.
+    const kg = p.unit_mass_g === null ? null : p.unit_mass_g / 1000;
+    const figure = kg === null ? null : f.figure(scaleRow(r, 1 / kg), `reach ${type} ${key} ${r.metric} #${r.rank} ${p.slug} per kg`, `${r.metric} per kg`, cap);
     const head = deps.figures.figure(f.run.id, 'product', p.slug, r.metric, 'per_unit');
     // The product's headline is checked (not counted: it is not in the response) before a share of it is given.
     const headline: Figure | null = head ? f.figure(head, `product ${p.slug} ${r.metric} per_unit`, unit, productBasisCap(f, p.slug, 'per_unit'), f.run, false) : null;
-    const share = headline && figure.central !== null && headline.central !== null && headline.central > 0 ? figure.central / headline.central : null;
-    return { metric: r.metric, rank: r.rank, product: productRef(p), figure, share, counted: null };
+    const share = headline && perUnit.central !== null && headline.central !== null && headline.central > 0 ? perUnit.central / headline.central : null;
+    return { order: kg === null ? -Infinity : r.mean / kg, item: { metric: r.metric, rank: r.rank, product: productRef(p), figure, per_unit: perUnit, share, counted: null } };
   });
+  // Per metric: the total first, then products by per-kg mean, largest first (a run written before the
+  // engine ranked per kg is served in this order too), ranks renumbered.
+  const out: Array<(typeof items)[number]['item']> = [];
+  for (const metric of [...new Set(items.map((x) => x.item.metric))]) {
+    const mine = items.filter((x) => x.item.metric === metric)
+      .sort((a, b) => b.order - a.order || (a.item.product?.slug ?? '').localeCompare(b.item.product?.slug ?? ''));
+    mine.forEach((x, i) => out.push({ ...x.item, rank: x.item.product === null ? 0 : i }));
+  }
+  return out;
 }
 
 export const materialRoute: RouteDef<typeof scenarioQuery, typeof materialParams> = {
@@ -61,7 +77,7 @@ export const materialRoute: RouteDef<typeof scenarioQuery, typeof materialParams
         used_in: deps.catalogue.usedIn('material', m.slug).map(usedInItem),
         records: { production: deps.catalogue.production(m.slug) },
       },
-      figures: (f) => ({ results: { reach: reach(f, deps, 'material', m.slug), deaths_per_tonne: null, per_kg: materialPerKg(f, deps, m.slug) } }),
+      figures: (f) => ({ results: { reach: reach(f, deps, 'material', m.slug), reach_order: REACH_ORDER, deaths_per_tonne: null, per_kg: materialPerKg(f, deps, m.slug) } }),
     };
   },
 };
@@ -100,7 +116,7 @@ export const conflictRoute: RouteDef<typeof scenarioQuery, typeof conflictParams
           },
         },
       },
-      figures: (f) => ({ results: { reach: reach(f, deps, 'conflict', k.slug) } }),
+      figures: (f) => ({ results: { reach: reach(f, deps, 'conflict', k.slug), reach_order: REACH_ORDER } }),
     };
   },
 };
@@ -125,7 +141,7 @@ export const countryRoute: RouteDef<typeof scenarioQuery, typeof countryParams> 
         iso3: c.iso3, name: c.name, region: c.region, income_group: c.income_group,
         records: { harm_counted: { channels, deaths: channels.reduce((a, ch) => a + ch.deaths, 0) } },
       },
-      figures: (f) => ({ results: { reach: reach(f, deps, 'country', c.iso3) } }),
+      figures: (f) => ({ results: { reach: reach(f, deps, 'country', c.iso3), reach_order: REACH_ORDER } }),
     };
   },
 };
@@ -151,7 +167,7 @@ export const channelRoute: RouteDef<typeof scenarioQuery, typeof channelParams> 
         attribution: c.attribution === null ? null : (JSON.parse(c.attribution) as Record<string, unknown>),
         records: r.rows === 0 ? null : { events: r.events, deaths: r.deaths, countries: r.countries, year_min: r.year_min!, year_max: r.year_max! },
       },
-      figures: (f) => ({ results: { reach: reach(f, deps, 'channel', c.code) } }),
+      figures: (f) => ({ results: { reach: reach(f, deps, 'channel', c.code), reach_order: REACH_ORDER } }),
     };
   },
 };

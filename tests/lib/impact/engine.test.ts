@@ -117,3 +117,13 @@ test('the same seed gives the same rows; another seed other draws; draws are pai
   for (let i = 0; i < 200; i++) near(d2[i]! / d1[i]!, 3, `draw ${i}`);
   assert.equal(draws('gadget').length, 200);
 });
+
+test('issue 14: reach lists products by harm per kg of product, those with no mass last', () => {
+  // Through ore-x, per unit: gadget2 2.55e-5 (no mass), gadget 1.7e-5 (2.5 kg), plate 8.5e-6 (1 kg).
+  // Per kg: plate 8.5e-6, gadget 6.8e-6, then gadget2 (no mass): the order per unit would be the reverse.
+  const { rows } = run();
+  const listed = rows.reach.filter((r) => r.subject_type === 'material' && r.subject_key === 'ore-x' && r.metric === 'deaths' && r.rank > 0);
+  assert.deepEqual(listed.map((r) => [r.rank, r.product]), [[1, 'plate'], [2, 'gadget'], [3, 'gadget2']]);
+  near(listed[0]!.mean, 8.5e-6, 'plate per unit');
+  near(listed[1]!.mean, 1.7e-5, 'gadget per unit (the row stays per unit; the API divides by the mass)');
+});

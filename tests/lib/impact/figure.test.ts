@@ -61,12 +61,22 @@ test('two significant figures', () => {
     [3.86e-5, 3.9e-5, '3.9e-5'],
     [1.25, 1.3, '1.3'],
     [0.0149, 0.015, '0.015'],
-    [0.00999, 0.01, '0.01'],
+    [0.00999, 0.01, '0.010'],
     [123456, 120000, '120000'],
     [2_345_678, 2_300_000, '2.3e6'],
     [-0.000456, -0.00046, '-4.6e-4'],
     [0, 0, '0'],
-    [1, 1, '1'],
+    [1, 1, '1.0'],
+    // issue 14: trailing zeros are kept, so a reader sees two significant figures
+    [0.1, 0.1, '0.10'],
+    [5e-9, 5e-9, '5.0e-9'],
+    [120, 120, '120'],
+    [0.05, 0.05, '0.050'],
+    [0.5, 0.5, '0.50'],
+    [0.082, 0.082, '0.082'],
+    [99.5, 100, '100'],
+    [999_999, 1_000_000, '1.0e6'],
+    [0.0099, 0.0099, '9.9e-3'],
   ];
   for (const [x, rounded, text] of cases) {
     assert.equal(roundSig(x), rounded, `roundSig(${x})`);
@@ -78,6 +88,12 @@ test('a figure is displayed with its interval; an INDICATIVE one as its interval
   assert.equal(displayFigure({ low: 1.7e-5, central: 3.86e-5, high: 6.02e-5 }), '3.9e-5 (1.7e-5–6.0e-5)');
   assert.equal(displayFigure({ low: 0.45, central: 1.234, high: 3.1 }), '1.2 (0.45–3.1)');
   assert.equal(displayFigure({ low: 1.97e-8, central: null, high: 6.02e-8 }), 'between 2.0e-8 and 6.0e-8');
+  assert.equal(displayFigure({ low: 0.082, central: 0.1, high: 0.13 }), '0.10 (0.082–0.13)');
+});
+
+test('more significant figures keep their trailing zeros too', () => {
+  const cases: Array<[number, number, string]> = [[0.1, 3, '0.100'], [1234, 3, '1230'], [12.5, 4, '12.50'], [50, 3, '50.0']];
+  for (const [x, digits, text] of cases) assert.equal(formatSig(x, digits), text, `formatSig(${x}, ${digits})`);
 });
 
 test('selection gives exactly the quantiles a full sort gives, ties and all', () => {

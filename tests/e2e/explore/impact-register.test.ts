@@ -1,0 +1,162 @@
+/**
+ * Issue 14: the explorer's register pages (materials, conflicts, countries; a list and a page each) over
+ * HTTP against the real server. Every figure a page shows is the one the API serves for the same request
+ * (asked of the API itself, with a key); each page makes one API call; a withheld scenario is shown as
+ * withheld with the API's reason; a bad scenario or an unknown slug is the API's 400 or 404 on a page,
+ * never a 500; every table is a `stack` table whose cells are labelled by their column (for phones).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { escapeHtml } from '../../../lib/html.ts';
+import { formatSig } from '../../../lib/impact/figure.ts';
+import { startImpactServer, type ImpactServer } from '../impact/harness.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+let server: ImpactServer;
+before(async () => {
+  server = await startImpactServer();
+  server.app.db.prepare("DELETE FROM impact_current_runs WHERE scenario = 'S-RES'").run();
+});
+after(() => server.cleanup());
+
+let day = 0;
+const newDay = () => server.clock.set(new Date(Date.parse('2026-12-01T09:00:00Z') + day++ * 86_400_000).toISOString());
+const has = (text: string, shown: string, what: string) => assert.ok(text.includes(escapeHtml(shown)), `${what}: "${shown}" is on the page`);
+function rowWith(text: string, marker: string): string {
+  const at = text.indexOf(marker);
+  assert.ok(at >= 0, `no row with ${marker}`);
+  return text.slice(text.lastIndexOf('<tr', at), text.indexOf('</tr>', at));
+}
+async function page(path: string, status = 200) {
+  const res = await server.get(path);
+  assert.equal(res.status, status, `${path}: ${res.text.slice(0, 300)}`);
+  assert.match(res.headers.get('content-type')!, /^text\/html/);
+  assert.ok(!/<script/i.test(res.text) && !/\sstyle=/i.test(res.text), 'no script, no inline style');
+  return res.text;
+}
+/** Every table is a phone-fitting stack table, every data cell labelled by its column header. */
+function tablesFitPhones(text: string, where: string) {
+  for (const table of text.match(/<table[\s\S]*?<\/table>/g) ?? []) {
+    assert.match(table, /^<table class="stack /, `${where}: a stack table`);
+    const heads = [...table.matchAll(/<th scope="col">([\s\S]*?)<\/th>/g)].map((m) => m[1]!);
+    for (const cell of table.match(/<td[^>]*>/g) ?? []) {
+      const label = /data-label="([^"]*)"/.exec(cell)?.[1];
+      assert.ok(label && heads.slice(1).includes(label), `${where}: a cell labelled by its column (${cell})`);
+    }
+  }
+}
+const calls = (text: string) => (text.match(/<li><a href="\/impact\/v1[^"]*"><code>GET /g) ?? []).length;
+
+describe('lists', () => {
+  test('materials: every material with the per-kg figures /impact/v1/materials serves', async () => {
+    newDay();
+    const text = await page('/explore/impact/materials');
+    const api = (await server.api('/materials')).json;
+    for (const m of api.data.materials) {
+      const row = rowWith(text, `href="/explore/impact/materials/${m.slug}"`);
+      has(row, m.name, m.slug);
+      has(row, api.data.results.figures[m.slug].deaths_per_kg.display, `${m.slug} deaths per kg`);
+      has(row, api.data.results.figures[m.slug].injuries_per_kg.display, `${m.slug} injuries per kg`);
+    }
+    assert.equal(calls(text), 1);
+    tablesFitPhones(text, 'materials');
+  });
+
+  test('conflicts and countries: every entry with its figure; countries under their ISO names', async () => {
+    newDay();
+    for (const [list, key, path] of [['conflicts', 'slug', 'conflicts'], ['countries', 'iso3', 'countries']] as const) {
+      const text = await page(`/explore/impact/${path}`);
+      const api = (await server.api(`/${list}`)).json;
+      for (const x of api.data[list]) {
+        const row = rowWith(text, `href="/explore/impact/${path}/${x[key]}"`);
+        has(row, x.name, x[key]);
+        const f = api.data.results.figures[x[key]];
+        if (f) has(row, f.display, `${x[key]} per year`);
+      }
+      tablesFitPhones(text, list);
+    }
+    const countries = await page('/explore/impact/countries');
+    has(countries, 'Congo, Democratic Republic of the', 'COD');
+  });
+
+  test('a withheld scenario: the lists say withheld, with the API reason, and show no figure', async () => {
+    newDay();
+    for (const path of ['materials', 'conflicts', 'countries']) {
+      const text = await page(`/explore/impact/${path}?scenario=S-RES`);
+      assert.match(text, /Figures withheld\.<\/strong> Scenario S-RES has no validated published run/);
+      assert.ok((text.match(/class="withheld-cell">withheld</g) ?? []).length > 3, path);
+      assert.ok(!/\d\.\de-\d/.test(text.slice(text.indexOf('<table'), text.indexOf('</table>'))), `${path}: no figure in the table`);
+    }
+  });
+});
+
+describe('pages', () => {
+  test('a material: facts, production, and its reach per kg, as /material/{slug} serves them', async () => {
+    newDay();
+    const text = await page('/explore/impact/materials/cobalt?scenario=S-ARMS');
+    const api = (await server.api('/material/cobalt?scenario=S-ARMS')).json;
+    has(text, api.data.results.per_kg.deaths.display, 'deaths per kg');
+    for (const c of api.data.records.production.countries) has(rowWith(text, `href="/explore/impact/countries/${c.iso3}?scenario=S-ARMS"`), c.name, c.iso3);
+    const products = api.data.results.reach.filter((r: Json) => r.metric === 'deaths' && r.product);
+    assert.ok(products.length > 3);
+    let last = -1;
+    for (const r of products) {
+      const at = text.indexOf(`href="/explore/impact/products/${r.product.slug}?scenario=S-ARMS"`);
+      assert.ok(at > last, `${r.product.slug}: in the API's order (per kg)`);
+      last = at;
+      const row = rowWith(text, `href="/explore/impact/products/${r.product.slug}?scenario=S-ARMS"`);
+      has(row, r.figure.display, `${r.product.slug} per kg`);
+      has(row, r.per_unit.display, `${r.product.slug} per unit`);
+    }
+    has(text, api.citation.text, 'citation');
+    // What may be reused under which terms, as the API composed it from the sources used.
+    assert.equal(api.licence.open, false);
+    for (const t of api.licence.terms.filter((x: Json) => !x.open)) has(text, t.reuse, `terms of ${t.source}`);
+    assert.equal(calls(text), 1);
+    tablesFitPhones(text, 'material');
+  });
+
+  test('a conflict and a country: ledger, shares, harm counted and reach as the API serves them', async () => {
+    newDay();
+    const text = await page('/explore/impact/conflicts/drc-east');
+    const api = (await server.api('/conflict/drc-east')).json;
+    has(text, api.data.name, 'name');
+    has(text, api.data.records.ledger.deaths_best.toLocaleString('en-GB'), 'deaths counted');
+    for (const p of api.data.attribution.periods) has(text, p.rationale, p.label);
+    has(text, api.data.results.reach.find((r: Json) => r.rank === 0 && r.metric === 'deaths').figure.display, 'total per year');
+    tablesFitPhones(text, 'conflict');
+
+    const cod = await page('/explore/impact/countries/cod');
+    const country = (await server.api('/country/COD')).json;
+    assert.match(cod, /<h1>Congo, Democratic Republic of the<\/h1>/);
+    for (const ch of country.data.records.harm_counted.channels) has(rowWith(cod, `<th scope="row">${ch.channel}</th>`), ch.deaths.toLocaleString('en-GB'), ch.channel);
+    tablesFitPhones(cod, 'country');
+  });
+
+  test('bad input and unknown subjects: the API\'s 400 and 404 on a page, never a 500', async () => {
+    newDay();
+    const cases: Array<[string, number, RegExp]> = [
+      ['/explore/impact/materials?scenario=S-NOPE', 400, /Invalid query parameter &#39;scenario&#39;: must be one of/],
+      ['/explore/impact/materials/Not_A_Slug', 400, /Invalid path parameter &#39;slug&#39;/],
+      ['/explore/impact/materials/unobtainium', 404, /No material &#39;unobtainium&#39;/],
+      ['/explore/impact/conflicts/nowhere', 404, /No conflict &#39;nowhere&#39;/],
+      ['/explore/impact/countries/ZZZ', 404, /No country &#39;ZZZ&#39;/],
+      ['/explore/impact/countries/C0D', 400, /ISO 3166-1 alpha-3/],
+    ];
+    for (const [path, status, detail] of cases) assert.match(await page(path, status), detail, path);
+  });
+});
+
+test('compare: the share of tied draws is shown beside A > B; a product against itself ties in every draw', async () => {
+  newDay();
+  const res = await server.get('/explore/impact/compare?a=bicycle&b=bicycle');
+  assert.equal(res.status, 200, res.text.slice(0, 300));
+  assert.match(res.text, /Share of draws where A = B \(a tie\)/);
+  const row = rowWith(res.text, '<th scope="row">per unit');
+  assert.match(row, /<td[^>]*>0%<\/td><td[^>]*>100%<\/td>/, row);
+  const api = (await server.api('/compare?a=smartphone&b=laptop')).json.data.results.pair.by.per_kg;
+  const other = await server.get('/explore/impact/compare?a=smartphone&b=laptop');
+  has(rowWith(other.text, '<th scope="row">per kg'), `${formatSig(api.p_a_equal * 100, 3)}%`, 'the API\'s share of ties');
+});
