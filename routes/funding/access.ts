@@ -87,9 +87,9 @@ function account(req: ApiRequest, tier: Tier, decision: Decision): Decision {
 
 function limitError(decision: Decision): HttpError {
   if (decision.refusedBy === 'day') {
-    const wait = decision.day!.resetSeconds;
+    const wait = decision.retryAfterSeconds;
     return new HttpError(429, 'quota_exceeded', `Today's allowance of ${decision.day!.limit} calls is used. It renews at 00:00 UTC, in ${wait} s.`, { 'retry-after': String(wait) });
   }
-  const wait = decision.minute!.resetSeconds;
-  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls this minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
+  const wait = decision.retryAfterSeconds;
+  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls a minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
 }

@@ -53,7 +53,7 @@ function callerFromCheck(check: KeyCheck<StoredKey>): HumanCaller {
   return { keyId: key.id, accountId: key.account_id, environment: key.environment === 'live' ? 'live' : 'test', scopes: key.scopes ? key.scopes.split(' ') : [] };
 }
 
-/** Counts one request; 429 rate_limited with Retry-After when the bucket is full this minute. */
+/** Counts one request; 429 rate_limited with Retry-After (the wait for one slot) when the bucket is empty. */
 export function takeHumanLimit(ctx: Pick<AppContext, 'limiter'>, bucket: string, limits: Limits, now: number): Decision {
   const decision = ctx.limiter.take(bucket, limits, now);
   if (!decision.allowed) throw rateLimited(decision);
@@ -61,8 +61,8 @@ export function takeHumanLimit(ctx: Pick<AppContext, 'limiter'>, bucket: string,
 }
 
 export function rateLimited(decision: Decision): HttpError {
-  const wait = decision.minute!.resetSeconds;
-  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls this minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
+  const wait = decision.retryAfterSeconds;
+  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls a minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
 }
 
 const callers = new WeakMap<ApiRequest, HumanCaller>();

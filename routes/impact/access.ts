@@ -82,5 +82,5 @@ function account(req: ApiRequest, decision: Decision): void {
 
 function limitError(decision: Decision): HttpError {
   const day = decision.day!;
-  return new HttpError(429, 'rate_limited', `Today's allowance of ${day.limit} requests is used. It renews at 00:00 UTC, in ${day.resetSeconds} s.`, { 'retry-after': String(day.resetSeconds) });
+  return new HttpError(429, 'rate_limited', `Today's allowance of ${day.limit} requests is used. It renews at 00:00 UTC, in ${day.resetSeconds} s.`, { 'retry-after': String(decision.retryAfterSeconds) });
 }
