@@ -1,0 +1,123 @@
+/**
+ * The counters of a `serve --workers N` cluster without Redis: the primary process holds the one
+ * RateLimiter (and writes the day counts behind, as a single process does), and each worker asks it
+ * over the cluster's IPC channel. One process decides, one request at a time, so limits and quotas
+ * are exact across workers; no worker keeps a count of its own.
+ *
+ * Requests of one turn of the worker's event loop travel in one message each way (under load, one
+ * round trip serves many requests). Key last-used times are forwarded the same way, in batches, to
+ * the primary's write-behind: one writer, not one per worker.
+ *
+ * Why not counters in SQLite: BENCHMARKS.md ("Cluster: counters") measured a counter transaction per
+ * request across processes against this round trip.
+ */
+import type { Decision, Limiter, Limits, RateLimiter } from '../lib/rate-limit.ts';
+import { LimiterUnavailableError } from './limiter-unavailable.ts';
+
+type TakeRequest = [id: number, bucket: string, perMinute: number | null, perDay: number | null, now: number];
+
+export type ToPrimary =
+  | { trio: 'take'; batch: TakeRequest[] }
+  | { trio: 'keyUses'; uses: Array<[keyId: number, at: number]> };
+
+export type ToWorker = { trio: 'took'; batch: Array<[id: number, decision: Decision]> };
+
+const ANSWER_TIMEOUT_MS = 5000;
+
+/** Worker side. */
+export class IpcLimiter implements Limiter {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (d: Decision) => void; reject: (err: unknown) => void; at: number }>();
+  private outbox: TakeRequest[] = [];
+  private scheduled = false;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly channel: NodeJS.Process = process) {
+    channel.on('message', (msg: ToWorker) => {
+      if (msg?.trio !== 'took') return;
+      for (const [id, decision] of msg.batch) {
+        const waiting = this.pending.get(id);
+        this.pending.delete(id);
+        waiting?.resolve(decision);
+      }
+    });
+    // An answer that never comes (the primary stuck or gone) is a 503, not a request hanging forever.
+    this.sweeper = setInterval(() => {
+      const now = Date.now();
+      for (const [id, w] of this.pending) {
+        if (now - w.at > ANSWER_TIMEOUT_MS) {
+          this.pending.delete(id);
+          w.reject(new LimiterUnavailableError('the cluster primary did not answer'));
+        }
+      }
+    }, 1000);
+    this.sweeper.unref();
+  }
+
+  take(bucket: string, limits: Limits, now: number): Promise<Decision> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject, at: Date.now() });
+      this.outbox.push([id, bucket, limits.perMinute, limits.perDay, now]);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.send);
+      }
+    });
+  }
+
+  private readonly send = (): void => {
+    this.scheduled = false;
+    const batch = this.outbox;
+    this.outbox = [];
+    if (!this.channel.connected || !this.channel.send!({ trio: 'take', batch } satisfies ToPrimary)) {
+      // send() returning false only means "queued"; not connected means the primary is gone.
+      if (!this.channel.connected) {
+        for (const [id] of batch) {
+          const w = this.pending.get(id);
+          this.pending.delete(id);
+          w?.reject(new LimiterUnavailableError('the cluster primary is gone'));
+        }
+      }
+    }
+  };
+
+  stop(): void {
+    clearInterval(this.sweeper);
+  }
+}
+
+/** Worker side: key last-used times, batched to the primary's write-behind (about 4 times a second). */
+export class KeyUseForwarder {
+  private uses = new Map<number, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly channel: NodeJS.Process = process, intervalMs = 250) {
+    this.timer = setInterval(() => this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  noteKeyUse(keyId: number, now: number): void {
+    this.uses.set(keyId, now);
+  }
+
+  flush(): void {
+    if (this.uses.size === 0 || !this.channel.connected) return;
+    this.channel.send!({ trio: 'keyUses', uses: [...this.uses] } satisfies ToPrimary);
+    this.uses = new Map();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.flush();
+  }
+}
+
+/** Primary side: answers one worker's message from the one limiter. */
+export function answerWorker(msg: ToPrimary, limiter: RateLimiter, noteKeyUse: (keyId: number, at: number) => void): ToWorker | null {
+  if (msg?.trio === 'take') {
+    return { trio: 'took', batch: msg.batch.map(([id, bucket, perMinute, perDay, now]) => [id, limiter.take(bucket, { perMinute, perDay }, now)]) };
+  }
+  if (msg?.trio === 'keyUses') for (const [id, at] of msg.uses) noteKeyUse(id, at);
+  return null;
+}
