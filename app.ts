@@ -143,17 +143,20 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   // Without Redis: this process counts (alone, or as a read-only node: its own counts, in memory),
   // or, in a cluster worker, the primary counts for every worker (scaling/ipc-limiter.ts).
   let local: RateLimiter | null = null;
-  let ipc: IpcLimiter | null = null;
+  // A worker's channel to its primary: the counters (unless in Redis) and the commit lock.
+  const ipc = role === 'worker' ? new IpcLimiter() : null;
   const persisted = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
   const loadDay = (bucket: string, day: string) => (persisted.get(bucket, day) as number | undefined) ?? 0;
   let limiter: Limiter;
   if (redis) limiter = redis;
-  else if (role === 'worker') limiter = ipc = new IpcLimiter();
+  else if (ipc) limiter = ipc;
   else limiter = local = new RateLimiter(loadDay);
   if (readOnly && !redis) log.warn('READ_ONLY without REDIS_URL: this node counts its clients on its own, in memory (set REDIS_URL to share the limits with the primary)');
 
   const base = { config, db, clock, log };
   const human = humanService(base); // before the routes: REST (and MCP) use this one instance
+  // Workers' commits take turns through the primary instead of sleeping in SQLite's busy handler.
+  if (ipc) human.writer.useCommitLock(ipc.commitLock);
   const jobs = owner ? startBackgroundJobs(base, () => local, human) : null;
   const forwarder = role === 'worker' ? new KeyUseForwarder() : null;
   const keyUses = jobs?.writeBehind ?? forwarder ?? NO_KEY_USES;

@@ -19,7 +19,7 @@ import type { Config } from '../lib/config.ts';
 import { humanService } from '../lib/human/service.ts';
 import { createLogger } from '../lib/log.ts';
 import { RateLimiter } from '../lib/rate-limit.ts';
-import { answerWorker, type ToPrimary } from './ipc-limiter.ts';
+import { answerWorker, CommitLockQueue, type ToPrimary, type ToWorker } from './ipc-limiter.ts';
 
 export interface RunningCluster { url: string; workers: () => number[]; stop(): Promise<void> }
 
@@ -45,11 +45,15 @@ export async function startCluster(config: Config, workers: number, log: Logger 
 
   let stopping = false;
   const started = new Map<number, number>(); // worker id → start time
+  const tell = (worker: Worker | undefined, msg: ToWorker) => worker?.isConnected() && worker.send(msg);
+  const commitLock = new CommitLockQueue((id) => tell(cluster.workers?.[id], { trio: 'locked' }));
 
   const fork = (): Worker => {
     const worker = cluster.fork({ TRIO_CLUSTER_WORKER: '1' });
     started.set(worker.id, Date.now());
     worker.on('message', (msg: ToPrimary) => {
+      if (msg?.trio === 'lock') return commitLock.request(worker.id);
+      if (msg?.trio === 'unlock') return commitLock.release(worker.id);
       // With Redis the workers count there; key uses still come here, to the one write-behind.
       if (!limiter) {
         if (msg?.trio === 'keyUses') for (const [id, at] of msg.uses) jobs.writeBehind.noteKeyUse(id, at);
@@ -64,6 +68,7 @@ export async function startCluster(config: Config, workers: number, log: Logger 
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (started.get(worker.id) ?? 0);
     started.delete(worker.id);
+    commitLock.forget(worker.id);
     if (stopping) return;
     log.error({ pid: worker.process.pid, code, signal, livedMs: lived }, 'worker died; starting a replacement');
     setTimeout(fork, lived < CRASH_LOOP_MS ? 1000 : 0).unref();

@@ -18,9 +18,11 @@ type TakeRequest = [id: number, bucket: string, perMinute: number | null, perDay
 
 export type ToPrimary =
   | { trio: 'take'; batch: TakeRequest[] }
-  | { trio: 'keyUses'; uses: Array<[keyId: number, at: number]> };
+  | { trio: 'keyUses'; uses: Array<[keyId: number, at: number]> }
+  | { trio: 'lock' }
+  | { trio: 'unlock' };
 
-export type ToWorker = { trio: 'took'; batch: Array<[id: number, decision: Decision]> };
+export type ToWorker = { trio: 'took'; batch: Array<[id: number, decision: Decision]> } | { trio: 'locked' };
 
 const ANSWER_TIMEOUT_MS = 5000;
 
@@ -34,6 +36,7 @@ export class IpcLimiter implements Limiter {
 
   constructor(private readonly channel: NodeJS.Process = process) {
     channel.on('message', (msg: ToWorker) => {
+      if (msg?.trio === 'locked') return this.granted.shift()?.();
       if (msg?.trio !== 'took') return;
       for (const [id, decision] of msg.batch) {
         const waiting = this.pending.get(id);
@@ -82,8 +85,52 @@ export class IpcLimiter implements Limiter {
     }
   };
 
+  private readonly granted: Array<() => void> = [];
+
+  /**
+   * The cluster's commit lock (db/human/writer.ts): resolves with its release once the primary hands
+   * it to this worker. One request at a time per worker (the writer commits one batch at a time).
+   */
+  readonly commitLock = (): Promise<() => void> => new Promise((resolve, reject) => {
+    if (!this.channel.connected) return reject(new LimiterUnavailableError('the cluster primary is gone'));
+    this.granted.push(() => resolve(() => {
+      if (this.channel.connected) this.channel.send!({ trio: 'unlock' } satisfies ToPrimary);
+    }));
+    this.channel.send!({ trio: 'lock' } satisfies ToPrimary);
+  });
+
   stop(): void {
     clearInterval(this.sweeper);
+  }
+}
+
+/**
+ * Primary side: the commit lock, handed to one worker at a time in the order they asked. A worker
+ * that dies holding it (or waiting for it) is dropped, so the others go on.
+ */
+export class CommitLockQueue {
+  private holder: number | null = null;
+  private readonly waiting: number[] = [];
+
+  constructor(private readonly grant: (workerId: number) => void) {}
+
+  request(workerId: number): void {
+    if (this.holder === null) {
+      this.holder = workerId;
+      this.grant(workerId);
+    } else this.waiting.push(workerId);
+  }
+
+  release(workerId: number): void {
+    if (this.holder !== workerId) return;
+    this.holder = null;
+    const next = this.waiting.shift();
+    if (next !== undefined) this.request(next);
+  }
+
+  forget(workerId: number): void {
+    for (let i = this.waiting.indexOf(workerId); i !== -1; i = this.waiting.indexOf(workerId)) this.waiting.splice(i, 1);
+    this.release(workerId);
   }
 }
 
