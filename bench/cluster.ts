@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cluster [--duration S] [--warmup S] [--workers 1,2,4] [--no-write]`
+ * `npm run bench -- cluster [--duration S] [--warmup S] [--workers 1,2,4] [--rounds N] [--no-write]`
  *
  * Reads (GET /impact/v1/product/{slug}, each demo product in turn) and durable orders (POST
  * /human/v1/tasks, sandbox key, a new Idempotency-Key each, fsync at commit) at 32 connections,
@@ -13,7 +13,7 @@
 import autocannon from 'autocannon';
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, createKey } from '../db/accounts.ts';
@@ -30,7 +30,7 @@ const ORDER = JSON.stringify({
   location: { country_iso: 'FR', city_slug: 'paris' }, max_price_cents: 2000,
 });
 
-interface Result { rps: number; p50: number; p99: number; ok: number; other: number; created: string[] }
+interface Result { rps: number; p50: number; p99: number; ok: number; other: number; created: string[]; cpuUs?: number }
 
 async function load(url: string, method: 'GET' | 'POST', headers: Record<string, string>, warmupS: number, durationS: number, paths?: string[], body?: string): Promise<Result> {
   const latencies: number[] = [];
@@ -60,6 +60,25 @@ async function load(url: string, method: 'GET' | 'POST', headers: Record<string,
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? NaN;
   return { rps: latencies.length / durationS, p50: at(0.5), p99: at(0.99), ok: latencies.length - other, other, created };
+}
+
+/** CPU seconds used so far by a process and its children (a cluster's workers), from /proc; 0 elsewhere. */
+function cpuOfTree(root: number): number {
+  let total = 0;
+  try {
+    const stats = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => {
+      try {
+        const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return { pid: Number(d), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
+      } catch {
+        return null;
+      }
+    }).filter((x) => x !== null);
+    for (const st of stats) if (st.pid === root || st.ppid === root) total += st.ticks;
+  } catch {
+    return 0;
+  }
+  return total / 100; // USER_HZ
 }
 
 /** The counters alone: a primary round trip (batched as the workers do) vs a SQLite counter transaction from two processes. */
@@ -92,6 +111,8 @@ export async function run(args: string[]): Promise<void> {
   const warmupS = option(args, '--warmup', 1);
   const at = args.indexOf('--workers');
   const counts = (at === -1 ? '1,2,4' : args[at + 1]!).split(',').map(Number);
+  const rounds = option(args, '--rounds', 2);
+  let acknowledged = 0;
   const loadBefore = loadavg()[0]!;
   const dir = mkdtempSync(join(tmpdir(), 'trio-bench-cluster-'));
   try {
@@ -111,30 +132,49 @@ export async function run(args: string[]): Promise<void> {
 
     const rows: Array<{ name: string; reads: Result; orders: Result; stored: number }> = [];
     let sample: { body: Buffer; headers: Record<string, string> } | undefined;
-    for (const workers of [0, ...counts]) {
-      const path = join(dir, `w${workers}.sqlite`);
-      writeFileSync(path, (await import('node:fs')).readFileSync(template));
-      process.env.BENCH_PORT = String(await freePortFor());
-      const server = await startChild('cluster-server.ts', [path, String(workers)]);
-      const base = `http://127.0.0.1:${server.port}`;
-      try {
-        if (!sample) {
-          const res = await fetchOnce(`${base}${readPaths[0]}`);
-          sample = { body: res.body, headers: replayableHeaders(res.headers) };
+    // Rounds go through every configuration in turn, so a burst of other work on the shared machine
+    // lands on all of them alike; the best round of each is kept.
+    for (let round = 0; round < rounds; round++) {
+      for (const workers of [0, ...counts]) {
+        const path = join(dir, `w${workers}-r${round}.sqlite`);
+        copyFileSync(template, path);
+        process.env.BENCH_PORT = String(await freePortFor());
+        const server = await startChild('cluster-server.ts', [path, String(workers)]);
+        const base = `http://127.0.0.1:${server.port}`;
+        try {
+          if (!sample) {
+            const res = await fetchOnce(`${base}${readPaths[0]}`);
+            sample = { body: res.body, headers: replayableHeaders(res.headers) };
+          }
+          // Server CPU per request (all of the cluster's processes), over the whole run warm-up included.
+          const withCpu = async (run: () => Promise<Result>) => {
+            const before = cpuOfTree(server.child.pid!);
+            let all = 0;
+            const r = await run();
+            all = r.ok + r.other;
+            r.cpuUs = ((cpuOfTree(server.child.pid!) - before) * 1e6) / Math.max(1, all * ((warmupS + durationS) / durationS));
+            return r;
+          };
+          const reads = await withCpu(() => load(`${base}${readPaths[0]}`, 'GET', {}, warmupS, durationS, readPaths));
+          const orders = await withCpu(() => load(`${base}/human/v1/tasks`, 'POST', orderHeaders, warmupS, durationS, undefined, ORDER));
+          await stopChild(server.child);
+          const check = openDatabase(path, { readonly: true });
+          const stored = new Set(check.prepare('SELECT ref FROM human_tasks').pluck().all() as string[]);
+          check.close();
+          const lost = orders.created.filter((r) => !stored.has(r)).length;
+          if (lost) throw new Error(`${lost} acknowledged orders are not in the file`);
+          acknowledged += orders.created.length;
+          const name = workers === 0 ? 'single process (default serve)' : `serve --workers ${workers}`;
+          console.log(`round ${round + 1}: ${name.padEnd(32)} reads ${fmt(reads.rps, 0)}/s p99 ${fmt(reads.p99, 1)} ms ${fmt(reads.cpuUs!, 0)} µs CPU; durable orders ${fmt(orders.rps, 0)}/s p99 ${fmt(orders.p99, 1)} ms ${fmt(orders.cpuUs!, 0)} µs CPU`);
+          const row = rows.find((r) => r.name === name);
+          if (!row) rows.push({ name, reads, orders, stored: orders.created.length });
+          else {
+            if (reads.rps > row.reads.rps) row.reads = reads;
+            if (orders.rps > row.orders.rps) row.orders = orders;
+          }
+        } finally {
+          await stopChild(server.child);
         }
-        const reads = await load(`${base}${readPaths[0]}`, 'GET', {}, warmupS, durationS, readPaths);
-        const orders = await load(`${base}/human/v1/tasks`, 'POST', orderHeaders, warmupS, durationS, undefined, ORDER);
-        await stopChild(server.child);
-        const check = openDatabase(path, { readonly: true });
-        const stored = new Set(check.prepare('SELECT ref FROM human_tasks').pluck().all() as string[]);
-        check.close();
-        const lost = orders.created.filter((r) => !stored.has(r)).length;
-        if (lost) throw new Error(`${lost} acknowledged orders are not in the file`);
-        const name = workers === 0 ? 'single process (default serve)' : `serve --workers ${workers}`;
-        rows.push({ name, reads, orders, stored: orders.created.length });
-        console.log(`${name.padEnd(32)} reads ${fmt(reads.rps, 0)}/s p99 ${fmt(reads.p99, 1)} ms; durable orders ${fmt(orders.rps, 0)}/s p99 ${fmt(orders.p99, 1)} ms`);
-      } finally {
-        await stopChild(server.child);
       }
     }
     // The raw baseline: the same read bytes from a bare node:http process.
@@ -152,12 +192,14 @@ export async function run(args: string[]): Promise<void> {
     const lines = [
       `Machine: ${machine(sqlite)}. ${new Date().toISOString().slice(0, 10)}. Load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after: **the machine has 2 cores and is shared with other agents working at the same time, and the load generator (autocannon) runs on the same 2 cores as every server process**; the figures are noisy and say where the cores run out, not what a larger machine does.`,
       '',
-      `${CONNECTIONS} connections, ${durationS} s after ${warmupS} s of warm-up. Reads: GET /impact/v1/product/{slug}, each of the ${slugs.length} demo products in turn. Orders: POST /human/v1/tasks, sandbox key, a new Idempotency-Key each, durable (fsync at commit, group commit per process). Every acknowledged order was found in the file afterwards.`,
+      `${CONNECTIONS} connections, ${durationS} s after ${warmupS} s of warm-up, best of ${rounds} rounds taken in turn. Reads: GET /impact/v1/product/{slug}, each of the ${slugs.length} demo products in turn. Orders: POST /human/v1/tasks, sandbox key, a new Idempotency-Key each, durable (fsync at commit, group commit per process). Every acknowledged order (${fmt(acknowledged, 0)}) was found in the file afterwards.`,
       '',
-      '| server | reads/s | reads p99 ms | × single | × raw | durable orders/s | orders p99 ms | × single |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.name} | ${fmt(r.reads.rps, 0)} | ${fmt(r.reads.p99, 1)} | ${fmt(r.reads.rps / single.reads.rps, 2)} | ${fmt(r.reads.rps / rawReads.rps, 2)} | ${fmt(r.orders.rps, 0)} | ${fmt(r.orders.p99, 1)} | ${fmt(r.orders.rps / single.orders.rps, 2)} |`),
-      `| raw node:http, same bytes (baseline) | ${fmt(rawReads.rps, 0)} | ${fmt(rawReads.p99, 1)} | | 1.00 | | | |`,
+      'Server CPU: all of the server\'s processes (primary and workers), from /proc, per request answered (an estimate: warm-up included, 10 ms ticks). It is the figure that sizes a deployment, since on this machine the cores, not trio, set the rate.',
+      '',
+      '| server | reads/s | reads p99 ms | × single | × raw | CPU µs/read | durable orders/s | orders p99 ms | × single | CPU µs/order |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...rows.map((r) => `| ${r.name} | ${fmt(r.reads.rps, 0)} | ${fmt(r.reads.p99, 1)} | ${fmt(r.reads.rps / single.reads.rps, 2)} | ${fmt(r.reads.rps / rawReads.rps, 2)} | ${fmt(r.reads.cpuUs!, 0)} | ${fmt(r.orders.rps, 0)} | ${fmt(r.orders.p99, 1)} | ${fmt(r.orders.rps / single.orders.rps, 2)} | ${fmt(r.orders.cpuUs!, 0)} |`),
+      `| raw node:http, same bytes (baseline) | ${fmt(rawReads.rps, 0)} | ${fmt(rawReads.p99, 1)} | | 1.00 | | | | | |`,
       '',
       'Shared counters, measured alone (the choice in scaling/ipc-limiter.ts):',
       '',
