@@ -9,8 +9,7 @@
  * `serve --workers N` (scaling/cluster.ts), whose workers serve requests only. A READ_ONLY node owns
  * nothing: it serves a replicated copy and refuses writes (docs/scaling.md).
  */
-import type { Logger } from 'pino';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { openDatabase, type Db } from './db/connection.ts';
 import { activePlanLookup, keyLookup } from './db/accounts.ts';
 import { loadMissingDemo } from './db/demo.ts';

@@ -19,6 +19,7 @@ import type { Config } from '../lib/config.ts';
 import { humanService } from '../lib/human/service.ts';
 import { createLogger } from '../lib/log.ts';
 import { RateLimiter } from '../lib/rate-limit.ts';
+import type { RedisLimiter } from './redis-limiter.ts';
 import { answerWorker, CommitLockQueue, type ToPrimary, type ToWorker } from './ipc-limiter.ts';
 
 export interface RunningCluster { url: string; workers: () => number[]; stop(): Promise<void> }
@@ -30,7 +31,7 @@ const DRAIN_MS = 15_000;
 export async function startCluster(config: Config, workers: number, log: Logger = createLogger(config.logLevel)): Promise<RunningCluster> {
   const clock = Date.now;
   const { db, lock } = openOwnedDatabase(config, clock, log);
-  let redis;
+  let redis: RedisLimiter | null;
   try {
     redis = await redisCounters(config, log);
   } catch (err) {

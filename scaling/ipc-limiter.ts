@@ -73,15 +73,14 @@ export class IpcLimiter implements Limiter {
     this.scheduled = false;
     const batch = this.outbox;
     this.outbox = [];
-    if (!this.channel.connected || !this.channel.send!({ trio: 'take', batch } satisfies ToPrimary)) {
-      // send() returning false only means "queued"; not connected means the primary is gone.
-      if (!this.channel.connected) {
-        for (const [id] of batch) {
-          const w = this.pending.get(id);
-          this.pending.delete(id);
-          w?.reject(new LimiterUnavailableError('the cluster primary is gone'));
-        }
-      }
+    if (this.channel.connected) {
+      this.channel.send!({ trio: 'take', batch } satisfies ToPrimary); // false only means "queued"
+      return;
+    }
+    for (const [id] of batch) { // the primary is gone: 503 now rather than after the timeout
+      const w = this.pending.get(id);
+      this.pending.delete(id);
+      w?.reject(new LimiterUnavailableError('the cluster primary is gone'));
     }
   };
 
