@@ -36,6 +36,17 @@ export interface GcraResult {
 
 export const intervalUs = (limit: number, windowMs: number): number => Math.max(1, Math.floor((windowMs * 1000) / limit));
 
+/**
+ * A TAT more than a window ahead of now cannot happen while time moves forward: the clock went back.
+ * By less than a window (an NTP step), the bucket counts as empty: one slot away, never a long wait.
+ * By more (the clock corrected by hours, a test's clock set back), the bucket's history belongs to
+ * another time and it starts afresh, as a new fixed window would.
+ */
+export function sane(tatUs: number, nowUs: number, windowUs: number): number {
+  if (tatUs - nowUs <= windowUs) return tatUs;
+  return tatUs - nowUs <= 2 * windowUs ? nowUs + windowUs : 0;
+}
+
 /** One request against a bucket whose stored TAT is `tatUs` (0 for a bucket never seen). */
 export function gcra(tatUs: number, nowMs: number, limit: number, windowMs: number): GcraResult {
   if (!Number.isFinite(nowMs)) throw new RangeError('now must be a finite number of milliseconds');
@@ -43,7 +54,7 @@ export function gcra(tatUs: number, nowMs: number, limit: number, windowMs: numb
   const now = Math.floor(nowMs * 1000);
   const window = windowMs * 1000;
   const interval = intervalUs(limit, windowMs);
-  const base = Math.max(tatUs, now);
+  const base = Math.max(sane(tatUs, now, window), now);
   const next = base + interval;
   const allowed = next - now <= window;
   const tat = allowed ? next : base;
@@ -59,7 +70,7 @@ export function gcra(tatUs: number, nowMs: number, limit: number, windowMs: numb
 /** The state of a bucket without spending from it (a request refused by another limit). */
 export function gcraPeek(tatUs: number, nowMs: number, limit: number, windowMs: number): { remaining: number; resetSeconds: number } {
   const now = Math.floor(nowMs * 1000);
-  const owed = Math.max(0, tatUs - now);
+  const owed = Math.max(0, sane(tatUs, now, windowMs * 1000) - now);
   return {
     remaining: Math.max(0, Math.floor((windowMs * 1000 - owed) / intervalUs(limit, windowMs))),
     resetSeconds: Math.ceil(owed / 1_000_000),

@@ -34,6 +34,8 @@ local now = math.floor(nowMs * 1000)
 local nextTat = tat
 if perMinute > 0 then
   local window = windowMs * 1000
+  -- the clock went back (lib/gcra.ts sane()): by less than a window, empty; by more, afresh
+  if tat - now > 2 * window then tat = 0 elseif tat - now > window then tat = now + window end
   local interval = math.max(1, math.floor(window / perMinute))
   nextTat = math.max(tat, now) + interval
   if nextTat - now > window then allowed = false end

@@ -85,6 +85,24 @@ const cases: Array<{ name: string; limit: number; steps: Array<[number, number?]
     },
   },
   {
+    name: 'the clock steps back a little (NTP) on a spent bucket: empty, one slot away, never a long wait',
+    limit: 120,
+    steps: [[0, 120], [-20_000], [-19_500]],
+    expect: (s) => {
+      assert.deepEqual(s[120], { at: -20_000, allowed: false, remaining: 0, reset: 60, retry: 1 });
+      assert.deepEqual([s[121]!.allowed, s[121]!.remaining], [true, 0], 'one slot later, one more');
+    },
+  },
+  {
+    name: 'the clock set back by hours: the bucket\'s history belongs to another time and starts afresh',
+    limit: 60,
+    steps: [[0, 60], [-3 * 3_600_000, 61]],
+    expect: (s) => {
+      assert.equal(s.slice(60).filter((x) => x.allowed).length, 60);
+      assert.equal(s[60]!.remaining, 59);
+    },
+  },
+  {
     name: 'a limit of 1',
     limit: 1,
     steps: [[0], [1], [59_999], [60_000]],

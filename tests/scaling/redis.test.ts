@@ -61,7 +61,7 @@ describe('Redis counters', { skip }, () => {
     const limiter = new RedisLimiter(redis.url);
     await limiter.ready();
     const local = new RateLimiter(() => 0);
-    const T = Date.parse('2026-11-22T23:59:58.300Z'); // across a UTC midnight, and minute edges
+    const T = Date.parse('2026-11-22T23:50:00.300Z'); // minute edges, clock steps back, then across a UTC midnight
     const cases: Array<[string, Limits]> = [['a', { perMinute: 7, perDay: null }], ['b', { perMinute: 120, perDay: 1000 }], ['c', { perMinute: 3, perDay: 5 }], ['d', { perMinute: null, perDay: 4 }]];
     let seed = 11;
     const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
@@ -69,6 +69,9 @@ describe('Redis counters', { skip }, () => {
     try {
       for (let i = 0; i < 400; i++) {
         now += Math.floor(rand() * 900);
+        if (i === 200) now -= 30_000; // an NTP step back: both must treat it alike
+        if (i === 300) now -= 3_600_000; // a clock set back by an hour (the same UTC day)
+        if (i === 350) now += 3_600_000 + 20 * 60_000; // and on, past midnight: a new day for both
         const [bucket, limits] = cases[i % cases.length]!;
         const name = `test:${process.pid}:${bucket}`;
         assert.deepEqual(strip(await limiter.take(name, limits, now)), strip(local.take(name, limits, now)), `request ${i} on ${bucket} at +${now - T} ms`);
