@@ -20,7 +20,8 @@ import { utcDay } from '../lib/quota-window.ts';
 import { LimiterUnavailableError } from './limiter-unavailable.ts';
 
 // KEYS[1] minute key, KEYS[2] day key. ARGV: now (ms), per minute (0: none), per day (0: none),
-// minute window (ms), day key expiry (epoch s). Returns { TAT before (string, µs), day count before }.
+// minute window (ms), day key lifetime (s: a day after its day ends, by the caller's clock, so a
+// skew between this clock and Redis's changes nothing). Returns { TAT before (string, µs), day count before }.
 const TAKE = `
 local nowMs = tonumber(ARGV[1])
 local perMinute = tonumber(ARGV[2])
@@ -46,7 +47,7 @@ if allowed then
   end
   if perDay > 0 then
     redis.call('INCR', KEYS[2])
-    redis.call('EXPIREAT', KEYS[2], ARGV[5])
+    redis.call('EXPIRE', KEYS[2], ARGV[5])
   end
 end
 return { string.format('%.0f', tat), day }
@@ -87,7 +88,7 @@ export class RedisLimiter implements Limiter {
     const day = utcDay(now);
     let before: [string, number];
     try {
-      before = await this.redis.trioTake(`trio:m:${bucket}`, `trio:d:${bucket}:${day.key}`, now, limits.perMinute ?? 0, limits.perDay ?? 0, MINUTE_MS, Math.ceil(day.endMs / 1000) + 86_400);
+      before = await this.redis.trioTake(`trio:m:${bucket}`, `trio:d:${bucket}:${day.key}`, now, limits.perMinute ?? 0, limits.perDay ?? 0, MINUTE_MS, Math.ceil((day.endMs - now) / 1000) + 86_400);
     } catch (err) {
       throw new LimiterUnavailableError(`Redis did not answer: ${(err as Error).message}`, { cause: err });
     }
