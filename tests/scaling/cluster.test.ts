@@ -25,6 +25,7 @@ const path = join(dir, 'trio.sqlite');
 let cluster: ServeProcess;
 const humanKeys: string[] = [];
 let impactKey: { key: string; id: number };
+let idempotencyKey: { key: string; accountId: number };
 
 before(async () => {
   const db = openDatabase(path);
@@ -37,6 +38,9 @@ before(async () => {
     humanKeys.push(createKey(db, { accountId: account.id, service: 'human', name: 'k', environment: 'live' }, now).key);
     db.transaction(() => credit(db, account.id, 10_000_000, 'top-up', now)).immediate();
   }
+  const buyer = createAccount(db, 'idempotent@example.org', now);
+  idempotencyKey = { key: createKey(db, { accountId: buyer.id, service: 'human', name: 'k', environment: 'live' }, now).key, accountId: buyer.id };
+  db.transaction(() => credit(db, buyer.id, 100_000, 'top-up', now)).immediate();
   const owner = createAccount(db, 'impact@example.org', now);
   const created = createKey(db, { accountId: owner.id, service: 'impact', name: 'k' }, now);
   impactKey = { key: created.key, id: created.row.id };
@@ -74,6 +78,27 @@ describe('serve --workers 2', () => {
     // New connections, so that round robin hands them to every worker in turn.
     const after = await Promise.all(Array.from({ length: 8 }, () => send(`${cluster.url}/impact/v1/scenarios`, { headers: auth })));
     assert.deepEqual(tally(after), { 401: 8 });
+  });
+
+  test('one Idempotency-Key sent 30 times at once across the workers creates one order and holds its price once', async () => {
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => send(`${cluster.url}/human/v1/tasks`, {
+      method: 'POST', body: JSON.stringify(verifyOrder()),
+      headers: { authorization: `Bearer ${idempotencyKey.key}`, 'content-type': 'application/json', 'idempotency-key': key },
+    })));
+    const created = answers.filter((a) => a.status === 201);
+    assert.ok(created.length >= 1, JSON.stringify(tally(answers)));
+    assert.ok(answers.every((a) => a.status === 201 || a.status === 409), `201 (the order or its replay) or 409 in flight: ${JSON.stringify(tally(answers))}`);
+    const refs = new Set(created.map((a) => (JSON.parse(a.body) as { data: { ref: string } }).data.ref));
+    assert.equal(refs.size, 1, 'every 201 is the same order');
+    assert.equal(created.filter((a) => a.headers['idempotent-replayed'] === undefined || a.headers['idempotent-replayed'] === 'false').length, 1, 'one original, the rest replays');
+    const db = openDatabase(path, { readonly: true });
+    try {
+      assert.equal(db.prepare('SELECT count(*) FROM human_tasks WHERE account_id = ?').pluck().get(idempotencyKey.accountId), 1);
+      assert.deepEqual(ledgerViolations(db), []);
+    } finally {
+      db.close();
+    }
   });
 
   test('a worker killed under a load of durable orders loses no acknowledged order, and is replaced', async () => {
