@@ -10,6 +10,7 @@
  * nothing: it serves a replicated copy and refuses writes (docs/scaling.md).
  */
 import type { DestinationStream, Logger } from 'pino';
+import { AggregatorRegistry } from 'prom-client';
 import { openDatabase, type Db } from './db/connection.ts';
 import { activePlanLookup, keyLookup } from './db/accounts.ts';
 import { loadMissingDemo } from './db/demo.ts';
@@ -166,6 +167,12 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     ...(lag ? { replica: { lag, maxLagMs: config.scaling.maxLagMs } } : {}),
   };
   const metrics = createMetrics(ctx.replica ? () => ctx.replica!.lag(clock()).lagMs : undefined);
+  if (ipc) {
+    // The primary asks every worker for its registry and sums them; /metrics answers with the sum.
+    new AggregatorRegistry(); // installs prom-client's worker-side listener (it does so in its constructor)
+    AggregatorRegistry.setRegistries([metrics.registry]);
+    metrics.cluster = ipc.clusterMetrics;
+  }
   const router = buildRoutes(ctx, metrics);
   const fetch = readOnly ? refuseWritesOutsideServices((req) => router.fetch(req)) : (req: ApiRequest) => router.fetch(req);
   const listener = createListener({

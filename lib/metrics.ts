@@ -11,6 +11,7 @@ export function createMetrics(replicationLagMs?: () => number | null) {
       name: 'trio_replication_lag_seconds',
       help: 'Age of this read-only copy of the database: now minus the last heartbeat the primary wrote (-1: none seen yet)',
       registers: [registry],
+      aggregator: 'max', // across a cluster's workers (they read the same copy)
       collect() {
         const lag = replicationLagMs();
         this.set(lag === null ? -1 : lag / 1000);
@@ -28,6 +29,8 @@ export function createMetrics(replicationLagMs?: () => number | null) {
   });
   return {
     registry,
+    /** In a cluster worker: the whole cluster's figures, gathered by the primary (scaling/cluster.ts). */
+    cluster: undefined as (() => Promise<string>) | undefined,
     observe(req: ApiRequest, status: number, seconds: number) {
       // Route patterns only (never raw paths), so a scan of random URLs cannot explode the series.
       const route = req.route ?? 'unmatched';

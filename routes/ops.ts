@@ -31,11 +31,15 @@ export function readyz(db: Db, replica?: AppContext['replica'], clock: () => num
   };
 }
 
+/**
+ * In a cluster worker, the figures of every worker summed by the primary, not of the one that
+ * answers; this worker's own if the primary cannot gather them (a worker dying mid-scrape).
+ */
 export function metricsEndpoint(metrics: Metrics) {
   return async (): Promise<Reply> => ({
     status: 200,
     headers: { 'content-type': metrics.registry.contentType },
-    body: await metrics.registry.metrics(),
+    body: await (metrics.cluster ? metrics.cluster().catch(() => metrics.registry.metrics()) : metrics.registry.metrics()),
   });
 }
 

@@ -14,6 +14,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import type { Logger } from 'pino';
+import { AggregatorRegistry } from 'prom-client';
 import { openOwnedDatabase, redisCounters, startBackgroundJobs } from '../app.ts';
 import type { Config } from '../lib/config.ts';
 import { humanService } from '../lib/human/service.ts';
@@ -48,6 +49,7 @@ export async function startCluster(config: Config, workers: number, log: Logger 
   const started = new Map<number, number>(); // worker id → start time
   const tell = (worker: Worker | undefined, msg: ToWorker) => worker?.isConnected() && worker.send(msg);
   const commitLock = new CommitLockQueue((id) => tell(cluster.workers?.[id], { trio: 'locked' }));
+  const aggregator = new AggregatorRegistry();
 
   const fork = (): Worker => {
     const worker = cluster.fork({ TRIO_CLUSTER_WORKER: '1' });
@@ -55,6 +57,11 @@ export async function startCluster(config: Config, workers: number, log: Logger 
     worker.on('message', (msg: ToPrimary) => {
       if (msg?.trio === 'lock') return commitLock.request(worker.id);
       if (msg?.trio === 'unlock') return commitLock.release(worker.id);
+      if (msg?.trio === 'metrics') {
+        const id = msg.id;
+        aggregator.clusterMetrics().then((text) => tell(worker, { trio: 'metrics', id, text }), (err: Error) => tell(worker, { trio: 'metrics', id, error: err.message }));
+        return;
+      }
       // With Redis the workers count there; key uses still come here, to the one write-behind.
       if (!limiter) {
         if (msg?.trio === 'keyUses') for (const [id, at] of msg.uses) jobs.writeBehind.noteKeyUse(id, at);

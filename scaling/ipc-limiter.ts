@@ -20,9 +20,13 @@ export type ToPrimary =
   | { trio: 'take'; batch: TakeRequest[] }
   | { trio: 'keyUses'; uses: Array<[keyId: number, at: number]> }
   | { trio: 'lock' }
-  | { trio: 'unlock' };
+  | { trio: 'unlock' }
+  | { trio: 'metrics'; id: number };
 
-export type ToWorker = { trio: 'took'; batch: Array<[id: number, decision: Decision]> } | { trio: 'locked' };
+export type ToWorker =
+  | { trio: 'took'; batch: Array<[id: number, decision: Decision]> }
+  | { trio: 'locked' }
+  | { trio: 'metrics'; id: number; text?: string; error?: string };
 
 const ANSWER_TIMEOUT_MS = 5000;
 
@@ -37,6 +41,11 @@ export class IpcLimiter implements Limiter {
   constructor(private readonly channel: NodeJS.Process = process) {
     channel.on('message', (msg: ToWorker) => {
       if (msg?.trio === 'locked') return this.granted.shift()?.();
+      if (msg?.trio === 'metrics') {
+        const waiting = this.metricsWaiting.get(msg.id);
+        this.metricsWaiting.delete(msg.id);
+        return msg.text === undefined ? waiting?.reject(new Error(msg.error)) : waiting?.resolve(msg.text);
+      }
       if (msg?.trio !== 'took') return;
       for (const [id, decision] of msg.batch) {
         const waiting = this.pending.get(id);
@@ -85,6 +94,15 @@ export class IpcLimiter implements Limiter {
   };
 
   private readonly granted: Array<() => void> = [];
+  private readonly metricsWaiting = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>();
+
+  /** The cluster's metrics, every worker's summed by the primary (prom-client's AggregatorRegistry). */
+  readonly clusterMetrics = (): Promise<string> => new Promise((resolve, reject) => {
+    const id = this.nextId++;
+    this.metricsWaiting.set(id, { resolve, reject });
+    if (!this.channel.connected) return reject(new Error('the cluster primary is gone'));
+    this.channel.send!({ trio: 'metrics', id } satisfies ToPrimary);
+  });
 
   /**
    * The cluster's commit lock (db/human/writer.ts): resolves with its release once the primary hands

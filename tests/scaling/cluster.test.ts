@@ -80,6 +80,12 @@ describe('serve --workers 2', () => {
     assert.deepEqual(tally(after), { 401: 8 });
   });
 
+  test('/metrics answers for the whole cluster: every worker\'s requests summed by the primary', async () => {
+    const text = (await send(`${cluster.url}/metrics`)).body;
+    const impact = [...text.matchAll(/^trio_http_requests_total\{[^}]*service="impact"[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    assert.equal(impact, 500 + 4 + 8, 'the impact requests of the tests above, across both workers');
+  });
+
   test('one Idempotency-Key sent 30 times at once across the workers creates one order and holds its price once', async () => {
     const key = randomUUID();
     const answers = await Promise.all(Array.from({ length: 30 }, () => send(`${cluster.url}/human/v1/tasks`, {
