@@ -1,7 +1,8 @@
 /**
  * REDIS_URL with a real redis-server (Debian's, on a free port; skipped with a note where it is not
- * installed) and three trio processes sharing it: one primary and two READ_ONLY nodes on the same
- * file (standing in for replicas a Litestream/LiteFS copy would feed; docs/scaling.md).
+ * installed) and trio processes sharing it: a primary (`serve --workers 2`: two workers) and two
+ * READ_ONLY nodes on the same file (standing in for replicas a Litestream/LiteFS copy would feed;
+ * docs/scaling.md).
  *
  *  - The Lua script answers exactly what the in-process limiter answers for the same history.
  *  - 500 parallel requests across the three processes against 100 a day → exactly 100.
@@ -44,7 +45,8 @@ before(async () => {
   humanKey = createKey(db, { accountId: owner.id, service: 'human', name: 'h', environment: 'test' }, now).key;
   db.close();
   const common = { DATABASE_PATH: path, REDIS_URL: redis.url, TRUST_PROXY: 'loopback' };
-  const primary = await serve({ ...common, REPLICA_HEARTBEAT_MS: '200' });
+  // The primary is itself a cluster of two workers, which count in Redis rather than in the primary.
+  const primary = await serve({ ...common, REPLICA_HEARTBEAT_MS: '200' }, ['--workers', '2']);
   nodes = [primary, ...(await Promise.all([serve({ ...common, READ_ONLY: '1' }), serve({ ...common, READ_ONLY: '1' })]))];
 });
 after(async () => {
@@ -81,7 +83,7 @@ describe('Redis counters', { skip }, () => {
     }
   });
 
-  test('500 parallel requests across three processes against 100 a day per address → exactly 100', async () => {
+  test('500 parallel requests across four processes (two workers, two read-only nodes) against 100 a day per address → exactly 100', async () => {
     const answers = await Promise.all(Array.from({ length: 500 }, (_, i) => send(`${nodes[i % 3]!.url}/impact/v1/scenarios`, { headers: from('198.51.100.1') })));
     assert.deepEqual(tally(answers), { 200: 100, 429: 400 });
     const remaining = answers.filter((a) => a.status === 200).map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((a, b) => a - b);
