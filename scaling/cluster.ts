@@ -16,6 +16,7 @@ import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import { openOwnedDatabase, redisCounters, startBackgroundJobs } from '../app.ts';
+import { openDatabase } from '../db/connection.ts';
 import type { Config } from '../lib/config.ts';
 import { humanService } from '../lib/human/service.ts';
 import { createLogger } from '../lib/log.ts';
@@ -31,19 +32,24 @@ const DRAIN_MS = 15_000;
 
 export async function startCluster(config: Config, workers: number, log: Logger = createLogger(config.logLevel)): Promise<RunningCluster> {
   const clock = Date.now;
-  const { db, lock } = openOwnedDatabase(config, clock, log);
+  // A READ_ONLY cluster (several workers on a replica) owns nothing: no lock, no migration, no jobs;
+  // its primary still counts for its workers (in memory) and hands out nothing else.
+  const readOnly = config.scaling.readOnly;
+  const owned = readOnly ? null : openOwnedDatabase(config, clock, log);
+  const db = owned?.db ?? openDatabase(config.databasePath, { readonly: true });
   let redis: RedisLimiter | null;
   try {
     redis = await redisCounters(config, log);
   } catch (err) {
     db.close();
-    lock.release();
+    owned?.lock.release();
     throw err;
   }
   const base = { config, db, clock, log };
   const persisted = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
   const limiter = redis ? null : new RateLimiter((bucket, day) => (persisted.get(bucket, day) as number | undefined) ?? 0);
-  const jobs = startBackgroundJobs(base, () => limiter, humanService(base));
+  const jobs = readOnly ? null : startBackgroundJobs(base, () => limiter, humanService(base));
+  const noteKeyUse = (id: number, at: number) => jobs?.writeBehind.noteKeyUse(id, at);
 
   let stopping = false;
   const started = new Map<number, number>(); // worker id → start time
@@ -64,10 +70,10 @@ export async function startCluster(config: Config, workers: number, log: Logger 
       }
       // With Redis the workers count there; key uses still come here, to the one write-behind.
       if (!limiter) {
-        if (msg?.trio === 'keyUses') for (const [id, at] of msg.uses) jobs.writeBehind.noteKeyUse(id, at);
+        if (msg?.trio === 'keyUses') for (const [id, at] of msg.uses) noteKeyUse(id, at);
         return;
       }
-      const answer = answerWorker(msg, limiter, (id, at) => jobs.writeBehind.noteKeyUse(id, at));
+      const answer = answerWorker(msg, limiter, noteKeyUse);
       if (answer && worker.isConnected()) worker.send(answer);
     });
     return worker;
@@ -112,10 +118,10 @@ export async function startCluster(config: Config, workers: number, log: Logger 
         const force = setTimeout(() => all.forEach((w) => w.isDead() || w.process.kill('SIGKILL')), DRAIN_MS);
         await Promise.all(exits);
         clearTimeout(force);
-        jobs.stop();
+        jobs?.stop();
         await redis?.close();
         db.close();
-        lock.release();
+        owned?.lock.release();
         log.flush();
       })()),
   };
