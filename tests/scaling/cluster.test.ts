@@ -26,6 +26,7 @@ let cluster: ServeProcess;
 const humanKeys: string[] = [];
 let impactKey: { key: string; id: number };
 let idempotencyKey: { key: string; accountId: number };
+let sandboxKey: string;
 
 before(async () => {
   const db = openDatabase(path);
@@ -41,11 +42,12 @@ before(async () => {
   const buyer = createAccount(db, 'idempotent@example.org', now);
   idempotencyKey = { key: createKey(db, { accountId: buyer.id, service: 'human', name: 'k', environment: 'live' }, now).key, accountId: buyer.id };
   db.transaction(() => credit(db, buyer.id, 100_000, 'top-up', now)).immediate();
+  sandboxKey = createKey(db, { accountId: buyer.id, service: 'human', name: 'sandbox', environment: 'test' }, now).key;
   const owner = createAccount(db, 'impact@example.org', now);
   const created = createKey(db, { accountId: owner.id, service: 'impact', name: 'k' }, now);
   impactKey = { key: created.key, id: created.row.id };
   db.close();
-  cluster = await serve({ DATABASE_PATH: path, SANDBOX_DELAY_MS: '60000', TRUST_PROXY: 'loopback' }, ['--workers', '2']);
+  cluster = await serve({ DATABASE_PATH: path, SANDBOX_DELAY_MS: '200', TRUST_PROXY: 'loopback' }, ['--workers', '2']);
   // Both workers log as they start listening; the primary's line can come first.
   for (let i = 0; i < 100 && workerPids(cluster.output()).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
 });
@@ -102,6 +104,25 @@ describe('serve --workers 2', () => {
     try {
       assert.equal(db.prepare('SELECT count(*) FROM human_tasks WHERE account_id = ?').pluck().get(idempotencyKey.accountId), 1);
       assert.deepEqual(ledgerViolations(db), []);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('the scheduler runs (in the primary): a sandbox order moves through its steps, each once', async () => {
+    const res = await send(`${cluster.url}/human/v1/tasks`, {
+      method: 'POST', body: JSON.stringify(verifyOrder()),
+      headers: { authorization: `Bearer ${sandboxKey}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    });
+    assert.equal(res.status, 201, res.body);
+    const ref = (JSON.parse(res.body) as { data: { ref: string } }).data.ref;
+    const db = openDatabase(path, { readonly: true });
+    try {
+      const status = db.prepare('SELECT status FROM human_tasks WHERE ref = ?').pluck();
+      for (let i = 0; i < 300 && status.get(ref) !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(status.get(ref), 'delivered', 'dispatched, started and delivered by the scheduler (3 × 200 ms)');
+      const steps = db.prepare('SELECT to_status FROM human_task_events WHERE task_id = (SELECT id FROM human_tasks WHERE ref = ?) ORDER BY id').pluck().all(ref) as string[];
+      assert.equal(new Set(steps).size, steps.length, `each step once: ${steps.join(' → ')}`);
     } finally {
       db.close();
     }
