@@ -60,7 +60,9 @@ export function serviceRouter(options: ServiceRouterOptions) {
       if (err instanceof HttpError) return renderError(err, req);
       if (err instanceof LimiterUnavailableError) {
         log.warn({ reqId: req.id, err }, 'shared counters unavailable');
-        return renderError(limiterUnavailable(), req);
+        // In the service's own 503 code where it documents one (impact: database_unavailable).
+        const generic = limiterUnavailable();
+        return renderError(new HttpError(503, options.unavailable?.().code ?? generic.code, generic.message, generic.headers), req);
       }
       if (isDatabaseUnavailable(err)) {
         log.warn({ reqId: req.id, err }, 'database unavailable');

@@ -152,6 +152,9 @@ describe('Redis counters', { skip }, () => {
       assert.equal(res.headers['retry-after'], '5');
       const impact = await send(`${node.url}/impact/v1/scenarios`, { headers: from('198.51.100.5') });
       assert.equal(impact.status, 503);
+      const body = JSON.parse(impact.body) as { error: { status: number; code: string; detail: string } };
+      assert.deepEqual([body.error.status, body.error.code], [503, 'database_unavailable'], 'impact\'s documented 503 code');
+      assert.match(body.error.detail, /rate-limit counters cannot be reached/);
     }
   });
 });
