@@ -2,26 +2,38 @@
  * Assembles trio: opens and migrates the database, loads the demo data into an empty one, builds the
  * routes and starts listening. `main.ts serve` and the end-to-end tests both start the server through
  * startApp, so tests exercise exactly what operators run (tests inject a clock and a log sink).
+ *
+ * One process owns the database file: it holds the server lock, migrates, loads the demo, and runs
+ * the background jobs (the human scheduler, the write-behind of counts and key uses, the replication
+ * heartbeat). That is this process when it serves alone (the default), and the cluster primary with
+ * `serve --workers N` (cli/cluster.ts), whose workers serve requests only. A READ_ONLY node owns
+ * nothing: it serves a replicated copy and refuses writes (docs/scaling.md).
  */
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
+import { AggregatorRegistry } from 'prom-client';
 import { openDatabase, type Db } from './db/connection.ts';
 import { activePlanLookup, keyLookup } from './db/accounts.ts';
 import { loadMissingDemo } from './db/demo.ts';
+import { heartbeatReader, heartbeatWriter } from './db/heartbeat.ts';
 import { migrate } from './db/migrate.ts';
-import { acquireServerLock } from './db/server-lock.ts';
+import { acquireServerLock, type ServerLock } from './db/server-lock.ts';
 import { WriteBehind } from './db/write-behind.ts';
 import type { Config } from './lib/config.ts';
 import { createListener } from './lib/http/adapter.ts';
+import type { ApiRequest } from './lib/http/types.ts';
 import { DEFAULT_LIMITS, listen, type ServerLimits } from './lib/http/server.ts';
 import { createLogger } from './lib/http/log.ts';
 import { createMetrics } from './lib/http/metrics.ts';
 import { registerSyncMetrics } from './lib/funding/sync-metrics.ts';
 import { syncReports } from './db/funding/sync/report.ts';
 import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/scheduler.ts';
-import { humanService } from './db/human/service.ts';
-import { RateLimiter } from './lib/rate-limit.ts';
+import { humanService, type HumanService } from './db/human/service.ts';
+import { RateLimiter, type Limiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
 import { buildRoutes } from './routes/index.ts';
+import { IpcLimiter, KeyUseForwarder } from './db/counters/ipc.ts';
+import { RedisLimiter } from './db/counters/redis.ts';
+import { refuseWritesOutsideServices } from './lib/http/read-only.ts';
 
 export interface StartOptions {
   clock?: () => number;
@@ -30,6 +42,8 @@ export interface StartOptions {
   limits?: Partial<ServerLimits>;
   /** The command the scheduled funding sync runs (default: this process's own entry point). */
   syncCommand?: SchedulerOptions['command'];
+  /** 'worker': a cluster worker (cli/cluster.ts); the primary owns the file and the jobs. */
+  role?: 'single' | 'worker';
 }
 
 export interface RunningApp {
@@ -40,9 +54,8 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
-  const clock = options.clock ?? Date.now;
-  const log = createLogger(config.logLevel, options.logDestination);
+/** The lock, the open and migrated database, the demo data: what the owner of the file does at start. */
+export function openOwnedDatabase(config: Config, clock: () => number, log: Logger): { db: Db; lock: ServerLock } {
   // Held while serving: `restore` refuses to replace the file under us (db/server-lock.ts).
   const lock = acquireServerLock(config.databasePath, 'serve');
   const db = openDatabase(config.databasePath);
@@ -57,20 +70,119 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     lock.release();
     throw err;
   }
+  return { db, lock };
+}
 
-  let limiter: RateLimiter;
-  const writeBehind = new WriteBehind(db, () => limiter, clock, (err) => log.warn({ err }, 'daily counts not written yet (database busy); retrying'));
-  limiter = new RateLimiter(writeBehind.loadDay);
+/** Redis counters when REDIS_URL is set (connected before serving, or the start fails). */
+export async function redisCounters(config: Config, log: Logger): Promise<RedisLimiter | null> {
+  if (!config.scaling.redisUrl) return null;
+  let lastLogged = 0;
+  const redis = new RedisLimiter(config.scaling.redisUrl, (err) => {
+    if (Date.now() - lastLogged > 10_000) (lastLogged = Date.now(), log.warn({ err }, 'Redis (REDIS_URL) unreachable: limited requests are refused with 503'));
+  });
+  try {
+    await redis.ready();
+  } catch (err) {
+    await redis.close();
+    throw err;
+  }
+  return redis;
+}
+
+export interface BackgroundJobs { writeBehind: WriteBehind; stop(): void }
+
+/**
+ * The jobs that must run once per database, not once per process: the write-behind of day counts
+ * (from the in-process limiter, when the counters are not in Redis) and key uses, the human
+ * scheduler, and the replication heartbeat (REPLICA_HEARTBEAT_MS).
+ */
+export function startBackgroundJobs(ctx: { db: Db; clock: () => number; log: Logger; config: Config }, limiter: () => RateLimiter | null, human: HumanService): BackgroundJobs {
+  const { db, clock, log, config } = ctx;
+  const writeBehind = new WriteBehind(db, limiter, clock, (err) => log.warn({ err }, 'daily counts not written yet (database busy); retrying'));
   writeBehind.start();
-
-  const ctx: AppContext = { config, db, clock, log, limiter, writeBehind, lookupKey: keyLookup(db), activePlan: activePlanLookup(db) };
-  const metrics = createMetrics();
-  registerSyncMetrics(metrics.registry, syncReports(db), clock);
-  const human = humanService(ctx); // before the routes: REST (and MCP) use this one instance
-  const router = buildRoutes(ctx, metrics);
   human.start();
+  let heartbeat: NodeJS.Timeout | undefined;
+  if (config.scaling.heartbeatMs > 0) {
+    const beat = heartbeatWriter(db);
+    const tick = () => {
+      try {
+        beat(clock());
+      } catch (err) {
+        log.warn({ err }, 'replication heartbeat not written (database busy); next tick');
+      }
+    };
+    tick();
+    heartbeat = setInterval(tick, config.scaling.heartbeatMs);
+    heartbeat.unref();
+  }
+  return {
+    writeBehind,
+    stop: () => {
+      clearInterval(heartbeat);
+      human.stop();
+      writeBehind.stop();
+    },
+  };
+}
+
+const NO_KEY_USES = { noteKeyUse: () => {}, flush: () => {} };
+
+export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
+  const clock = options.clock ?? Date.now;
+  const log = createLogger(config.logLevel, options.logDestination);
+  const role = options.role ?? 'single';
+  const readOnly = config.scaling.readOnly;
+  const owner = role === 'single' && !readOnly;
+  const owned = owner ? openOwnedDatabase(config, clock, log) : null;
+  // A worker's primary migrated the file before forking; a read-only node opens its copy as it is.
+  const db = owned?.db ?? openDatabase(config.databasePath, { readonly: readOnly });
+
+  let redis: RedisLimiter | null;
+  try {
+    redis = await redisCounters(config, log);
+  } catch (err) {
+    db.close();
+    owned?.lock.release();
+    throw err;
+  }
+  // Without Redis: this process counts (alone, or as a read-only node: its own counts, in memory),
+  // or, in a cluster worker, the primary counts for every worker (db/counters/ipc.ts).
+  let local: RateLimiter | null = null;
+  // A worker's channel to its primary: the counters (unless in Redis) and the commit lock.
+  const ipc = role === 'worker' ? new IpcLimiter() : null;
+  const persisted = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
+  const loadDay = (bucket: string, day: string) => (persisted.get(bucket, day) as number | undefined) ?? 0;
+  let limiter: Limiter;
+  if (redis) limiter = redis;
+  else if (ipc) limiter = ipc;
+  else limiter = local = new RateLimiter(loadDay);
+  if (readOnly && !redis) log.warn('READ_ONLY without REDIS_URL: this node counts its clients on its own, in memory (set REDIS_URL to share the limits with the primary)');
+
+  const base = { config, db, clock, log };
+  const human = humanService(base); // before the routes: REST (and MCP) use this one instance
+  // Workers' commits take turns through the primary instead of sleeping in SQLite's busy handler.
+  if (ipc) human.writer.useCommitLock(ipc.commitLock);
+  const jobs = owner ? startBackgroundJobs(base, () => local, human) : null;
+  const forwarder = role === 'worker' ? new KeyUseForwarder() : null;
+  const keyUses = jobs?.writeBehind ?? forwarder ?? NO_KEY_USES;
+
+  const lag = readOnly ? heartbeatReader(db) : undefined;
+  const ctx: AppContext = {
+    config, db, clock, log, limiter, writeBehind: keyUses, lookupKey: keyLookup(db), activePlan: activePlanLookup(db),
+    ...(lag ? { replica: { lag, maxLagMs: config.scaling.maxLagMs } } : {}),
+  };
+  const metrics = createMetrics(ctx.replica ? () => ctx.replica!.lag(clock()).lagMs : undefined);
+  registerSyncMetrics(metrics.registry, syncReports(db), clock);
+  if (ipc) {
+    // The primary asks every worker for its registry and sums them; /metrics answers with the sum.
+    new AggregatorRegistry(); // installs prom-client's worker-side listener (it does so in its constructor)
+    AggregatorRegistry.setRegistries([metrics.registry]);
+    metrics.cluster = ipc.clusterMetrics;
+  }
+  const router = buildRoutes(ctx, metrics);
+  const fetch = readOnly ? refuseWritesOutsideServices((req) => router.fetch(req)) : (req: ApiRequest) => router.fetch(req);
   const listener = createListener({
-    fetch: (req) => router.fetch(req),
+    fetch,
     log,
     clock,
     trustProxy: config.trustProxy,
@@ -78,9 +190,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     observe: metrics.observe,
   });
   const server = await listen(listener, config.host, config.port, { ...DEFAULT_LIMITS, ...options.limits });
-  log.info({ url: server.url, database: config.databasePath }, 'trio is serving');
+  log.info({ url: server.url, database: config.databasePath, ...(role === 'worker' ? { pid: process.pid } : {}), ...(readOnly ? { readOnly } : {}) }, role === 'worker' ? 'worker is serving' : 'trio is serving');
   // FUNDING_SYNC_EVERY (off by default): the corpus follows its sources (db/funding/sync/scheduler.ts).
-  const syncScheduler = config.fundingSync.everyMs === null ? null
+  // A job of the database's owner: in a cluster the primary runs it (cli/cluster.ts), never a worker.
+  const syncScheduler = !owner || config.fundingSync.everyMs === null ? null
     : startSyncScheduler({ everyMs: config.fundingSync.everyMs, db, clock, log, ...(options.syncCommand ? { command: options.syncCommand } : {}) });
 
   let stopping: Promise<void> | undefined;
@@ -93,10 +206,13 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       (stopping ??= (async () => {
         await syncScheduler?.stop();
         await server.stop();
-        human.stop();
-        writeBehind.stop();
+        if (jobs) jobs.stop();
+        else human.stop(); // commits what its writer has queued
+        forwarder?.stop();
+        ipc?.stop();
+        await redis?.close();
         db.close();
-        lock.release();
+        owned?.lock.release();
         log.flush();
       })()),
   };

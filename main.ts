@@ -67,7 +67,8 @@ async function main(argv: string[]): Promise<number> {
       interactive: !json && process.stdout.isTTY === true,
     };
     const result = await command.run(ctx, values as Record<string, string | boolean | undefined>, positionals);
-    process.stdout.write((json ? JSON.stringify(result) : (command.text?.(result) ?? plain(result))) + '\n');
+    const out = json ? JSON.stringify(result) : (command.text?.(result) ?? plain(result));
+    if (out !== '') process.stdout.write(out + '\n');
     if (command.words[0] !== 'serve') db?.close();
     return command.exitCode?.(result) ?? 0;
   } catch (err) {

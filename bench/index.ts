@@ -37,6 +37,10 @@ const BENCHMARKS: Record<string, Bench> = {
     describe: 'start time to /readyz and memory (at ready, after a warm-up) of the bundle (node dist/main.js serve) vs tsx main.ts serve; medians of several runs. Options: --runs N, --requests N, --no-write',
     run: async (args) => (await import('./startup.ts')).run(args),
   },
+  cluster: {
+    describe: 'reads and durable orders at 32 connections: the single process vs serve --workers N, beside raw node:http; and the shared counters alone (primary round trip vs a SQLite counter). Options: --workers 1,2,4 --duration S, --warmup S, --no-write',
+    run: async (args) => (await import('./cluster.ts')).run(args),
+  },
   // Later: human, impact.
 };
 

@@ -1,6 +1,8 @@
 /** serve, migrate and demo: starting trio and preparing its database. */
 import { SingleBar, Presets } from 'cli-progress';
+import cluster from 'node:cluster';
 import { startApp } from '../app.ts';
+import { startCluster } from './cluster.ts';
 import { loadFundingDemo } from '../db/demo.ts';
 import { DEMO_CATALOGUE, loadCatalogue } from '../db/human/catalogue.ts';
 import { loadImpactDemo } from '../db/impact/demo.ts';
@@ -17,9 +19,28 @@ export const serverCommands: Command[] = [
   {
     words: ['serve'],
     summary: 'Serve all three APIs, the console and the operations endpoints (PORT, HOST, DATABASE_PATH…)',
-    usage: 'serve',
-    options: {},
-    async run(ctx) {
+    usage: 'serve [--workers N]',
+    options: { workers: { type: 'string' } },
+    async run(ctx, values) {
+      // A cluster worker (cli/cluster.ts forked it): serve, and leave the file and the jobs to the primary.
+      if (cluster.isWorker && process.env.TRIO_CLUSTER_WORKER === '1') {
+        const app = await startApp(ctx.config, { role: 'worker' });
+        process.once('SIGTERM', () => void app.stop().then(() => process.exit(0)));
+        process.once('SIGINT', () => void app.stop().then(() => process.exit(0)));
+        return { url: app.url, database: ctx.config.databasePath, worker: process.pid };
+      }
+      const workers = values.workers === undefined ? ctx.config.scaling.workers : Number(values.workers);
+      if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError('--workers must be an integer from 1 to 64');
+      if (workers > 1) {
+        const running = await startCluster(ctx.config, workers);
+        const shutdown = (signal: string) => {
+          process.stderr.write(`${signal}: draining ${workers} workers, then closing the database\n`);
+          void running.stop().then(() => process.exit(0));
+        };
+        process.once('SIGTERM', () => shutdown('SIGTERM'));
+        process.once('SIGINT', () => shutdown('SIGINT'));
+        return { url: running.url, database: ctx.config.databasePath, workers };
+      }
       const app = await startApp(ctx.config);
       const shutdown = (signal: string) => {
         process.stderr.write(`${signal}: finishing requests in flight, then closing the database\n`);
@@ -29,7 +50,8 @@ export const serverCommands: Command[] = [
       process.once('SIGINT', () => shutdown('SIGINT'));
       return { url: app.url, database: ctx.config.databasePath };
     },
-    text: (r) => `trio is serving at ${r.url} (database ${r.database}). Ctrl-C stops it.`,
+    // A worker prints nothing: its primary says where the cluster serves.
+    text: (r) => (r.worker ? '' : `trio is serving at ${r.url} (database ${r.database}${r.workers ? `, ${r.workers} workers` : ''}). Ctrl-C stops it.`),
   },
   {
     words: ['migrate'],

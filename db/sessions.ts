@@ -52,6 +52,10 @@ export function attemptStore(db: Db) {
 
 /** The server's own secret of a name, made at first use and kept in the database. */
 export function serverSecret(db: Db, name: string): Buffer {
+  // Read first: a READ_ONLY node (a replica) cannot write, and finds the primary's secret here.
+  const read = db.prepare('SELECT value FROM server_secrets WHERE name = ?').pluck();
+  const existing = read.get(name) as Buffer | undefined;
+  if (existing) return existing;
   db.prepare('INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)').run(name, randomBytes(32));
-  return db.prepare('SELECT value FROM server_secrets WHERE name = ?').pluck().get(name) as Buffer;
+  return read.get(name) as Buffer;
 }

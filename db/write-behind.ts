@@ -18,7 +18,8 @@ export class WriteBehind {
 
   constructor(
     private readonly db: Db,
-    private readonly limiter: () => RateLimiter,
+    /** The in-process limiter whose day counts to write (none when they live in Redis). */
+    private readonly limiter: () => RateLimiter | null,
     private readonly clock: () => number,
     /** Told when a timed flush fails (logged as a warning; the counts are retried). */
     private readonly onFlushError: (err: unknown) => void = () => {},
@@ -43,7 +44,7 @@ export class WriteBehind {
    */
   flush(): void {
     if (!this.db.open) return; // closed under us (tests of /readyz): nothing can be written
-    for (const c of this.limiter().takeDirty()) this.pendingCounts.set(`${c.bucket}\u0000${c.day}`, c); // the latest count is the highest
+    for (const c of this.limiter()?.takeDirty() ?? []) this.pendingCounts.set(`${c.bucket}\u0000${c.day}`, c); // the latest count is the highest
     if (this.pendingCounts.size === 0 && this.keyUses.size === 0) return;
     const counts = [...this.pendingCounts.values()];
     const uses = [...this.keyUses];
@@ -54,7 +55,7 @@ export class WriteBehind {
     // Synchronous since the copies were taken: nothing was added in between.
     this.pendingCounts.clear();
     this.keyUses.clear();
-    this.limiter().prune(this.clock());
+    this.limiter()?.prune(this.clock());
   }
 
   start(intervalMs = 1000): void {

@@ -23,6 +23,21 @@ export interface Config {
   human: HumanConfig;
   /** FUNDING_SYNC_* (lib/funding/sync-config.ts): `funding sync` and the scheduled sync in serve. */
   fundingSync: FundingSyncConfig;
+  /** Scaling (docs/scaling.md): WORKERS, REDIS_URL, READ_ONLY, REPLICA_HEARTBEAT_MS, READ_ONLY_MAX_LAG_MS. */
+  scaling: ScalingConfig;
+}
+
+export interface ScalingConfig {
+  /** Processes serving the port (node:cluster); 1 is the plain single process. */
+  workers: number;
+  /** Shared counters (per-minute and per-day limits, quotas) in Redis; null keeps them in this server. */
+  redisUrl: string | null;
+  /** This node serves a replicated copy of the database: writes are refused with 503. */
+  readOnly: boolean;
+  /** How often the primary writes its heartbeat row for replicas to measure their lag (0: never). */
+  heartbeatMs: number;
+  /** A read-only node is not ready (/readyz 503) when its copy is older than this. */
+  maxLagMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -44,6 +59,13 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     searchCacheEntries: integer(env.SEARCH_CACHE_ENTRIES, 1000, 'SEARCH_CACHE_ENTRIES', 0, 1_000_000),
     human: readHumanConfig(env),
     fundingSync: readFundingSyncConfig(env),
+    scaling: {
+      workers: integer(env.WORKERS, 1, 'WORKERS', 1, 64),
+      redisUrl: redisUrl(env.REDIS_URL),
+      readOnly: flag(env.READ_ONLY, false, 'READ_ONLY'),
+      heartbeatMs: integer(env.REPLICA_HEARTBEAT_MS, 0, 'REPLICA_HEARTBEAT_MS', 0, 3_600_000),
+      maxLagMs: integer(env.READ_ONLY_MAX_LAG_MS, 30_000, 'READ_ONLY_MAX_LAG_MS', 1, 86_400_000),
+    },
   };
 }
 
@@ -52,6 +74,18 @@ function integer(value: string | undefined, fallback: number, name: string, min:
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
   return n;
+}
+
+function redisUrl(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error('REDIS_URL must be a URL such as redis://127.0.0.1:6379/0 (or rediss:// for TLS)');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new Error(`REDIS_URL must start with redis:// or rediss:// (got ${url.protocol})`);
+  return url.toString();
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {

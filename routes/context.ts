@@ -4,18 +4,23 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../db/connection.ts';
+import type { Lag } from '../db/heartbeat.ts';
 import type { WriteBehind } from '../db/write-behind.ts';
 import type { KeyRow } from '../db/accounts.ts';
 import type { Config } from '../lib/config.ts';
-import type { RateLimiter } from '../lib/rate-limit.ts';
+import type { Limiter } from '../lib/rate-limit.ts';
 
 export interface AppContext {
   config: Config;
   db: Db;
   clock: () => number;
   log: Logger;
-  limiter: RateLimiter;
-  writeBehind: WriteBehind;
+  /** In process, the cluster primary over IPC, or Redis (app.ts decides; docs/scaling.md). */
+  limiter: Limiter;
+  /** Key last-used times: the write-behind, or a cluster worker's forwarder to its primary. */
+  writeBehind: Pick<WriteBehind, 'noteKeyUse' | 'flush'>;
   lookupKey: (hash: string) => KeyRow | undefined;
   activePlan: (accountId: number, now: number) => 'pro' | null;
+  /** A READ_ONLY node: how old its copy of the database is (/readyz, /metrics). */
+  replica?: { lag: (now: number) => Lag; maxLagMs: number };
 }

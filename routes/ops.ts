@@ -3,14 +3,27 @@ import type { Db } from '../db/connection.ts';
 import type { ApiRequest, Reply } from '../lib/http/types.ts';
 import { jsonReply } from '../lib/http/types.ts';
 import type { Metrics } from '../lib/http/metrics.ts';
+import type { AppContext } from './context.ts';
 
 export const healthz = (): Reply => jsonReply(200, { status: 'ok' }, { 'cache-control': 'no-store' });
 
-export function readyz(db: Db) {
+/**
+ * On a READ_ONLY node (`replica`), also the age of its copy from the primary's heartbeat
+ * (db/heartbeat.ts): not ready when older than READ_ONLY_MAX_LAG_MS or when no heartbeat was ever
+ * seen, so a load balancer stops sending reads to a copy that stopped following.
+ */
+export function readyz(db: Db, replica?: AppContext['replica'], clock: () => number = Date.now) {
   const ping = db.prepare('SELECT 1').pluck();
   return (): Reply => {
     try {
       ping.get();
+      if (replica) {
+        const { lagMs, writtenAt, writer } = replica.lag(clock());
+        const body = { role: 'read-only', replication_lag_ms: lagMs, max_lag_ms: replica.maxLagMs, heartbeat_at: writtenAt === null ? null : new Date(writtenAt).toISOString(), primary: writer };
+        if (lagMs === null) return jsonReply(503, { status: 'unavailable', reason: 'no heartbeat from the primary in this copy (set REPLICA_HEARTBEAT_MS on the primary)', ...body }, { 'cache-control': 'no-store' });
+        if (lagMs > replica.maxLagMs) return jsonReply(503, { status: 'unavailable', reason: `this copy is ${lagMs} ms behind the primary (more than READ_ONLY_MAX_LAG_MS)`, ...body }, { 'cache-control': 'no-store' });
+        return jsonReply(200, { status: 'ready', ...body }, { 'cache-control': 'no-store' });
+      }
       return jsonReply(200, { status: 'ready' }, { 'cache-control': 'no-store' });
     } catch {
       return jsonReply(503, { status: 'unavailable', reason: 'the database does not answer' }, { 'cache-control': 'no-store' });
@@ -18,11 +31,15 @@ export function readyz(db: Db) {
   };
 }
 
+/**
+ * In a cluster worker, the figures of every worker summed by the primary, not of the one that
+ * answers; this worker's own if the primary cannot gather them (a worker dying mid-scrape).
+ */
 export function metricsEndpoint(metrics: Metrics) {
   return async (): Promise<Reply> => ({
     status: 200,
     headers: { 'content-type': metrics.registry.contentType },
-    body: await metrics.registry.metrics(),
+    body: await (metrics.cluster ? metrics.cluster().catch(() => metrics.registry.metrics()) : metrics.registry.metrics()),
   });
 }
 

@@ -91,6 +91,13 @@ export async function createOrder(svc: HumanService, caller: HumanCaller, idempo
   svc.inFlight.add(scope);
   try {
     return await svc.writer.submit((): OrderOutcome => {
+      // Inside the write transaction, which serialises every process on the file: another worker of
+      // a cluster (serve --workers) may have committed this key since the check above.
+      const committed = findIdempotency(svc.db, caller.accountId, caller.environment, key, now);
+      if (committed) {
+        if (committed.fingerprint !== print) throw idempotencyKeyReused('This Idempotency-Key was used for a different order in the last 24 hours. Use a new key for a new order.');
+        return { status: committed.status, body: committed.body, replayed: true, ref: (JSON.parse(committed.body) as { data: { ref: string } }).data.ref };
+      }
       const task = insertTask(svc.db, {
         ref: newTaskRef(now), account_id: caller.accountId, key_id: caller.keyId, environment: caller.environment,
         capability: input.capability, spec: JSON.stringify(spec), country_iso, city_slug, sla, price_cents: price,

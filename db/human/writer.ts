@@ -37,6 +37,17 @@ export class GroupCommitWriter {
   // One transaction function for every batch: db.transaction() builds its wrappers each time it is called.
   private readonly commitBatch;
   readonly stats: WriterStats = { batches: 0, jobs: 0, largestBatch: 0 };
+  /**
+   * Several processes on one file (serve --workers, cli/cluster.ts): each batch first takes a
+   * lock the cluster primary hands out in turn. Without it, a worker finding the file locked by
+   * another sleeps in SQLite's busy handler (1, 2, 5, 10… ms); with it, it waits exactly as long as
+   * the other's commit, and the jobs arriving meanwhile join its next batch.
+   */
+  private commitLock: (() => Promise<() => void>) | undefined;
+
+  useCommitLock(lock: () => Promise<() => void>): void {
+    this.commitLock = lock;
+  }
 
   constructor(private readonly db: Db, private readonly durable = true) {
     this.base = db.pragma('synchronous', { simple: true }) as number;
@@ -87,7 +98,15 @@ export class GroupCommitWriter {
       setImmediate(this.gather);
       return;
     }
-    this.flush();
+    if (!this.commitLock || this.closed) return this.flush();
+    // Jobs submitted while the lock is awaited join this batch (`scheduled` stays set until flush).
+    this.commitLock().then((release) => {
+      try {
+        this.flush();
+      } finally {
+        release();
+      }
+    }, () => this.flush()); // no lock to be had (the primary is gone): SQLite's own locking still serialises
   };
 
   /** Commits what is queued and refuses further jobs (shutdown, before the database closes). */

@@ -12,6 +12,8 @@ import { corsHeaders, preflight } from './cors.ts';
 import { HttpError } from './errors.ts';
 import type { ApiRequest, Reply } from './types.ts';
 import { isDatabaseUnavailable, serviceUnavailable } from './unavailable.ts';
+import { LimiterUnavailableError, limiterUnavailable } from './limiter-unavailable.ts';
+import { readOnlyRefusal } from './read-only.ts';
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
@@ -25,7 +27,7 @@ export interface ServiceRouterOptions {
   base: string;
   operations: Operation[];
   /** Runs after CORS, before routing; throws HttpError to refuse. */
-  access: (req: ApiRequest) => void;
+  access: (req: ApiRequest) => void | Promise<void>;
   /** Turns an HttpError into the service's error body. */
   renderError: (err: HttpError, req: ApiRequest) => Reply;
   /**
@@ -52,19 +54,25 @@ export function serviceRouter(options: ServiceRouterOptions) {
   const router = Router<ApiRequest, [], Reply>({
     base,
     before: [
-      (req) => {
+      async (req) => {
         req.service = name;
         Object.assign(req.replyHeaders, corsHeaders);
         if (req.originalMethod === 'OPTIONS') {
           const allow = allowedAt(req.path);
           return allow.length ? preflight(allow.join(', ')) : undefined;
         }
-        access(req);
+        await access(req);
         return undefined;
       },
     ],
     catch: (err: unknown, req: ApiRequest) => {
       if (err instanceof HttpError) return renderError(err, req);
+      if (err instanceof LimiterUnavailableError) {
+        log.warn({ reqId: req.id, err }, 'shared counters unavailable');
+        // In the service's own 503 code where it documents one (impact: database_unavailable).
+        const generic = limiterUnavailable();
+        return renderError(new HttpError(503, options.unavailable?.().code ?? generic.code, generic.message, generic.headers), req);
+      }
       if (isDatabaseUnavailable(err)) {
         log.warn({ reqId: req.id, err }, 'database unavailable');
         return renderError((options.unavailable ?? serviceUnavailable)(), req);
@@ -74,7 +82,9 @@ export function serviceRouter(options: ServiceRouterOptions) {
     },
   });
   for (const op of operations) {
-    router[op.spec.method === 'GET' ? 'get' : 'post'](op.spec.path, op.handle);
+    if (op.spec.method === 'GET') router.get(op.spec.path, op.handle);
+    // A write on a READ_ONLY node: refused in the service's shape before anything runs.
+    else router.post(op.spec.path, (req: ApiRequest) => (req.readOnly ? Promise.reject(readOnlyRefusal()) : op.handle(req)));
   }
   router.all('*', (req: ApiRequest) => {
     const allow = allowedAt(req.path);

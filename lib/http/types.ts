@@ -31,6 +31,8 @@ export interface ApiRequest {
   now: number;
   /** Headers every reply to this request carries, errors included (rate-limit accounting, CORS). */
   replyHeaders: Record<string, string>;
+  /** Served by a READ_ONLY node (lib/http/read-only.ts): the services refuse writes. */
+  readOnly?: boolean;
   /** Service name for logs and metrics, set by the service's first stage. */
   service?: string;
   raw: IncomingMessage;

@@ -118,7 +118,7 @@ export function quotaWords(answer: ApiAnswer): Html {
   const h = answer.headers;
   const tier = h['x-api-tier'];
   if (!tier) return html``;
-  const minute = h['x-ratelimit-limit'] === undefined ? '' : `${h['x-ratelimit-remaining']} of ${h['x-ratelimit-limit']} calls left this minute (the minute rolls in ${seconds(Number(h['x-ratelimit-reset']))})`;
+  const minute = h['x-ratelimit-limit'] === undefined ? '' : `${h['x-ratelimit-remaining']} of ${h['x-ratelimit-limit']} calls left this minute (all back in ${seconds(Number(h['x-ratelimit-reset']))})`;
   const day = h['x-quota-limit'] === undefined
     ? 'no daily quota for anonymous use'
     : `${h['x-quota-remaining']} of ${h['x-quota-limit']} calls left today; resets at 00:00 UTC (in ${seconds(Number(h['x-quota-reset']))})`;

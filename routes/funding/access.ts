@@ -27,12 +27,12 @@ const QUERY_KEY_NAMES = ['api_key', 'apikey', 'key', 'x-api-key'];
 export const tierOf = (req: ApiRequest) => req.replyHeaders['x-api-tier'] as Tier;
 
 export function fundingAccess(ctx: AppContext) {
-  return (req: ApiRequest): void => {
+  return async (req: ApiRequest): Promise<void> => {
     const anonymousBucket = `funding:ip:${req.ipBucket}`;
     // Anything wrong with the credential is still counted, against the address: guessing keys is
     // limited like any anonymous traffic.
-    const refuse = (err: HttpError): never => {
-      const decision = account(req, 'anonymous', ctx.limiter.take(anonymousBucket, TIER_LIMITS.anonymous, req.now));
+    const refuse = async (err: HttpError): Promise<never> => {
+      const decision = account(req, 'anonymous', await ctx.limiter.take(anonymousBucket, TIER_LIMITS.anonymous, req.now));
       if (!decision.allowed) throw limitError(decision);
       throw err;
     };
@@ -41,31 +41,31 @@ export function fundingAccess(ctx: AppContext) {
     if (marked !== undefined) return serveAccount(req, marked);
 
     const inQuery = Object.keys(req.query).find((name) => QUERY_KEY_NAMES.includes(name.toLowerCase()));
-    if (inQuery) refuse(new HttpError(400, 'bad_request', `Send the key in the X-API-Key header, never in the URL (query parameter '${inQuery}'). A key that has been in a URL may be in logs: revoke it and issue a new one.`, {}, inQuery));
+    if (inQuery) await refuse(new HttpError(400, 'bad_request', `Send the key in the X-API-Key header, never in the URL (query parameter '${inQuery}'). A key that has been in a URL may be in logs: revoke it and issue a new one.`, {}, inQuery));
     if (req.headers.authorization !== undefined) {
-      refuse(new HttpError(400, 'bad_request', 'This API takes keys only in the X-API-Key header, not in Authorization.', {}, 'Authorization'));
+      await refuse(new HttpError(400, 'bad_request', 'This API takes keys only in the X-API-Key header, not in Authorization.', {}, 'Authorization'));
     }
 
     const presented = req.headers['x-api-key'];
     if (presented === undefined) {
-      const decision = account(req, 'anonymous', ctx.limiter.take(anonymousBucket, TIER_LIMITS.anonymous, req.now));
+      const decision = account(req, 'anonymous', await ctx.limiter.take(anonymousBucket, TIER_LIMITS.anonymous, req.now));
       if (!decision.allowed) throw limitError(decision);
       return;
     }
     const check = checkKey(Array.isArray(presented) ? presented.join(',') : presented, ['fnd_'], req.now, ctx.lookupKey);
-    if (check.kind === 'unknown') refuse(new HttpError(401, 'invalid_key', 'The key in X-API-Key is not recognised.'));
+    if (check.kind === 'unknown') await refuse(new HttpError(401, 'invalid_key', 'The key in X-API-Key is not recognised.'));
     if (check.kind === 'revoked' || check.kind === 'expired') {
-      refuse(new HttpError(401, 'revoked_key', 'The key in X-API-Key has been revoked. Issue a new one on the account page.'));
+      await refuse(new HttpError(401, 'revoked_key', 'The key in X-API-Key has been revoked. Issue a new one on the account page.'));
     }
     if (check.kind !== 'ok') return; // unreachable: refuse() throws
     ctx.writeBehind.noteKeyUse(check.key.id, req.now);
-    serveAccount(req, check.key.account_id);
+    return serveAccount(req, check.key.account_id);
   };
 
   /** A keyed caller: the account's plan decides the tier on every request; counted per account. */
-  function serveAccount(req: ApiRequest, accountId: number): void {
+  async function serveAccount(req: ApiRequest, accountId: number): Promise<void> {
     const tier: Tier = ctx.activePlan(accountId, req.now) === 'pro' ? 'pro' : 'basic';
-    const decision = account(req, tier, ctx.limiter.take(`funding:account:${accountId}`, TIER_LIMITS[tier], req.now));
+    const decision = account(req, tier, await ctx.limiter.take(`funding:account:${accountId}`, TIER_LIMITS[tier], req.now));
     if (!decision.allowed) throw limitError(decision);
   }
 }
@@ -87,9 +87,9 @@ function account(req: ApiRequest, tier: Tier, decision: Decision): Decision {
 
 function limitError(decision: Decision): HttpError {
   if (decision.refusedBy === 'day') {
-    const wait = decision.day!.resetSeconds;
+    const wait = decision.retryAfterSeconds;
     return new HttpError(429, 'quota_exceeded', `Today's allowance of ${decision.day!.limit} calls is used. It renews at 00:00 UTC, in ${wait} s.`, { 'retry-after': String(wait) });
   }
-  const wait = decision.minute!.resetSeconds;
-  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls this minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
+  const wait = decision.retryAfterSeconds;
+  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls a minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
 }

@@ -19,8 +19,8 @@ const integer = { type: 'integer' };
 const HEADERS = {
   'X-API-Tier': { description: 'Tier the request was served under.', schema: { type: 'string', enum: ['anonymous', 'basic', 'pro'] } },
   'X-RateLimit-Limit': { description: 'Requests allowed per minute.', schema: integer },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: integer },
-  'X-RateLimit-Reset': { description: 'Seconds until the current minute rolls.', schema: integer },
+  'X-RateLimit-Remaining': { description: 'Requests that would be allowed right now, at once (the minute limit refills continuously: one request every 60 s / limit).', schema: integer },
+  'X-RateLimit-Reset': { description: 'Seconds until the whole per-minute allowance is back (it refills continuously, one request every 60 s / limit; a 429\'s Retry-After is the wait for one request).', schema: integer },
   'X-Quota-Limit': { description: 'Daily allowance; absent for anonymous callers.', schema: integer },
   'X-Quota-Remaining': { description: 'Calls left today, this one counted; absent for anonymous callers.', schema: integer },
   'X-Quota-Reset': { description: 'Seconds until the daily window rolls at 00:00 UTC; absent for anonymous callers.', schema: integer },

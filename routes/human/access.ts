@@ -53,16 +53,16 @@ function callerFromCheck(check: KeyCheck<StoredKey>): HumanCaller {
   return { keyId: key.id, accountId: key.account_id, environment: key.environment === 'live' ? 'live' : 'test', scopes: key.scopes ? key.scopes.split(' ') : [] };
 }
 
-/** Counts one request; 429 rate_limited with Retry-After when the bucket is full this minute. */
-export function takeHumanLimit(ctx: Pick<AppContext, 'limiter'>, bucket: string, limits: Limits, now: number): Decision {
-  const decision = ctx.limiter.take(bucket, limits, now);
+/** Counts one request; 429 rate_limited with Retry-After (the wait for one slot) when the bucket is empty. */
+export async function takeHumanLimit(ctx: Pick<AppContext, 'limiter'>, bucket: string, limits: Limits, now: number): Promise<Decision> {
+  const decision = await ctx.limiter.take(bucket, limits, now);
   if (!decision.allowed) throw rateLimited(decision);
   return decision;
 }
 
 export function rateLimited(decision: Decision): HttpError {
-  const wait = decision.minute!.resetSeconds;
-  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls this minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
+  const wait = decision.retryAfterSeconds;
+  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls a minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
 }
 
 const callers = new WeakMap<ApiRequest, HumanCaller>();
@@ -78,7 +78,7 @@ export function requireCaller(req: ApiRequest): HumanCaller {
 }
 
 export function humanAccess(ctx: AppContext) {
-  return (req: ApiRequest): void => {
+  return async (req: ApiRequest): Promise<void> => {
     const anonymous = () => count(ctx, req, addressBucket(req.ipBucket), HUMAN_LIMITS.anonymous);
     // A request built in process by server code (the explorer's playground) may be marked as made by
     // a key; it is then checked and counted exactly as if that key had been presented.
@@ -88,7 +88,7 @@ export function humanAccess(ctx: AppContext) {
       try {
         presented = presentedKey(req.headers);
       } catch (err) {
-        anonymous(); // a bad credential is counted against the address, like anonymous traffic
+        await anonymous(); // a bad credential is counted against the address, like anonymous traffic
         throw err;
       }
     }
@@ -96,7 +96,7 @@ export function humanAccess(ctx: AppContext) {
     const mcp = req.path === MCP_ENDPOINT || req.path === `${MCP_ENDPOINT}/`;
     if (presented === null && inProcess === null) {
       if (mcp) {
-        anonymous();
+        await anonymous();
         throw unauthorized('The MCP server needs a key: Authorization: Bearer <key> (or X-Api-Key).');
       }
       return anonymous();
@@ -105,18 +105,18 @@ export function humanAccess(ctx: AppContext) {
     try {
       caller = inProcess === null ? authenticate(ctx, presented!, req.now) : callerFromCheck(inProcess);
     } catch (err) {
-      anonymous();
+      await anonymous();
       throw err;
     }
     callers.set(req, caller);
     ctx.writeBehind.noteKeyUse(caller.keyId, req.now);
-    if (!mcp) count(ctx, req, keyBucket(caller.keyId), HUMAN_LIMITS.key);
+    if (!mcp) await count(ctx, req, keyBucket(caller.keyId), HUMAN_LIMITS.key);
   };
 }
 
 /** Takes from the bucket and puts the limit headers on the reply, a 429 included. */
-function count(ctx: AppContext, req: ApiRequest, bucket: string, limits: Limits): void {
-  const decision = ctx.limiter.take(bucket, limits, req.now);
+async function count(ctx: AppContext, req: ApiRequest, bucket: string, limits: Limits): Promise<void> {
+  const decision = await ctx.limiter.take(bucket, limits, req.now);
   req.replyHeaders['x-ratelimit-limit'] = String(decision.minute!.limit);
   req.replyHeaders['x-ratelimit-remaining'] = String(decision.minute!.remaining);
   req.replyHeaders['x-ratelimit-reset'] = String(decision.minute!.resetSeconds);

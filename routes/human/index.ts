@@ -23,8 +23,8 @@ export { HUMAN_BASE };
 const integer = { type: 'integer' };
 const HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests allowed per minute in this bucket (120 per key, shared with MCP; 60 per address without a key).', schema: integer },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: integer },
-  'X-RateLimit-Reset': { description: 'Seconds until the current minute rolls.', schema: integer },
+  'X-RateLimit-Remaining': { description: 'Requests that would be allowed right now, at once (the minute limit refills continuously: one request every 60 s / limit).', schema: integer },
+  'X-RateLimit-Reset': { description: 'Seconds until the whole per-minute allowance is back (it refills continuously, one request every 60 s / limit; a 429\'s Retry-After is the wait for one request).', schema: integer },
   'X-Request-Id': { description: 'Identifies this request in our logs.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying (429, 409 idempotency_key_in_flight) or polling again (result).', schema: integer },
   'Idempotent-Replayed': { description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },

@@ -45,7 +45,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
   const call = (run: (now: number) => Structured | Promise<Structured>) => async () => {
     try {
       const now = ctx.clock();
-      takeHumanLimit(ctx, keyBucket(caller.keyId), HUMAN_LIMITS.key, now);
+      await takeHumanLimit(ctx, keyBucket(caller.keyId), HUMAN_LIMITS.key, now);
       return textResult(await run(now));
     } catch (err) {
       if (err instanceof HttpError) return toolError(err);

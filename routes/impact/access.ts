@@ -41,34 +41,34 @@ export function presentedKey(headers: IncomingHttpHeaders): string | null {
 }
 
 export function impactAccess(ctx: AppContext) {
-  const count = (req: ApiRequest, bucket: string, limits: Limits): void => {
-    const decision = ctx.limiter.take(bucket, limits, req.now);
+  const count = async (req: ApiRequest, bucket: string, limits: Limits): Promise<void> => {
+    const decision = await ctx.limiter.take(bucket, limits, req.now);
     account(req, decision);
     if (!decision.allowed) throw limitError(decision);
   };
   const anonymous = (req: ApiRequest) => count(req, addressBucket(req.ipBucket), IMPACT_LIMITS.anonymous);
 
   // A database that does not answer becomes 503 in serviceRouter (lib/http/unavailable.ts).
-  return (req: ApiRequest): void => {
+  return async (req: ApiRequest): Promise<void> => {
     const inQuery = Object.keys(req.query).find((name) => QUERY_KEY_NAMES.includes(name.toLowerCase()));
     let presented: string | null;
     try {
       if (inQuery) throw new HttpError(400, 'bad_request', `Query parameter '${inQuery}' is refused: send a key in Authorization: Bearer or X-API-Key, never in the URL. A key that has been in a URL may be in logs: revoke it and create a new one.`, {}, inQuery);
       presented = presentedKey(req.headers);
     } catch (err) {
-      anonymous(req);
+      await anonymous(req);
       throw err;
     }
     if (presented === null) return anonymous(req);
     const check = checkKey(presented, ['ia_'], req.now, ctx.lookupKey);
     if (check.kind !== 'ok') {
-      anonymous(req);
+      await anonymous(req);
       throw invalidKey(check.kind === 'unknown'
         ? 'The key is not recognised. Impact keys start with ia_; without a key you are served anonymously.'
         : `The key has been ${check.kind === 'revoked' ? 'revoked' : 'withdrawn (its rotation grace period ended)'}. Use its replacement, or send no key to be served anonymously.`);
     }
     ctx.writeBehind.noteKeyUse(check.key.id, req.now);
-    count(req, keyBucket(check.key.id), IMPACT_LIMITS.key);
+    return count(req, keyBucket(check.key.id), IMPACT_LIMITS.key);
   };
 }
 
@@ -82,5 +82,5 @@ function account(req: ApiRequest, decision: Decision): void {
 
 function limitError(decision: Decision): HttpError {
   const day = decision.day!;
-  return new HttpError(429, 'rate_limited', `Today's allowance of ${day.limit} requests is used. It renews at 00:00 UTC, in ${day.resetSeconds} s.`, { 'retry-after': String(day.resetSeconds) });
+  return new HttpError(429, 'rate_limited', `Today's allowance of ${day.limit} requests is used. It renews at 00:00 UTC, in ${day.resetSeconds} s.`, { 'retry-after': String(decision.retryAfterSeconds) });
 }

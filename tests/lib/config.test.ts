@@ -32,3 +32,18 @@ test('settings are read and checked', () => {
   ];
   for (const [env, message] of refused) assert.throws(() => readConfig(env), message, JSON.stringify(env));
 });
+
+test('scaling settings: the default is one process, no Redis, writable, no heartbeat', () => {
+  assert.deepEqual(readConfig({}).scaling, { workers: 1, redisUrl: null, readOnly: false, heartbeatMs: 0, maxLagMs: 30_000 });
+  const c = readConfig({ WORKERS: '4', REDIS_URL: 'redis://10.0.0.5:6380/2', READ_ONLY: '1', REPLICA_HEARTBEAT_MS: '1000', READ_ONLY_MAX_LAG_MS: '5000' });
+  assert.deepEqual(c.scaling, { workers: 4, redisUrl: 'redis://10.0.0.5:6380/2', readOnly: true, heartbeatMs: 1000, maxLagMs: 5000 });
+  const refused: Array<[Record<string, string>, RegExp]> = [
+    [{ WORKERS: '0' }, /WORKERS must be an integer from 1 to 64/],
+    [{ WORKERS: 'all' }, /WORKERS/],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must start with redis:\/\/ or rediss:\/\//],
+    [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL must start with redis:\/\//],
+    [{ READ_ONLY: 'replica' }, /READ_ONLY must be on or off/],
+    [{ REPLICA_HEARTBEAT_MS: '-5' }, /REPLICA_HEARTBEAT_MS/],
+  ];
+  for (const [env, message] of refused) assert.throws(() => readConfig(env), message, JSON.stringify(env));
+});

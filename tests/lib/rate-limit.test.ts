@@ -4,7 +4,7 @@ import { RateLimiter } from '../../lib/rate-limit.ts';
 
 const T = Date.parse('2026-11-22T23:59:00Z');
 
-test('per-minute limit: the 61st call in a minute is refused, the next minute is fresh', () => {
+test('per-minute limit: the 61st call at once is refused and told to wait one slot (1 s), not the rest of the minute', () => {
   const limiter = new RateLimiter(() => 0);
   const limits = { perMinute: 60, perDay: null };
   for (let i = 0; i < 60; i++) assert.equal(limiter.take('ip:a', limits, T + i).allowed, true);
@@ -12,8 +12,11 @@ test('per-minute limit: the 61st call in a minute is refused, the next minute is
   assert.equal(refused.allowed, false);
   assert.equal(refused.refusedBy, 'minute');
   assert.equal(refused.minute?.remaining, 0);
-  assert.equal(refused.minute?.resetSeconds, 60);
+  assert.equal(refused.minute?.resetSeconds, 60, 'the allowance is whole again 60 s after the burst');
+  assert.equal(refused.retryAfterSeconds, 1, 'one slot of 60 s / 60 frees in under a second');
   assert.equal(refused.day, null);
+  assert.equal(limiter.take('ip:a', limits, T + 1000).allowed, true, 'after Retry-After, one more');
+  assert.equal(limiter.take('ip:a', limits, T + 1000).allowed, false, 'and only one');
   assert.equal(limiter.take('ip:b', limits, T).allowed, true, 'another bucket is unaffected');
   assert.equal(limiter.take('ip:a', limits, T + 60_000).allowed, true, 'next minute');
 });
@@ -28,6 +31,8 @@ test('per-day limit: counts persisted counts, refuses past the allowance, wins o
   const refused = limiter.take('key:1', limits, T);
   assert.equal(refused.refusedBy, 'day');
   assert.equal(refused.day?.resetSeconds, 60);
+  assert.equal(refused.retryAfterSeconds, 60, 'a day refusal waits for 00:00 UTC');
+  assert.equal(refused.minute?.remaining, 118, 'refused by the day: the minute spent nothing on it');
   // After midnight UTC the day is new.
   assert.equal(limiter.take('key:1', limits, T + 60_000).allowed, true);
 });
@@ -50,4 +55,13 @@ test('prune forgets rolled windows only', () => {
   limiter.prune(T + 120_000);
   limiter.take('k', limits, T + 120_000);
   assert.deepEqual(loads, ['k@2026-11-22', 'k@2026-11-23']);
+});
+
+test('a request refused by the minute does not spend the day, and the reverse', () => {
+  const limiter = new RateLimiter(() => 0);
+  const limits = { perMinute: 2, perDay: 3 };
+  const answers = [0, 0, 0, 30_000, 30_000, 60_000].map((at) => limiter.take('k', limits, T - 120_000 + at));
+  assert.deepEqual(answers.map((a) => a.refusedBy), [null, null, 'minute', null, 'day', 'day']);
+  assert.deepEqual(answers.map((a) => a.day?.remaining), [2, 1, 1, 0, 0, 0]);
+  assert.deepEqual(limiter.takeDirty(), [{ bucket: 'k', day: '2026-11-22', count: 3 }]);
 });

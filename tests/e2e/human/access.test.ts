@@ -83,7 +83,7 @@ describe('keys', () => {
 });
 
 describe('limits', () => {
-  test('120 calls a minute per key; the 121st is 429 rate_limited with Retry-After; a new minute is fresh', async () => {
+  test('120 calls a minute per key; the 121st is 429 rate_limited with Retry-After of one slot (0.5 s → 1); then one more', async () => {
     server.clock.set('2026-11-23T08:00:15Z');
     const { key } = server.account('test');
     for (let i = 1; i <= 120; i++) {
@@ -94,13 +94,19 @@ describe('limits', () => {
     const refused = await server.call('GET', '/capabilities', key);
     assert.equal(refused.status, 429);
     assert.equal(refused.json.error.code, 'rate_limited');
-    assert.equal(refused.headers.get('retry-after'), '45');
+    assert.equal(refused.headers.get('retry-after'), '1');
     assert.equal(refused.headers.get('x-ratelimit-limit'), '120');
     assert.equal(refused.headers.get('x-ratelimit-remaining'), '0');
+    assert.equal(refused.headers.get('x-ratelimit-reset'), '60', 'the whole allowance is back 60 s after the burst');
     const other = server.account('test');
     assert.equal((await server.call('GET', '/tasks', other.key)).status, 200, 'another key has its own bucket');
-    server.clock.advance(45_000);
-    assert.equal((await server.call('GET', '/tasks', key)).status, 200);
+    server.clock.advance(1_000);
+    assert.equal((await server.call('GET', '/tasks', key)).status, 200, 'after Retry-After: one slot');
+    assert.equal((await server.call('GET', '/tasks', key)).status, 200, 'a second slot: 1 s is two slots of 0.5 s');
+    assert.equal((await server.call('GET', '/tasks', key)).status, 429, 'and no more');
+    server.clock.advance(60_000);
+    const fresh = await server.call('GET', '/tasks', key);
+    assert.equal(fresh.headers.get('x-ratelimit-remaining'), '119', 'a minute later the whole allowance is back');
   });
 
   test('the bucket is human:key:<id>, so anything else spending it (the MCP server) is counted with REST', async () => {
@@ -118,7 +124,7 @@ describe('limits', () => {
     assert.equal((await server.call('GET', '/coverage', 'ho_test_guess')).status, 401, 'the 60th: a guessed key, counted against the address');
     const refused = await server.call('GET', '/coverage', null);
     assert.equal(refused.status, 429);
-    assert.equal(refused.headers.get('retry-after'), '30');
+    assert.equal(refused.headers.get('retry-after'), '1', 'one slot of 60 s / 60');
     assert.equal(refused.headers.get('x-ratelimit-limit'), '60');
   });
 });

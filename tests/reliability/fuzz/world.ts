@@ -108,8 +108,9 @@ export class World {
 }
 
 /**
- * Keeps every bucket below its limit by moving the TestClock: to the next UTC minute when a service
- * has had ~50 requests this minute (the smallest per-minute limits are 60: human and funding
+ * Keeps every bucket below its limit by moving the TestClock: on by a whole minute (the per-minute
+ * limits are GCRA, refilled in full after a minute, not at a UTC minute's edge) when a service
+ * has had ~50 requests since the last move (the smallest per-minute limits are 60: human and funding
  * anonymous), and to the next UTC day when impact's anonymous allowance (100 a day per address) or
  * funding's basic allowance (1,000 a day) is close. Counting is by service and credential kind,
  * deliberately coarse: a 429 is still an acceptable answer, it just should not become the only one.
@@ -139,7 +140,7 @@ export class QuotaBudget {
       this.dayRolls++;
       await this.world.settle();
     } else if (this.minute[service] >= 50) {
-      this.server.clock.ms = Math.floor(this.server.clock.ms / 60_000) * 60_000 + 61_000;
+      this.server.clock.ms += 61_000;
       this.minute = { impact: 0, human: 0, funding: 0 };
       this.minuteRolls++;
       await this.world.settle();

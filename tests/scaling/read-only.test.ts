@@ -1,0 +1,75 @@
+/**
+ * READ_ONLY without Redis (the Redis suite covers it with): a node on the primary's file, opened
+ * read-only, serves reads, refuses writes in each service's shape, reports its lag from the
+ * primary's heartbeat, and is not ready when the copy is too old or has no heartbeat.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startApp, type RunningApp } from '../../app.ts';
+import { heartbeatWriter } from '../../db/heartbeat.ts';
+import { readConfig } from '../../lib/config.ts';
+import { accountWithKey } from '../helpers/keys.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let primary: TestServer;
+let replica: RunningApp;
+let now = Date.parse('2026-11-24T10:00:00Z');
+
+before(async () => {
+  primary = await startTestServer();
+  replica = await startApp(readConfig({ PORT: '0', DATABASE_PATH: primary.databasePath, DEMO: 'off', LOG_LEVEL: 'silent', READ_ONLY: 'on', READ_ONLY_MAX_LAG_MS: '5000' }), { clock: () => now });
+});
+after(async () => {
+  await replica?.stop();
+  await primary?.cleanup();
+});
+
+const call = async (method: string, path: string, headers: Record<string, string> = {}, body?: string) => {
+  const res = await fetch(replica.url + path, { method, headers, ...(body === undefined ? {} : { body }) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: text.startsWith('{') ? JSON.parse(text) : undefined };
+};
+
+test('no heartbeat yet: /readyz is 503 and says why; the metric is -1', async () => {
+  const ready = await call('GET', '/readyz');
+  assert.equal(ready.status, 503);
+  assert.equal(ready.json.role, 'read-only');
+  assert.equal(ready.json.replication_lag_ms, null);
+  assert.match(ready.json.reason, /REPLICA_HEARTBEAT_MS/);
+  assert.match((await call('GET', '/metrics')).text, /^trio_replication_lag_seconds -1$/m);
+});
+
+test('lag is now minus the primary\'s last heartbeat; past READ_ONLY_MAX_LAG_MS the node is not ready', async () => {
+  heartbeatWriter(primary.app.db)(now - 1500);
+  const ready = await call('GET', '/readyz');
+  assert.equal(ready.status, 200);
+  assert.deepEqual([ready.json.status, ready.json.replication_lag_ms, ready.json.max_lag_ms, ready.json.heartbeat_at], ['ready', 1500, 5000, '2026-11-24T09:59:58.500Z']);
+  assert.match((await call('GET', '/metrics')).text, /^trio_replication_lag_seconds 1\.5$/m);
+  now += 4000; // 5.5 s behind
+  const stale = await call('GET', '/readyz');
+  assert.equal(stale.status, 503);
+  assert.equal(stale.json.replication_lag_ms, 5500);
+  assert.match(stale.json.reason, /5500 ms behind/);
+});
+
+test('writes are refused in each service\'s error shape; nothing is stored; reads are served', async () => {
+  const { key } = accountWithKey(primary.app.db, 'human', Date.now(), { environment: 'test' });
+  const tasks = () => primary.app.db.prepare('SELECT count(*) FROM human_tasks').pluck().get() as number;
+  const before = tasks();
+  const order = await call('POST', '/human/v1/tasks', { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' }, JSON.stringify({ capability: 'human.verify', spec: { claim: 'x', subject: 'y' }, location: { country_iso: 'FR', city_slug: 'paris' }, max_price_cents: 2000 }));
+  assert.equal(order.status, 503);
+  assert.deepEqual(Object.keys(order.json.error), ['code', 'message']);
+  assert.equal(order.json.error.code, 'service_unavailable');
+  assert.equal(order.headers.get('x-trio-read-only'), '1');
+  assert.equal(tasks(), before, 'nothing stored');
+  const quote = await call('POST', '/human/v1/quote', { 'content-type': 'application/json' }, '{}');
+  assert.equal(quote.status, 503, 'every POST of a service, even one that would only read');
+  const console = await call('POST', '/console/sign-up', { 'content-type': 'application/x-www-form-urlencoded' }, 'email=a%40example.org&password=correct-horse-battery');
+  assert.equal(console.status, 503);
+  assert.match(console.text, /read-only copy of the database/);
+  // Reads, and the refusals a read path had anyway, are as on the primary.
+  assert.equal((await call('GET', '/human/v1/capabilities')).status, 200);
+  assert.equal((await call('GET', '/funding/v1/sources')).status, 200);
+  assert.equal((await call('GET', '/human/v1/tasks', { authorization: `Bearer ${key}` })).status, 200);
+  assert.equal((await call('DELETE', '/funding/v1/sources')).status, 405, 'a method no route has is still 405');
+});
