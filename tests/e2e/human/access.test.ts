@@ -5,8 +5,10 @@
  * and the error shape on 404, 405 and friends.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createKey, revokeKey, rotateKey } from '../../../db/accounts.ts';
+import { formatKey, parseKey } from '../../../lib/keys.ts';
 import { BASE, checkLedgerAfterEach, startHumanServer, verifyOrder, type HumanServer } from './harness.ts';
 
 let server: HumanServer;
@@ -45,9 +47,12 @@ describe('keys', () => {
     const oldId = server.app.db.prepare('SELECT id FROM api_keys WHERE account_id = ?').pluck().get(rotated.accountId) as number;
     rotateKey(server.app.db, oldId, server.clock.ms, server.clock.ms); // the old key expires now
     const funding = createKey(server.app.db, { accountId: revoked.accountId, service: 'funding', name: 'f' }, server.clock.ms).key;
+    // Well formed, checksum included, and never issued (an edited real key could come out unchanged).
+    const neverIssued = formatKey('ho_test_', randomBytes(32));
+    assert.ok(parseKey(neverIssued), 'the made-up key passes the checksum, so the lookup is what refuses it');
     const cases: Array<[string, string, string]> = [
       ['a made-up key', 'ho_test_not-a-real-key', 'unauthorized'],
-      ['a checksum-valid key nobody issued', revoked.key.slice(0, 8) + '1' + revoked.key.slice(9), 'unauthorized'],
+      ['a checksum-valid key nobody issued', neverIssued, 'unauthorized'],
       ['a revoked key', revoked.key, 'key_revoked'],
       ['an expired key (rotated)', rotated.key, 'key_revoked'],
       ['a funding key', funding, 'unauthorized'],
