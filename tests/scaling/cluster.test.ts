@@ -48,8 +48,10 @@ before(async () => {
   impactKey = { key: created.key, id: created.row.id };
   db.close();
   cluster = await serve({ DATABASE_PATH: path, SANDBOX_DELAY_MS: '200', TRUST_PROXY: 'loopback' }, ['--workers', '2']);
-  // Both workers log as they start listening; the primary's line can come first.
-  for (let i = 0; i < 100 && workerPids(cluster.output()).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+  // Both workers log as they start listening, and the primary once all listen: the three lines reach
+  // its stdout in any order, so wait for all of them (up to 10 s) before the first test reads them.
+  const primaryLine = () => cluster.output().includes('"msg":"trio is serving"');
+  for (let i = 0; i < 200 && (workerPids(cluster.output()).length < 2 || !primaryLine()); i++) await new Promise((r) => setTimeout(r, 50));
 });
 /** Each test counts under an address of its own (TRUST_PROXY=loopback takes X-Forwarded-For). */
 const from = (address: string, headers: Record<string, string> = {}) => ({ 'x-forwarded-for': address, ...headers });

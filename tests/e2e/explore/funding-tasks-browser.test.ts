@@ -94,7 +94,7 @@ test('funding: search with the form, page, open a call, meet a refusal and the l
     while ((await fetch(`${server.url}/funding/v1/sources`)).status !== 429) { /* spend */ }
     const limited = await page.goto(`${server.url}/explore/funding?status=open`);
     assert.equal(limited!.status(), 429);
-    assert.match(await page.getByRole('alert').textContent() ?? '', /More than 60 calls this minute/);
+    assert.match(await page.getByRole('alert').textContent() ?? '', /More than 60 calls a minute\. Wait 1 s\./);
     await page.getByText(/Try again in \d+ s/).waitFor();
     await shot(page, `funding-6-rate-limited-${width}`);
     freshMinute();
