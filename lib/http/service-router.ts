@@ -27,6 +27,8 @@ export interface ServiceRouterOptions {
   renderError: (err: HttpError, req: ApiRequest) => Reply;
   /** The 503 a database that does not answer becomes (impact names its own code). */
   unavailable?: () => HttpError;
+  /** Run `access` on CORS preflights too, so they carry the service's accounting headers (funding). */
+  accessOnPreflight?: boolean;
   log: Logger;
 }
 
@@ -48,6 +50,7 @@ export function serviceRouter(options: ServiceRouterOptions) {
         Object.assign(req.replyHeaders, corsHeaders);
         if (req.originalMethod === 'OPTIONS') {
           const allow = allowedAt(req.path);
+          if (allow.length && options.accessOnPreflight) access(req);
           return allow.length ? preflight(allow.join(', ')) : undefined;
         }
         access(req);

@@ -13,6 +13,7 @@ import { openDatabase, type Db } from '../../db/connection.ts';
 import { importFundingFile, importFundingText, type ImportSummary } from '../../db/funding/import.ts';
 import { migrate } from '../../db/migrate.ts';
 import { ImportFormatError, type SourceCode } from '../../lib/funding/records.ts';
+import { toFtsQuery } from '../../lib/funding/search-query.ts';
 
 const FIX = join(import.meta.dirname, '..', '..', 'fixtures', 'funding');
 const NOW = Date.parse('2026-11-22T10:00:00Z');
@@ -34,7 +35,8 @@ const imp = (db: Db, source: SourceCode, path: string, now = NOW) => importFundi
 const loadAll = (db: Db, entries = MANIFEST) => entries.map((e) => imp(db, e.source, e.path));
 const changes = (db: Db) => db.prepare('SELECT total_changes()').pluck().get() as number;
 const call = (db: Db, id: string) => db.prepare('SELECT * FROM funding_calls WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-const fts = (db: Db, q: string) => db.prepare('SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH ?').pluck().all(q) as number[];
+// Through the query compiler: the index holds stemmed keys (db/migrations/008_funding_search.sql).
+const fts = (db: Db, q: string) => db.prepare('SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH ?').pluck().all(toFtsQuery(q)!.all) as number[];
 const snapshot = (db: Db) => Object.fromEntries(['funding_calls', 'funding_projects', 'funding_notices', 'funding_calls_fts_data', 'funding_calls_fts_idx']
   .map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()]));
 const counts = (db: Db) => ['funding_calls', 'funding_projects', 'funding_notices', 'funding_imports', 'funding_calls_fts_data']

@@ -37,7 +37,9 @@ test('every operation is in the contract, and nothing else', () => {
 // A value each parameter accepts, derived from its schema where the schema says enough.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function validValue(name: string, schema: any): string {
-  const known: Record<string, string> = { q: 'ayudas', country: 'ES', id: 'eu:HORIZON-CL5-2021-D2-01-11' };
+  const known: Record<string, string> = {
+    q: 'ayudas', country: 'ES', id: 'eu:HORIZON-CL5-2021-D2-01-11', region: 'Madrid', deadline_from: '2026-01-01', deadline_to: '2027-12-31',
+  };
   if (known[name]) return known[name]!;
   if (schema.enum) return schema.enum[schema.enum.length - 1];
   if (schema.type === 'integer') return String(schema.maximum ?? schema.minimum ?? 1);
