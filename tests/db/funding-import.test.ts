@@ -49,16 +49,18 @@ test('the demo manifest imports every fixture with the expected counts', () => {
   const expected: Array<Record<string, number>> = [
     { inserted: 8, updated: 0, unchanged: 0, withheld: 0, skipped: 1 }, // bulk: the tender skipped
     { inserted: 1, updated: 3, unchanged: 0, withheld: 0 }, // SEDIA: 3 topics enrich bulk ones
+    { inserted: 2, updated: 0, unchanged: 0, withheld: 0 }, // search demo: a mission topic, a hydrogen topic
     { inserted: 6, updated: 0, unchanged: 0, withheld: 0, coordinatorsWithheld: 2 },
     { inserted: 10, updated: 0, unchanged: 0, withheld: 0, notices: 5, attached: 0 }, // 5 notices + 5 boe calls
     { inserted: 5, updated: 0, unchanged: 0, withheld: 1, folded: 1 }, // list; boe call for 866120 folded
     { inserted: 0, updated: 1, unchanged: 0, withheld: 0 },
     { inserted: 0, updated: 1, unchanged: 0, withheld: 0 },
     { inserted: 1, updated: 2, unchanged: 0, withheld: 1 },
+    { inserted: 1, updated: 0, unchanged: 0, withheld: 0 }, // search demo: a Madrid hydrogen call
     { inserted: 0, updated: 0, unchanged: 1, withheld: 0 }, // the re-read without a period block
   ];
   loadAll(db).forEach((s, i) => assert.deepEqual(pick(s, [...keys, ...Object.keys(expected[i]!).filter((k) => !keys.includes(k))]), expected[i], MANIFEST[i]!.path));
-  assert.deepEqual(counts(db).slice(0, 4), [19, 6, 5, 9]);
+  assert.deepEqual(counts(db).slice(0, 4), [22, 6, 5, 11]);
 });
 
 test('re-importing any fixture writes nothing but its line in the import log', () => {
