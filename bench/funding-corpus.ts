@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { registerFundingFunctions } from '../db/funding/sql-functions.ts';
 import { migrate } from '../db/migrate.ts';
 import { buildRow, buildVocabulary, CORPUS_NOW, GENERATOR_VERSION, plan, SEED } from './funding-corpus-rows.ts';
 
@@ -59,6 +60,7 @@ export function generateCorpus(path: string, calls: number, onProgress?: (done: 
   keys.sort();
 
   const db = new Database(path);
+  registerFundingFunctions(db); // the funding triggers stem and index every row (db/funding/sql-functions.ts)
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -1048576'); // 1 GiB while building: index pages stay in memory

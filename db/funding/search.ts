@@ -16,6 +16,7 @@
 import type { Db } from '../connection.ts';
 import type { FtsQuery } from '../../lib/funding/search-query.ts';
 import { undatedHorizon } from '../../lib/funding/status.ts';
+import { facetPlanner } from './facets.ts';
 import { prefixExpander } from './prefix-terms.ts';
 import { servedDeadlines } from './served-deadline.ts';
 
@@ -109,10 +110,19 @@ export class FundingSearch {
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
   private readonly expand: (fts: string) => string;
   private readonly refreshServed: (now: number) => number;
+  private readonly facets: ReturnType<typeof facetPlanner>;
 
   constructor(private readonly db: Db) {
     this.expand = prefixExpander(db);
     this.refreshServed = servedDeadlines(db);
+    this.facets = facetPlanner(db);
+  }
+
+  /** A text expression, long prefixes expanded, with the filters' selective facets (./facets.ts). */
+  private match(f: SearchFilters, expr: string): string {
+    const facets = this.facets(f);
+    const expanded = this.expand(expr);
+    return facets ? `(${expanded}) AND ${facets}` : expanded;
   }
 
   private stmt(sql: string) {
@@ -135,7 +145,7 @@ export class FundingSearch {
     const text = f.text;
     if (f.sort === 'relevance' && text?.primary && text.secondary) {
       const tier = (match: string): Segment => ({
-        match: this.expand(match),
+        match: this.match(f, match),
         sql: (keyed, paged) => `SELECT ${COLUMNS}, c.seq AS k FROM funding_calls_fts f JOIN funding_calls c ON c.seq = f.rowid
           WHERE funding_calls_fts MATCH @match AND ${where(f, true)}${keyed ? ' AND f.rowid < @k' : ''}
           ORDER BY f.rowid DESC LIMIT @limit${paged ? ' OFFSET @offset' : ''}`,
@@ -145,7 +155,7 @@ export class FundingSearch {
     const order = ORDERS[f.sort === 'relevance' ? 'published' : f.sort];
     const cmp = order.dir === 'ASC' ? '>' : '<';
     return [{
-      match: text ? this.expand(text.all) : null,
+      match: text ? this.match(f, text.all) : null,
       sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
         WHERE ${where(f, order.range)}${text ? ' AND c.seq IN (SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH @match)' : ''}
         ${keyed ? `AND (${order.key}, c.id) ${cmp} (@k, @id)` : ''}
@@ -190,7 +200,7 @@ export class FundingSearch {
   }
 
   private count(f: SearchFilters): { total: number; exact: boolean } {
-    const match = f.text ? this.expand(f.text.all) : null;
+    const match = f.text ? this.match(f, f.text.all) : null;
     const sql = match
       ? hasFilters(f)
         // Newest first: filters such as status=open match recent calls, so the cap is reached early.

@@ -147,10 +147,8 @@ export function compileAtom(atom: Atom, glossary = true): string {
     const alternatives = STEM_LANGUAGES.map((l) => keyOf(w, l));
     // A quoted word is taken literally: no glossary.
     const group = glossary && !w.prefix && !atom.phrase ? glossaryGroup(w.text) : undefined;
-    if (group) {
-      for (const form of group.en) for (const ww of words(form)) alternatives.push(quote(stemKey(ww, 'en')));
-      for (const form of group.es) for (const ww of words(form)) alternatives.push(quote(stemKey(ww, 'es')));
-    }
+    // Every form under both stemmers: Spanish texts use English terms too ("hydrogen valleys").
+    if (group) for (const form of [...group.en, ...group.es]) for (const l of STEM_LANGUAGES) alternatives.push(quote(stemKey(words(form).join(''), l)));
     return anyOf(alternatives);
   }
   // A phrase (or an identifier's parts): the same words in order, in either language's keys.
@@ -163,6 +161,8 @@ function compileGroups(groups: Atom[][], glossary: boolean): string {
 
 /** The fields whose match ranks a call first (docs/decisions.md "What a search matches"). */
 export const PRIMARY_COLUMNS = '{ids title}';
+/** The fields text is searched in: every column but `facets` (filter tokens, db/funding/search.ts). */
+export const TEXT_COLUMNS = '{ids title summary funder programme region body}';
 
 export interface FtsQuery {
   /** Every match of the text (and the region filter). */
@@ -176,25 +176,26 @@ export interface FtsQuery {
 /**
  * The FTS5 expressions for a search's text `q` and its `region` filter (a match in the region field),
  * or null when neither is given. Throws QueryError for a `q` that cannot be searched; a region is
- * words only (operators in it are searched as words).
+ * words only (operators in it are searched as words). Every expression is confined to the text columns.
  */
 export function toFtsQuery(q: string | null | undefined, region?: string | null): FtsQuery | null {
   const parsed = q === undefined || q === null ? null : parseSearch(q);
-  let regionExpr: string | null = null;
+  let inRegion = '';
   if (region !== undefined && region !== null) {
     const ws = queryWords(region.normalize('NFC').replace(/\p{Cc}/gu, ' ')).map((w) => ({ ...w, prefix: false }));
     if (ws.length === 0) throw new QueryError('region contains no searchable words.');
-    regionExpr = `{region} : (${ws.map((w) => compileAtom({ words: [w], phrase: false }, false)).join(' AND ')})`;
+    inRegion = `{region} : (${ws.map((w) => compileAtom({ words: [w], phrase: false }, false)).join(' AND ')})`;
   }
-  if (!parsed) return regionExpr ? { all: regionExpr, primary: null, secondary: null } : null;
+  if (!parsed) return inRegion ? { all: inRegion, primary: null, secondary: null } : null;
 
   const positive = compileGroups(parsed.groups, true);
   const excluded = parsed.excluded.length ? ` NOT ${anyOf(parsed.excluded.map((a) => compileAtom(a, false)))}` : '';
-  const base = regionExpr ? `(${positive}) AND ${regionExpr}` : `(${positive})`;
+  const andRegion = inRegion ? ` AND ${inRegion}` : '';
   const primary = `${PRIMARY_COLUMNS} : (${positive})`;
+  const text = (expr: string) => `${TEXT_COLUMNS} : (${expr})`;
   return {
-    all: `${base}${excluded}`,
-    primary: regionExpr ? `(${primary}) AND ${regionExpr}${excluded}` : `(${primary})${excluded}`,
-    secondary: `${base} NOT (${primary})${excluded}`,
+    all: text(`(${positive})${andRegion}${excluded}`),
+    primary: text(`(${primary})${andRegion}${excluded}`),
+    secondary: text(`(${positive})${andRegion} NOT (${primary})${excluded}`),
   };
 }
