@@ -112,7 +112,8 @@ export class FundingSearch {
   private readonly refreshServed: (now: number) => number;
   private readonly facets: ReturnType<typeof facetPlanner>;
 
-  constructor(private readonly db: Db) {
+  /** `materializeUpTo`: the most matches a sorted text search reads and sorts (else it walks the order's index). */
+  constructor(private readonly db: Db, private readonly options: { materializeUpTo: number } = { materializeUpTo: TOTAL_CAP }) {
     this.expand = prefixExpander(db);
     this.refreshServed = servedDeadlines(db);
     this.facets = facetPlanner(db);
@@ -146,7 +147,9 @@ export class FundingSearch {
     if (f.sort === 'relevance' && text?.primary && text.secondary) {
       const tier = (match: string): Segment => ({
         match: this.match(f, match),
-        sql: (keyed, paged) => `SELECT ${COLUMNS}, c.seq AS k FROM funding_calls_fts f JOIN funding_calls c ON c.seq = f.rowid
+        // CROSS JOIN: the index's matches drive (newest first); a filter index must not (it would run
+        // the MATCH once per row it walks).
+        sql: (keyed, paged) => `SELECT ${COLUMNS}, c.seq AS k FROM funding_calls_fts f CROSS JOIN funding_calls c ON c.seq = f.rowid
           WHERE funding_calls_fts MATCH @match AND ${where(f, true)}${keyed ? ' AND f.rowid < @k' : ''}
           ORDER BY f.rowid DESC LIMIT @limit${paged ? ' OFFSET @offset' : ''}`,
       });
@@ -154,13 +157,25 @@ export class FundingSearch {
     }
     const order = ORDERS[f.sort === 'relevance' ? 'published' : f.sort];
     const cmp = order.dir === 'ASC' ? '>' : '<';
-    return [{
-      match: text ? this.match(f, text.all) : null,
-      sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
-        WHERE ${where(f, order.range)}${text ? ' AND c.seq IN (SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH @match)' : ''}
-        ${keyed ? `AND (${order.key}, c.id) ${cmp} (@k, @id)` : ''}
-        ORDER BY ${order.key} ${order.dir}, c.id ${order.dir} LIMIT @limit${paged ? ' OFFSET @offset' : ''}`,
-    }];
+    const keyset = (keyed: boolean) => (keyed ? `AND (${order.key}, c.id) ${cmp} (@k, @id)` : '');
+    const tail = (keyed: boolean, paged: boolean) =>
+      `${keyset(keyed)} ORDER BY ${order.key} ${order.dir}, c.id ${order.dir} LIMIT @limit${paged ? ' OFFSET @offset' : ''}`;
+    if (!text) {
+      return [{ match: null, sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c WHERE ${where(f, order.range)} ${tail(keyed, paged)}` }];
+    }
+    const match = this.match(f, text.all);
+    // The plan by selectivity: few matches (counted, up to TOTAL_CAP) are read from the index and
+    // sorted; many are found by walking the order's index and asking the FTS index about each row
+    // (a seek by rowid), which stops as soon as the page is full.
+    const counted = this.count(f);
+    if (counted.exact && counted.total <= this.options.materializeUpTo) {
+      return [{ match, sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k
+        FROM (SELECT rowid AS seq FROM funding_calls_fts WHERE funding_calls_fts MATCH @match) m CROSS JOIN funding_calls c ON c.seq = m.seq
+        WHERE ${where(f, order.range)} ${tail(keyed, paged)}` }];
+    }
+    return [{ match, sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
+      WHERE ${where(f, order.range)} AND EXISTS (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match AND rowid = c.seq)
+      ${tail(keyed, paged)}` }];
   }
 
   /**
@@ -199,12 +214,21 @@ export class FundingSearch {
     return { rows: this.rows(f, limit, after, offset), ...this.count(f) };
   }
 
+  private counted = new WeakMap<SearchFilters, { total: number; exact: boolean }>();
+
+  /** Matches counted up to TOTAL_CAP; once per filters object (a request's plan and its total share it). */
   private count(f: SearchFilters): { total: number; exact: boolean } {
+    let c = this.counted.get(f);
+    if (!c) this.counted.set(f, (c = this.countNow(f)));
+    return c;
+  }
+
+  private countNow(f: SearchFilters): { total: number; exact: boolean } {
     const match = f.text ? this.match(f, f.text.all) : null;
     const sql = match
       ? hasFilters(f)
         // Newest first: filters such as status=open match recent calls, so the cap is reached early.
-        ? `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts f JOIN funding_calls c ON c.seq = f.rowid
+        ? `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts f CROSS JOIN funding_calls c ON c.seq = f.rowid
              WHERE funding_calls_fts MATCH @match AND ${where(f, true)} ORDER BY f.rowid DESC LIMIT ${TOTAL_CAP + 1})`
         // Only public calls are in the index: no join needed.
         : `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${TOTAL_CAP + 1})`
