@@ -43,7 +43,8 @@ export function operationsOf(service: Service, doc: Schema): Operation[] {
         params: (op.parameters ?? []).map((p: Schema) => ({ name: p.name, in: p.in, required: p.required === true, schema: resolveRef(p.schema, { doc }) })),
         body: op.requestBody?.content?.['application/json']?.schema ?? null,
         bodyRequired: op.requestBody?.required === true,
-        keyed: security.length > 0 || (service === 'human' && path === '/mcp'),
+        // OpenAPI: an empty requirement ({}) among the alternatives makes the key optional.
+        keyed: (security.length > 0 && !security.some((s) => Object.keys(s).length === 0)) || (service === 'human' && path === '/mcp'),
         writeScope: scopes.includes('tasks:write'),
         responses: op.responses,
       });
