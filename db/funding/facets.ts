@@ -19,6 +19,8 @@ const SELECTIVE = 0.25;
 
 export interface FacetFilters { country: string | null; source: string | null; status: 'open' | 'forthcoming' | 'closed' | null; now: number }
 
+export interface FacetPlan { expr: string | null; exact: { country: boolean; source: boolean } }
+
 export function facetPlanner(db: Db) {
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.funding_vocab USING fts5vocab(main, funding_calls_fts, row)');
   const generation = db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck();
@@ -40,20 +42,26 @@ export function facetPlanner(db: Db) {
     months = (range.all('zm', 'zn') as Array<{ term: string; doc: number }>).map(({ term, doc }) => [term, doc]);
   };
 
-  /** The facet expression to AND with a text MATCH for these filters, or null when none is selective. */
-  return (f: FacetFilters): string | null => {
-    if (!f.country && !f.source && (!f.status || f.status === 'closed')) return null;
+  /**
+   * The facet expression to AND with a text MATCH for these filters (null when none is selective), and
+   * which filters it decides exactly (country and source tokens are the column's value; months only
+   * narrow status).
+   */
+  return (f: FacetFilters): FacetPlan => {
+    const none: FacetPlan = { expr: null, exact: { country: false, source: false } };
+    if (!f.country && !f.source && (!f.status || f.status === 'closed')) return none;
     refresh();
-    if (total === 0) return null;
+    if (total === 0) return none;
     const terms: string[] = [];
+    const exact = { country: false, source: false };
     const selective = (n: number) => n <= total * SELECTIVE;
     if (f.country) {
       const t = `zc${f.country.toLowerCase()}`;
-      if (selective(docs.get(t) ?? 0)) terms.push(`"${t}"`);
+      if (selective(docs.get(t) ?? 0)) { terms.push(`"${t}"`); exact.country = true; }
     }
     if (f.source) {
       const t = `zs${f.source}`;
-      if (selective(docs.get(t) ?? 0)) terms.push(`"${t}"`);
+      if (selective(docs.get(t) ?? 0)) { terms.push(`"${t}"`); exact.source = true; }
     }
     if (f.status === 'open' || f.status === 'forthcoming') {
       const from = `zm${new Date(f.now).toISOString().slice(0, 7).replace('-', '')}`;
@@ -62,6 +70,6 @@ export function facetPlanner(db: Db) {
       if (open.length === 0) terms.push('"zmnone"');
       else if (selective(open.reduce((n, [, d]) => n + d, 0))) terms.push(`(${open.map(([t]) => `"${t}"`).join(' OR ')})`);
     }
-    return terms.length ? `{facets} : (${terms.join(' AND ')})` : null;
+    return terms.length ? { expr: `{facets} : (${terms.join(' AND ')})`, exact } : none;
   };
 }

@@ -121,7 +121,7 @@ export class FundingSearch {
 
   /** A text expression, long prefixes expanded, with the filters' selective facets (./facets.ts). */
   private match(f: SearchFilters, expr: string): string {
-    const facets = this.facets(f);
+    const facets = this.facets(f).expr;
     const expanded = this.expand(expr);
     return facets ? `(${expanded}) AND ${facets}` : expanded;
   }
@@ -224,15 +224,22 @@ export class FundingSearch {
   }
 
   private countNow(f: SearchFilters): { total: number; exact: boolean } {
-    const match = f.text ? this.match(f, f.text.all) : null;
-    const sql = match
-      ? hasFilters(f)
+    let sql: string;
+    let match: string | null = null;
+    if (f.text) {
+      match = this.match(f, f.text.all);
+      // Filters the facets decide exactly need no row: without others, the index alone counts.
+      const decided = this.facets(f).exact;
+      const rest: SearchFilters = { ...f, country: decided.country ? null : f.country, source: decided.source ? null : f.source };
+      sql = hasFilters(rest)
         // Newest first: filters such as status=open match recent calls, so the cap is reached early.
         ? `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts f CROSS JOIN funding_calls c ON c.seq = f.rowid
-             WHERE funding_calls_fts MATCH @match AND ${where(f, true)} ORDER BY f.rowid DESC LIMIT ${TOTAL_CAP + 1})`
+             WHERE funding_calls_fts MATCH @match AND ${where(rest, true)} ORDER BY f.rowid DESC LIMIT ${TOTAL_CAP + 1})`
         // Only public calls are in the index: no join needed.
-        : `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${TOTAL_CAP + 1})`
-      : `SELECT count(*) FROM (SELECT 1 FROM funding_calls c WHERE ${where(f, true)} LIMIT ${TOTAL_CAP + 1})`;
+        : `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${TOTAL_CAP + 1})`;
+    } else {
+      sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls c WHERE ${where(f, true)} LIMIT ${TOTAL_CAP + 1})`;
+    }
     const n = this.stmt(sql).pluck().get({ ...this.params(f), match }) as number;
     return n > TOTAL_CAP ? { total: TOTAL_CAP, exact: false } : { total: n, exact: true };
   }
