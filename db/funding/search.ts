@@ -21,6 +21,8 @@ import { prefixExpander } from './prefix-terms.ts';
 import { servedDeadlines } from './served-deadline.ts';
 
 export const TOTAL_CAP = 10_000;
+/** The most text matches a filtered count examines (newest first); beyond, its total is a floor. */
+export const COUNT_BUDGET = 10_000;
 /** Up to this many text matches, a sorted search puts them in a temporary b-tree to filter its index walk. */
 const MATERIALIZE_CAP = 100_000;
 /** The closing instant used to sort calls without a deadline last (9999-12-31T23:59:59.999Z). */
@@ -119,9 +121,10 @@ export class FundingSearch {
   /**
    * A sorted text search with at most `materializeUpTo` matches reads and sorts them; with at most
    * `listUpTo` it walks the order's index against a temporary list of them; beyond, it asks the FTS
-   * index about each row it walks. (Tests lower them to run every plan on a small corpus.)
+   * index about each row it walks. A filtered text count looks through at most `countBudget` text
+   * matches. (Tests lower these to run every plan on a small corpus.)
    */
-  constructor(private readonly db: Db, private readonly options = { materializeUpTo: TOTAL_CAP, listUpTo: MATERIALIZE_CAP }) {
+  constructor(private readonly db: Db, private readonly options = { materializeUpTo: TOTAL_CAP, listUpTo: MATERIALIZE_CAP, countBudget: COUNT_BUDGET }) {
     this.expand = prefixExpander(db);
     this.refreshServed = servedDeadlines(db);
     this.facets = facetPlanner(db);
@@ -261,29 +264,37 @@ export class FundingSearch {
   private countNow(f: SearchFilters): { total: number; exact: boolean } {
     let sql: string;
     let match: string | null = null;
+    let budgeted = false;
     if (f.text) {
       match = this.match(f, f.text.all);
       // Filters the facets decide exactly need no row: without others, the index alone counts.
       const decided = this.facets(f).exact;
       const rest: SearchFilters = { ...f, country: decided.country ? null : f.country, source: decided.source ? null : f.source };
-      sql = hasFilters(rest) && f.status === 'forthcoming'
+      // A filtered text count examines at most COUNT_BUDGET text matches, newest first: past that it
+      // stops and says its total is a floor (total_exact false), so its cost is bounded.
+      const candidates = `(SELECT rowid AS seq FROM funding_calls_fts WHERE funding_calls_fts MATCH @match ORDER BY rowid DESC LIMIT ${this.options.countBudget}) m`;
+      budgeted = hasFilters(rest);
+      sql = budgeted && f.status === 'forthcoming'
         // Forthcoming calls are few and found in the deadline index alone (it covers every column the
         // filters read): their ids go in a temporary b-tree once, and each text match is checked against
         // it instead of reading its row (q=ayudas&status=forthcoming on 1M calls: 150 → 57 ms). For open
         // calls, ten times as many, reading the rows of the matches was as fast or faster.
-        ? `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts f WHERE funding_calls_fts MATCH @match
-             AND +f.rowid IN (SELECT c.seq FROM funding_calls c WHERE ${where(rest, true)}) LIMIT ${TOTAL_CAP + 1})`
-        : hasFilters(rest)
+        ? `SELECT count(*) FROM (SELECT 1 FROM ${candidates}
+             WHERE +m.seq IN (SELECT c.seq FROM funding_calls c WHERE ${where(rest, true)}) LIMIT ${TOTAL_CAP + 1})`
+        : budgeted
         // Newest first: filters such as status=open match recent calls, so the cap is reached early.
-        ? `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts f CROSS JOIN funding_calls c ON c.seq = f.rowid
-             WHERE funding_calls_fts MATCH @match AND ${where(rest, true)} ORDER BY f.rowid DESC LIMIT ${TOTAL_CAP + 1})`
+        ? `SELECT count(*) FROM (SELECT 1 FROM ${candidates} CROSS JOIN funding_calls c ON c.seq = m.seq
+             WHERE ${where(rest, true)} LIMIT ${TOTAL_CAP + 1})`
         // Only public calls are in the index: no join needed.
         : `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${TOTAL_CAP + 1})`;
     } else {
       sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls c WHERE ${where(f, true)} LIMIT ${TOTAL_CAP + 1})`;
     }
     const n = this.stmt(sql).pluck().get({ ...this.params(f), match }) as number;
-    return n > TOTAL_CAP ? { total: TOTAL_CAP, exact: false } : { total: n, exact: true };
+    if (n > TOTAL_CAP) return { total: TOTAL_CAP, exact: false };
+    // Stopped by the budget: more text matches than were examined.
+    if (budgeted && this.matchesUpTo(match!, this.options.countBudget + 1) > this.options.countBudget) return { total: n, exact: false };
+    return { total: n, exact: true };
   }
 
   /** Every match in the search's order, in chunks, for /export: no statement stays open across an await. */

@@ -102,8 +102,8 @@ export const CallDetail = v.object({
 export const SearchResponse = v.object({
   data: v.array(Call),
   meta: v.object({
-    total: v.pipe(v.number(), v.integer(), v.description('Matching calls, counted up to 10,000.')),
-    total_exact: v.pipe(v.boolean(), v.description('false when more than 10,000 calls match: total is then a floor.')),
+    total: v.pipe(v.number(), v.integer(), v.description('Matching calls, counted up to 10,000. With q and a filter, counted among the 10,000 newest text matches.')),
+    total_exact: v.pipe(v.boolean(), v.description('false when more than 10,000 calls match, or when q with a filter has more than 10,000 text matches to look through: total is then a floor.')),
     page: v.pipe(v.number(), v.integer()),
     per_page: v.pipe(v.number(), v.integer()),
     next_cursor: v.nullable(v.string()),

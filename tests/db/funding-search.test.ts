@@ -13,7 +13,7 @@ import { facetPlanner } from '../../db/funding/facets.ts';
 import { FundingSearch, positionAfter } from '../../db/funding/search.ts';
 import { migrate } from '../../db/migrate.ts';
 import { presentCall } from '../../lib/funding/present.ts';
-import { toFilters } from '../../routes/funding/filters.ts';
+import { toFilters, type FilterParams } from '../../routes/funding/filters.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'trio-funding-search-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -95,7 +95,7 @@ test('a served cut-off that has passed moves on before a search reads it', () =>
 test('sorted text searches: read-and-sort (few matches), the walk against a list (more) and the walk with an FTS seek per row (many) give the same pages', () => {
   const db = corpus();
   const sortFew = new FundingSearch(db);
-  for (const walk of [new FundingSearch(db, { materializeUpTo: 0, listUpTo: 1_000_000 }), new FundingSearch(db, { materializeUpTo: 0, listUpTo: 0 })]) {
+  for (const walk of [new FundingSearch(db, { materializeUpTo: 0, listUpTo: 1_000_000, countBudget: 10_000 }), new FundingSearch(db, { materializeUpTo: 0, listUpTo: 0, countBudget: 10_000 })]) {
     for (const q of ['ayudas', 'research OR vino', 'subvenciones -agua']) {
       for (const sort of ['deadline', '-deadline', 'published'] as const) {
         for (const extra of [{}, { status: 'open' }, { country: 'FR' }, { source: 'boe' }] as Array<Record<string, string>>) {
@@ -117,4 +117,21 @@ test('sorted text searches: read-and-sort (few matches), the walk against a list
       }
     }
   }
+});
+
+test('a filtered text count that looks through more text matches than its budget says its total is a floor', () => {
+  const db = corpus();
+  const full = new FundingSearch(db);
+  const budgeted = new FundingSearch(db, { materializeUpTo: 10_000, listUpTo: 100_000, countBudget: 12 });
+  const cases: FilterParams[] = [{ q: 'ayudas OR research OR vino', status: 'open' }, { q: 'ayudas OR research OR vino', status: 'forthcoming' }, { q: 'ayudas OR research', country: 'ES' }];
+  for (const params of cases) {
+    const exact = full.search(toFilters(params, NOW), 1, null);
+    const floor = budgeted.search(toFilters(params, NOW), 1, null);
+    assert.equal(exact.exact, true, JSON.stringify(params));
+    assert.equal(floor.exact, false, JSON.stringify(params));
+    assert.ok(floor.total <= exact.total && floor.total <= 12, `${JSON.stringify(params)}: ${floor.total} ≤ ${exact.total}`);
+    assert.deepEqual(floor.rows.map((r) => r.id), exact.rows.map((r) => r.id), 'the page itself is not affected');
+  }
+  // Without a filter the index counts alone: exact.
+  assert.equal(budgeted.search(toFilters({ q: 'ayudas' }, NOW), 1, null).exact, true);
 });
