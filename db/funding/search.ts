@@ -23,7 +23,7 @@ import { servedDeadlines } from './served-deadline.ts';
 export const TOTAL_CAP = 10_000;
 /** The most text matches a filtered count examines (newest first); beyond, its total is a floor. */
 export const COUNT_BUDGET = 10_000;
-/** Up to this many text matches, a sorted search puts them in a temporary b-tree to filter its index walk. */
+/** Default of `listUpTo` (non-zero: region-only searches use the list plan). */
 const MATERIALIZE_CAP = 100_000;
 /** The closing instant used to sort calls without a deadline last (9999-12-31T23:59:59.999Z). */
 const NO_DEADLINE = 253402300799999;
@@ -115,20 +115,17 @@ export class FundingSearch {
   private readonly expand: (fts: string) => string;
   private readonly refreshServed: (now: number) => number;
   private readonly facets: ReturnType<typeof facetPlanner>;
-  private readonly generation: ReturnType<Db['prepare']>;
-  private matchedGeneration = -1;
 
   /**
-   * A sorted text search with at most `materializeUpTo` matches reads and sorts them; with at most
-   * `listUpTo` it walks the order's index against a temporary list of them; beyond, it asks the FTS
-   * index about each row it walks. A filtered text count looks through at most `countBudget` text
+   * A sorted text search with at most `materializeUpTo` matches reads and sorts them; beyond, a region
+   * filter alone walks the order's index against a temporary list of its matches (unless `listUpTo` is
+   * 0), and text asks the FTS index about each row it walks. A filtered text count looks through at most `countBudget` text
    * matches. (Tests lower these to run every plan on a small corpus.)
    */
   constructor(private readonly db: Db, private readonly options = { materializeUpTo: TOTAL_CAP, listUpTo: MATERIALIZE_CAP, countBudget: COUNT_BUDGET }) {
     this.expand = prefixExpander(db);
     this.refreshServed = servedDeadlines(db);
     this.facets = facetPlanner(db);
-    this.generation = db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck();
   }
 
   /** A text expression, long prefixes expanded, with the filters' selective facets (./facets.ts). */
@@ -177,17 +174,18 @@ export class FundingSearch {
     }
     const match = this.match(f, text.all);
     // The plan by selectivity: few matches (counted, up to TOTAL_CAP) are read from the index and
-    // sorted; a middling number (up to MATERIALIZE_CAP, counted in the index alone) is put in a
-    // temporary b-tree once while the order's index is walked; many are found by walking the order's
-    // index and asking the FTS index about each row (a seek by rowid), which stops when the page is full.
+    // sorted; more are found by walking the order's index, checking each row against a temporary list
+    // of the matches (a region alone) or asking the FTS index about it (a seek by rowid; text, which
+    // may match half the corpus), and the walk stops when the page is full.
     const counted = this.count(f);
     if (counted.exact && counted.total <= this.options.materializeUpTo) {
       return [{ match, sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k
         FROM (SELECT rowid AS seq FROM funding_calls_fts WHERE funding_calls_fts MATCH @match) m CROSS JOIN funding_calls c ON c.seq = m.seq
         WHERE ${where(f, order.range)} ${tail(keyed, paged)}` }];
     }
-    // Sized by the text alone (the facets only shrink the list), counted once per text and import.
-    if (this.matchesUpTo(this.expand(text.all), this.options.listUpTo + 1) <= this.options.listUpTo) {
+    // A region alone (no q) is a filter of middling size (a region holds a few per cent of the calls):
+    // its list is built at once. Text may match half the corpus: it is asked about row by row.
+    if (!text.primary && this.options.listUpTo > 0) {
       // `+c.seq`: the list filters the walk; it must not drive it.
       return [{ match, sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
         WHERE ${where(f, order.range)} AND +c.seq IN (SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH @match)
@@ -196,24 +194,6 @@ export class FundingSearch {
     return [{ match, sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
       WHERE ${where(f, order.range)} AND EXISTS (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match AND rowid = c.seq)
       ${tail(keyed, paged)}` }];
-  }
-
-  private readonly matched = new Map<string, number>();
-
-  /** How many calls an FTS expression matches, counted up to `cap`, in the index alone; cached per import. */
-  private matchesUpTo(match: string, cap: number): number {
-    const generation = (this.generation.get as () => unknown)() as number;
-    if (generation !== this.matchedGeneration) {
-      this.matched.clear();
-      this.matchedGeneration = generation;
-    }
-    let n = this.matched.get(match);
-    if (n === undefined) {
-      n = this.stmt(`SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${cap})`).pluck().get({ match }) as number;
-      if (this.matched.size > 10_000) this.matched.clear();
-      this.matched.set(match, n);
-    }
-    return n;
   }
 
   /**
@@ -264,37 +244,36 @@ export class FundingSearch {
   private countNow(f: SearchFilters): { total: number; exact: boolean } {
     let sql: string;
     let match: string | null = null;
-    let budgeted = false;
     if (f.text) {
       match = this.match(f, f.text.all);
       // Filters the facets decide exactly need no row: without others, the index alone counts.
       const decided = this.facets(f).exact;
       const rest: SearchFilters = { ...f, country: decided.country ? null : f.country, source: decided.source ? null : f.source };
-      // A filtered text count examines at most COUNT_BUDGET text matches, newest first: past that it
-      // stops and says its total is a floor (total_exact false), so its cost is bounded.
-      const candidates = `(SELECT rowid AS seq FROM funding_calls_fts WHERE funding_calls_fts MATCH @match ORDER BY rowid DESC LIMIT ${this.options.countBudget}) m`;
-      budgeted = hasFilters(rest);
-      sql = budgeted && f.status === 'forthcoming'
+      // A filtered text count looks through at most countBudget text matches, newest first (one more
+      // to know whether there were more): past that it says its total is a floor (total_exact false),
+      // so its cost is bounded. The budget is TOTAL_CAP, so "found" never needs a cap of its own.
+      const budget = this.options.countBudget;
+      const candidates = `(SELECT rowid AS seq FROM funding_calls_fts WHERE funding_calls_fts MATCH @match ORDER BY rowid DESC LIMIT ${budget + 1}) m`;
+      if (hasFilters(rest)) {
         // Forthcoming calls are few and found in the deadline index alone (it covers every column the
         // filters read): their ids go in a temporary b-tree once, and each text match is checked against
         // it instead of reading its row (q=ayudas&status=forthcoming on 1M calls: 150 → 57 ms). For open
         // calls, ten times as many, reading the rows of the matches was as fast or faster.
-        ? `SELECT count(*) FROM (SELECT 1 FROM ${candidates}
-             WHERE +m.seq IN (SELECT c.seq FROM funding_calls c WHERE ${where(rest, true)}) LIMIT ${TOTAL_CAP + 1})`
-        : budgeted
-        // Newest first: filters such as status=open match recent calls, so the cap is reached early.
-        ? `SELECT count(*) FROM (SELECT 1 FROM ${candidates} CROSS JOIN funding_calls c ON c.seq = m.seq
-             WHERE ${where(rest, true)} LIMIT ${TOTAL_CAP + 1})`
-        // Only public calls are in the index: no join needed.
-        : `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${TOTAL_CAP + 1})`;
+        const passes = f.status === 'forthcoming'
+          ? `m.seq IN (SELECT c.seq FROM funding_calls c WHERE ${where(rest, true)})`
+          : where(rest, true);
+        const from = f.status === 'forthcoming' ? candidates : `${candidates} CROSS JOIN funding_calls c ON c.seq = m.seq`;
+        const { seen, found } = this.stmt(`SELECT count(*) AS seen, coalesce(sum(CASE WHEN ${passes} THEN 1 ELSE 0 END), 0) AS found FROM ${from}`)
+          .get({ ...this.params(f), match }) as { seen: number; found: number };
+        return seen > budget ? { total: Math.min(found, TOTAL_CAP), exact: false } : { total: found, exact: found <= TOTAL_CAP };
+      }
+      // Only public calls are in the index: no join needed.
+      sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${TOTAL_CAP + 1})`;
     } else {
       sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls c WHERE ${where(f, true)} LIMIT ${TOTAL_CAP + 1})`;
     }
     const n = this.stmt(sql).pluck().get({ ...this.params(f), match }) as number;
-    if (n > TOTAL_CAP) return { total: TOTAL_CAP, exact: false };
-    // Stopped by the budget: more text matches than were examined.
-    if (budgeted && this.matchesUpTo(match!, this.options.countBudget + 1) > this.options.countBudget) return { total: n, exact: false };
-    return { total: n, exact: true };
+    return n > TOTAL_CAP ? { total: TOTAL_CAP, exact: false } : { total: n, exact: true };
   }
 
   /** Every match in the search's order, in chunks, for /export: no statement stays open across an await. */

@@ -26,15 +26,15 @@ const WORDS = ['ayudas energía', 'subvenciones agua', 'hydrogen grants', 'innov
 function corpus() {
   const db = openDatabase(join(dir, `s${Math.random()}.db`));
   migrate(db, undefined, NOW);
-  const insert = db.prepare(`INSERT INTO funding_calls (id, source, source_id, title, country, published_on, deadline, cutoffs,
+  const insert = db.prepare(`INSERT INTO funding_calls (id, source, source_id, title, country, region, published_on, deadline, cutoffs,
       time_zone, closes_at, opens_at, language, source_status, content_hash, imported_at, updated_at)
-    VALUES (@id, @source, @sid, @title, @country, @published, @deadline, @cutoffs, 'Europe/Madrid', @closes, @opens, @language, @status, 'h', 0, 0)`);
+    VALUES (@id, @source, @sid, @title, @country, @region, @published, @deadline, @cutoffs, 'Europe/Madrid', @closes, @opens, @language, @status, 'h', 0, 0)`);
   for (let i = 0; i < 240; i++) {
     const closes = i % 9 === 0 ? null : NOW + (((i % 10) - 9) * 45 + 20) * DAY + (i % 3) * DAY; // mostly past, some to come; some undated
     const deadline = closes === null ? null : new Date(closes - DAY / 2).toISOString().slice(0, 10);
     insert.run({
       id: `bdns:${700000 + i}`, source: i % 5 === 0 ? 'boe' : 'bdns', sid: String(700000 + i), title: `${WORDS[i % WORDS.length]} ${i}`,
-      country: COUNTRIES[i % COUNTRIES.length], published: new Date(NOW - (240 - i) * DAY).toISOString().slice(0, 10),
+      country: COUNTRIES[i % COUNTRIES.length], region: i % 4 === 0 ? 'ES300 - Madrid' : i % 4 === 1 ? 'ES511 - Barcelona' : null, published: new Date(NOW - (240 - i) * DAY).toISOString().slice(0, 10),
       deadline, cutoffs: deadline ? JSON.stringify([{ date: deadline, time: null }]) : '[]', closes, opens: i % 11 === 0 ? NOW + 5 * DAY : null,
       language: i % 3 === 0 ? 'en' : 'es', status: i % 13 === 0 ? 'closed' : null,
     });
@@ -96,10 +96,10 @@ test('sorted text searches: read-and-sort (few matches), the walk against a list
   const db = corpus();
   const sortFew = new FundingSearch(db);
   for (const walk of [new FundingSearch(db, { materializeUpTo: 0, listUpTo: 1_000_000, countBudget: 10_000 }), new FundingSearch(db, { materializeUpTo: 0, listUpTo: 0, countBudget: 10_000 })]) {
-    for (const q of ['ayudas', 'research OR vino', 'subvenciones -agua']) {
+    for (const text of [{ q: 'ayudas' }, { q: 'research OR vino' }, { q: 'subvenciones -agua' }, { region: 'Madrid' }, { q: 'ayudas', region: 'barcelona' }] as Array<Record<string, string>>) {
       for (const sort of ['deadline', '-deadline', 'published'] as const) {
         for (const extra of [{}, { status: 'open' }, { country: 'FR' }, { source: 'boe' }] as Array<Record<string, string>>) {
-          const params: Record<string, string> = { q, sort, ...extra };
+          const params: Record<string, string> = { ...text, sort, ...extra };
           const ids = (s: FundingSearch) => s.rows(toFilters(params, NOW), 1000, null).map((r) => r.id);
           const expected = ids(sortFew);
           assert.deepEqual(ids(walk), expected, JSON.stringify(params));
