@@ -12,6 +12,8 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { servedDeadlines } from '../db/funding/served-deadline.ts';
+import { registerFundingFunctions } from '../db/funding/sql-functions.ts';
 import { migrate } from '../db/migrate.ts';
 import { buildRow, buildVocabulary, CORPUS_NOW, GENERATOR_VERSION, plan, SEED } from './funding-corpus-rows.ts';
 
@@ -59,6 +61,7 @@ export function generateCorpus(path: string, calls: number, onProgress?: (done: 
   keys.sort();
 
   const db = new Database(path);
+  registerFundingFunctions(db); // the funding triggers stem and index every row (db/funding/sql-functions.ts)
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -1048576'); // 1 GiB while building: index pages stay in memory
@@ -83,6 +86,7 @@ export function generateCorpus(path: string, calls: number, onProgress?: (done: 
   }
   db.prepare("INSERT INTO funding_imports (source, file_name, file_sha256, imported_at, inserted, updated, unchanged, withheld) VALUES ('bdns', 'synthetic-bench-corpus', ?, ?, ?, 0, 0, 0)")
     .run(cacheKey(calls), CORPUS_NOW, calls);
+  servedDeadlines(db)(CORPUS_NOW); // rows carry their first cut-off: serve the one open at CORPUS_NOW
   db.pragma('journal_mode = WAL');
   db.close();
   return voc.distinct;

@@ -54,7 +54,7 @@ for (const query of QUERY_MIX) {
   const filters = toFilters(query.params as Parameters<typeof toFilters>[0], CORPUS_NOW);
   const search = new FundingSearch(db);
   captured.clear();
-  const page = time(() => search.search(filters, 21, 0));
+  const page = time(() => search.search(filters, 21, null));
   console.log(`\n=== ${query.name} ${JSON.stringify(query.params)}  page and count ${ms(page)}  (min / median / max of ${runs})`);
   for (const [sql, params] of captured) {
     console.log('--- ' + sql.replace(/\s+/g, ' ').slice(0, 400));

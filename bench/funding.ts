@@ -12,14 +12,17 @@
  * histogram has no p95).
  *
  *
- * Targets (issue "npm run bench -- funding"): p95 ≤ 30 ms for every query at 1 connection on 1M calls;
- * throughput of the cheapest query ≥ 0.7 × the baseline's.
+ * Targets (issue 13): p95 ≤ 30 ms at 1 connection on 1M calls for every shape below, run with
+ * --uncached; and a mix of more than 1,000 distinct realistic queries (drawn from the corpus: words of
+ * its titles, phrases, prefixes, identifiers, with the filters people add) at 32 connections at
+ * ≥ 0.5 × the raw baseline, which answers the bytes of a typical mix response.
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { registerFundingFunctions } from '../db/funding/sql-functions.ts';
 import { FundingSearch } from '../db/funding/search.ts';
 import { toFtsQuery } from '../lib/funding/search-query.ts';
 import { toFilters } from '../routes/funding/filters.ts';
@@ -30,12 +33,13 @@ import {
 
 const SEARCH = '/funding/v1/search';
 const P95_TARGET_MS = 30;
-const RATIO_TARGET = 0.7;
+const RATIO_TARGET = 0.5;
+const MIX_SIZE = 1_200;
 const CONNECTIONS = [1, 32] as const;
 
-interface Query { name: string; params: { q?: string; country?: string; status?: 'open' | 'forthcoming' | 'closed'; sort?: 'relevance' | 'deadline' | '-deadline' | 'published' } }
+interface Query { name: string; params: Record<string, string> }
 
-/** The fixed mix: what people type, from the rarest to the broadest, and what most of them ask (open calls). */
+/** The shapes people send: what they type, from the rarest to the broadest, and the filters they add. */
 export const QUERY_MIX: Query[] = [
   { name: 'rare term', params: { q: RARE_TERM } },
   { name: 'common term', params: { q: 'ayudas' } },
@@ -43,14 +47,63 @@ export const QUERY_MIX: Query[] = [
   { name: 'prefix', params: { q: 'subvenc*' } },
   { name: 'filters only', params: { status: 'open' } },
   { name: 'country+status+sort', params: { country: 'ES', status: 'open', sort: 'deadline' } },
+  { name: 'text+status', params: { q: 'energía', status: 'open' } },
+  { name: 'text+country', params: { q: 'ayudas', country: 'FR' } },
+  { name: 'text+forthcoming', params: { q: 'ayudas', status: 'forthcoming' } },
+  { name: 'text+status+country+sort', params: { q: 'ayudas', status: 'open', country: 'ES', sort: 'deadline' } },
+  { name: 'stemmed word', params: { q: 'subvención' } },
+  { name: 'identifier', params: { q: '(set from the corpus)' } },
+  { name: 'region', params: { region: 'Madrid' } },
 ];
 
-/** Measured and shown, outside the targets: text plus the filter most users add ("open calls about X"). */
-export const EXTRA_QUERIES: Query[] = [
-  { name: 'text+status (extra)', params: { q: 'energía', status: 'open' } },
-];
+/** Measured and shown, outside the targets. */
+export const EXTRA_QUERIES: Query[] = [];
 
 interface Row { name: string; path: string; bytes: number; total: string; matches: number | null; byConnections: Map<number, Measurement> }
+
+/** mulberry32: the mix is the same on every run. */
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * More than 1,000 distinct queries drawn from the corpus itself: words and pairs of words of real
+ * titles, phrases, prefixes, identifiers, regions, with the filters people add (open calls, a country,
+ * deadline order), in a fixed random order.
+ */
+function buildMix(db: Database.Database, calls: number): string[] {
+  const r = rng(13);
+  const row = db.prepare('SELECT id, source_id, title, country, region FROM funding_calls WHERE seq = ? AND personal_data = 0');
+  const out = new Set<string>();
+  for (let guard = 0; out.size < MIX_SIZE && guard < MIX_SIZE * 20; guard++) {
+    const c = row.get(1 + Math.floor(r() * calls)) as { id: string; source_id: string; title: string; country: string; region: string | null } | undefined;
+    if (!c) continue;
+    const ws = c.title.split(/[^\p{L}]+/u).filter((w) => w.length >= 4);
+    if (ws.length < 2) continue;
+    const w = ws[Math.floor(r() * ws.length)]!.toLowerCase();
+    const i = Math.floor(r() * (ws.length - 1));
+    const kind = r();
+    const params: Record<string, string> = {};
+    if (kind < 0.35) params.q = w;
+    else if (kind < 0.55) params.q = `${ws[i]!.toLowerCase()} ${ws[i + 1]!.toLowerCase()}`;
+    else if (kind < 0.65) params.q = `"${ws[i]!.toLowerCase()} ${ws[i + 1]!.toLowerCase()}"`;
+    else if (kind < 0.75) params.q = `${w.slice(0, Math.max(4, w.length - 3))}*`;
+    else if (kind < 0.82) params.q = r() < 0.5 ? c.source_id : c.id;
+    else if (kind < 0.9) params.q = `${w} or ${ws[i]!.toLowerCase()}`;
+    else params.q = `${w} -${ws[(i + 1) % ws.length]!.toLowerCase()}`;
+    if (r() < 0.4) params.status = 'open';
+    if (r() < 0.15) params.country = c.country;
+    if (r() < 0.15) params.sort = 'deadline';
+    if (c.region && r() < 0.05) params.region = c.region.split(/[^\p{L}]+/u).filter((x) => x.length >= 4).pop() ?? c.region;
+    out.add(`${SEARCH}?${new URLSearchParams(params).toString()}`);
+  }
+  return [...out];
+}
 
 
 const log = (line: string) => console.log(line);
@@ -73,12 +126,15 @@ export async function run(args: string[]): Promise<void> {
   log(`  ${mb(corpus.bytes)}, ${facts.open.toLocaleString('en')} calls open now (${pct(facts.open / calls)})`);
 
   const databasePath = corpus.path;
+  QUERY_MIX.find((q) => q.name === 'identifier')!.params.q = facts.identifier;
+  log(`  mix of ${facts.mix.length.toLocaleString('en')} distinct queries; identifier ${facts.identifier}; FTS index ${mb(facts.ftsBytes)}`);
 
   const rows: Row[] = [];
   const extra: Row[] = [];
   const trio = await startChild('funding-server.ts', [databasePath, String(CORPUS_NOW), uncached ? 'uncached' : 'cached']);
   let serverPeakRss = 0;
   let cheapest: { row: Row; body: Buffer; headers: IncomingHttpHeaders } | undefined;
+  let mixRow: Row | undefined;
   try {
     const base = `http://127.0.0.1:${trio.port}`;
     for (const query of [...QUERY_MIX, ...EXTRA_QUERIES]) {
@@ -101,8 +157,6 @@ export async function run(args: string[]): Promise<void> {
         continue;
       }
       rows.push(row);
-      const rps32 = row.byConnections.get(32)!.rps;
-      if (!cheapest || rps32 > cheapest.row.byConnections.get(32)!.rps) cheapest = { row, body: probe.body, headers: probe.headers };
     }
     // Not in the mix: the same server answering without SQL, to split trio's cost into framework and query.
     const health: Row = { name: 'trio /healthz (no SQL)', path: '/healthz', bytes: (await fetchOnce(`${base}/healthz`)).body.length, total: '', matches: null, byConnections: new Map() };
@@ -112,6 +166,15 @@ export async function run(args: string[]): Promise<void> {
       log(`${'trio /healthz'.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m)}`);
     }
     extra.push(health);
+    // The mix: every request the next of the distinct queries.
+    const mixProbe = await fetchOnce(base + facts.mix[0]!);
+    mixRow = { name: `mix of ${facts.mix.length.toLocaleString('en')} distinct queries`, path: '(mix)', bytes: mixProbe.body.length, total: '', matches: null, byConnections: new Map() };
+    for (const connections of CONNECTIONS) {
+      const m = await measure(base + facts.mix[0]!, connections, warmupS, durationS, `${base}/healthz`, facts.mix);
+      mixRow.byConnections.set(connections, m);
+      log(`${'mix'.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m)}`);
+    }
+    cheapest = { row: mixRow, body: mixProbe.body, headers: mixProbe.headers };
     serverPeakRss = peakRss(trio.child.pid);
   } finally {
     await stopChild(trio.child);
@@ -119,7 +182,7 @@ export async function run(args: string[]): Promise<void> {
 
   // The baseline answers the cheapest query's exact bytes (body and headers), measured the same way.
   const dir = mkdtempSync(join(tmpdir(), 'trio-bench-'));
-  const baselineRow: Row = { name: `raw node:http (${cheapest!.row.name} bytes)`, path: '(any)', bytes: cheapest!.body.length, total: '', matches: null, byConnections: new Map() };
+  const baselineRow: Row = { name: 'raw node:http (bytes of a mix response)', path: '(any)', bytes: cheapest!.body.length, total: '', matches: null, byConnections: new Map() };
   try {
     writeFileSync(join(dir, 'body'), cheapest!.body);
     writeFileSync(join(dir, 'headers.json'), JSON.stringify(replayableHeaders(cheapest!.headers)));
@@ -140,7 +203,7 @@ export async function run(args: string[]): Promise<void> {
   const load = [loadBefore, loadavg()[0]!] as const;
   const report = (uncached
     ? '**Uncached**: SEARCH_CACHE_ENTRIES=0, every request runs its SQL and renders its page.\n\n'
-    : '**Cached** (the default): repeated identical queries are answered from the page cache until the corpus epoch ends.\n\n') + render({ corpus, facts, rows, extra, baseline: baselineRow, cheapest: cheapest!.row, serverPeakRss, durationS, warmupS, load });
+    : '**Cached** (the default): repeated identical queries are answered from the page cache until the corpus epoch ends.\n\n') + render({ corpus, facts, rows, extra, baseline: baselineRow, cheapest: mixRow!, serverPeakRss, durationS, warmupS, load });
   console.log('\n' + report);
   if (write) {
     writeSection(report, uncached);
@@ -151,14 +214,17 @@ export async function run(args: string[]): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Corpus facts (read-only, before the server starts)
 
-interface Facts { open: number; matches: Map<string, number>; sqlite: string }
+interface Facts { open: number; matches: Map<string, number>; sqlite: string; identifier: string; mix: string[]; ftsBytes: number }
 
 /**
  * Exact match counts for the report (the API caps its count at 10,000), through the app's own code:
  * text-only queries count FTS matches (only public calls are indexed), the rest walk /export's chunks.
  */
 function corpusFacts(corpus: CorpusInfo): Facts {
-  const db = new Database(corpus.path, { readonly: true });
+  // Writable: the first search moves served deadlines on to the corpus's "now" (db/funding/served-deadline.ts),
+  // once, in the cached file, so the server's first requests do not pay for it.
+  const db = new Database(corpus.path);
+  registerFundingFunctions(db);
   try {
     const search = new FundingSearch(db);
     const exact = (params: Query['params']) => {
@@ -166,14 +232,26 @@ function corpusFacts(corpus: CorpusInfo): Facts {
       for (const chunk of search.chunks(toFilters(params, CORPUS_NOW), 5000)) n += chunk.length;
       return n;
     };
+    // An EU topic identifier from the middle of the corpus, typed as users copy it.
+    const identifier = db.prepare("SELECT source_id FROM funding_calls WHERE source = 'eu' AND personal_data = 0 AND seq > ? ORDER BY seq LIMIT 1").pluck().get(Math.floor(corpus.calls / 2)) as string;
+    QUERY_MIX.find((q) => q.name === 'identifier')!.params.q = identifier;
     const matches = new Map<string, number>();
     for (const q of [...QUERY_MIX, ...EXTRA_QUERIES]) {
-      const text = q.params.status || q.params.country ? undefined : q.params.q;
+      const text = q.params.status || q.params.country || q.params.region ? undefined : q.params.q;
       matches.set(q.name, text !== undefined
-        ? db.prepare('SELECT count(*) FROM funding_calls_fts WHERE funding_calls_fts MATCH ?').pluck().get(toFtsQuery(text)) as number
+        ? db.prepare('SELECT count(*) FROM funding_calls_fts WHERE funding_calls_fts MATCH ?').pluck().get(toFtsQuery(text)!.all) as number
         : exact(q.params));
     }
-    return { open: exact({ status: 'open' }), matches, sqlite: db.prepare('SELECT sqlite_version()').pluck().get() as string };
+    let ftsBytes = 0;
+    try {
+      ftsBytes = db.prepare("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'funding_calls_fts%'").pluck().get() as number;
+    } catch {
+      // dbstat not compiled in: size not reported
+    }
+    return {
+      open: exact({ status: 'open' }), matches, sqlite: db.prepare('SELECT sqlite_version()').pluck().get() as string,
+      identifier, mix: buildMix(db, corpus.calls), ftsBytes,
+    };
   } finally {
     db.close();
   }
@@ -197,14 +275,15 @@ function render({ corpus, facts, rows, extra, baseline, cheapest, serverPeakRss,
   lines.push(`Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine(facts.sqlite)}.`);
   lines.push('');
   lines.push(`Corpus: ${corpus.calls.toLocaleString('en')} synthetic calls (generator v${corpus.generatorVersion}, ${corpus.distinctWords.toLocaleString('en')} distinct words, ` +
-    `${facts.open.toLocaleString('en')} open now = ${pct(facts.open / corpus.calls)}); database ${mb(dbBytes)}; generated in ${fmt(corpus.generatedMs / 1000, 0)} s` +
+    `${facts.open.toLocaleString('en')} open now = ${pct(facts.open / corpus.calls)}); database ${mb(dbBytes)}, of which the full-text index ${facts.ftsBytes ? mb(facts.ftsBytes) : 'n/a'}; ` +
+    `generated (imported through the real triggers, stemming included) in ${fmt(corpus.generatedMs / 1000, 0)} s` +
     `${corpus.reused ? ' (an earlier run; this run reused the cached file)' : ''}. Server peak RSS ${serverPeakRss ? mb(serverPeakRss) : 'n/a'}.`);
   lines.push(`Each figure: ${warmupS} s warm-up (discarded), then ${durationS} s of closed-loop load; latency is per response, measured by the client. ` +
     `1-minute load average ${load[0].toFixed(1)} before the run, ${load[1].toFixed(1)} after (${cpus().length} cores; above ~2 means other work shared the machine).`);
   lines.push('');
   lines.push('| query | request | matches | bytes | 1 conn req/s | p50 ms | p95 ms | p99 ms | 32 conn req/s | p50 ms | p95 ms | p99 ms | vs baseline (1 / 32 conn) |');
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const row of [...rows, ...extra, baseline]) {
+  for (const row of [...rows, ...extra, cheapest, baseline]) {
     const one = row.byConnections.get(1)!;
     const many = row.byConnections.get(32)!;
     const flag = (m: Measurement) => (m.non2xx || m.errors ? ` (${m.non2xx} non-2xx, ${m.errors} errors)` : '');
@@ -226,9 +305,13 @@ function render({ corpus, facts, rows, extra, baseline, cheapest, serverPeakRss,
   }
   const ratio32 = cheapest.byConnections.get(32)!.rps / b(32).rps;
   const ratio1 = cheapest.byConnections.get(1)!.rps / b(1).rps;
+  const mixP95 = cheapest.byConnections.get(1)!.p95;
+  lines.push(mixP95 <= P95_TARGET_MS
+    ? `- ${cheapest.name}: p95 at 1 connection ${fmt(mixP95, 2)} ms ≤ ${P95_TARGET_MS} ms — met.`
+    : `- ${cheapest.name}: p95 at 1 connection ${fmt(mixP95, 1)} ms > ${P95_TARGET_MS} ms — **missed**.`);
   lines.push(ratio32 >= RATIO_TARGET
-    ? `- cheapest query (${cheapest.name}) throughput at 32 connections ${fmt(ratio32, 2)} × baseline ≥ ${RATIO_TARGET} — met (at 1 connection: ${fmt(ratio1, 2)} ×).`
-    : `- cheapest query (${cheapest.name}) throughput at 32 connections ${fmt(ratio32, 2)} × baseline < ${RATIO_TARGET} — **missed by ${fmt(RATIO_TARGET - ratio32, 2)}** (at 1 connection: ${fmt(ratio1, 2)} ×).`);
+    ? `- ${cheapest.name}: throughput at 32 connections ${fmt(ratio32, 2)} × baseline ≥ ${RATIO_TARGET} — met (at 1 connection: ${fmt(ratio1, 2)} ×).`
+    : `- ${cheapest.name}: throughput at 32 connections ${fmt(ratio32, 2)} × baseline < ${RATIO_TARGET} — **missed by ${fmt(RATIO_TARGET - ratio32, 2)}** (at 1 connection: ${fmt(ratio1, 2)} ×).`);
   return lines.join('\n');
 }
 

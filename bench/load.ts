@@ -76,9 +76,12 @@ export function replayableHeaders(headers: IncomingHttpHeaders): Record<string, 
   return out;
 }
 
-export function cannon(url: string, connections: number, seconds: number, onResponse: (ms: number) => void): Promise<autocannon.Result> {
+export function cannon(url: string, connections: number, seconds: number, onResponse: (ms: number) => void, paths?: readonly string[]): Promise<autocannon.Result> {
+  // With `paths`, every request takes the next path of the list (shared by all connections): a mix.
+  let next = 0;
+  const requests = paths ? [{ setupRequest: (req: { path?: string }) => ({ ...req, path: paths[next++ % paths.length]! }) }] : undefined;
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, connections, pipelining: 1, duration: seconds, timeout: 120 }, (err, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon({ url, connections, pipelining: 1, duration: seconds, timeout: 120, ...(requests ? { requests } : {}) }, (err, result) => (err ? reject(err) : resolve(result)));
     instance.on('response', (_client, _status, _bytes, ms) => onResponse(ms));
   });
 }
@@ -88,13 +91,13 @@ export function cannon(url: string, connections: number, seconds: number, onResp
  * count. Requests still in flight when the run ends were abandoned by the client but may still be
  * computed by the server, so before the next measurement we wait until `idleUrl` answers promptly.
  */
-export async function measure(url: string, connections: number, warmupS: number, durationS: number, idleUrl: string): Promise<Measurement> {
+export async function measure(url: string, connections: number, warmupS: number, durationS: number, idleUrl: string, paths?: readonly string[]): Promise<Measurement> {
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
   const from = started + BigInt(Math.round(warmupS * 1e9));
   const result = await cannon(url, connections, warmupS + durationS, (ms) => {
     if (process.hrtime.bigint() >= from) latencies.push(ms);
-  });
+  }, paths);
   const seconds = Number(process.hrtime.bigint() - from) / 1e9;
   await waitIdle(idleUrl);
   latencies.sort((a, b) => a - b);

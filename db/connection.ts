@@ -9,6 +9,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { registerFundingFunctions } from './funding/sql-functions.ts';
 
 export type Db = Database.Database;
 
@@ -21,5 +22,6 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   db.pragma('foreign_keys = ON');
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -65536'); // 64 MiB: the FTS index and the call table's hot pages
+  registerFundingFunctions(db); // called by the funding triggers (db/funding/sql-functions.ts)
   return db;
 }

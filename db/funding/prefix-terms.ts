@@ -26,9 +26,10 @@ export function prefixExpander(db: Db) {
       cache.clear();
       seen = current;
     }
-    return fts.replace(/"((?:[^"]|"")+)"\*/g, (whole, raw: string) => {
+    // A prefix inside a phrase ("energ"* + "renov") stays a prefix: an OR cannot stand in a phrase.
+    return fts.replace(/(?<!\+\s*)"((?:[^"]|"")+)"\*(?!\s*\+)/g, (whole, raw: string) => {
       const prefix = foldToken(raw.replace(/""/g, '"'));
-      // Short prefixes are served by the prefix index; a phrase with a prefix stays as typed.
+      // Short prefixes are served by the prefix index; a multi-word string with a prefix stays as typed.
       if (!/^[\p{L}\p{N}]{4,}$/u.test(prefix)) return whole;
       let expanded = cache.get(prefix);
       if (expanded === undefined) {

@@ -1,73 +1,201 @@
 /**
- * The funding search language, turned into a safe FTS5 MATCH expression. Users write words (all must
- * match), "phrases", `OR` between terms, and `prefix*`. Every term is emitted as a quoted FTS5 string,
- * so no character a user types can reach FTS5's own syntax (`-`, `:`, `(`, `NEAR`, `^`…): input
- * FTS5 could not parse is either quoted safely here or refused with a message, never a 500.
+ * The funding search language: parsed here (pure), then compiled into safe FTS5 MATCH expressions over
+ * the stemmed index (lib/funding/stem.ts). What users write:
+ *
+ *   solar wind            every word must match (`and`/`AND` may be written between them)
+ *   solar or wind         either (`or`, `OR` or `|`, any case); binds tighter than and
+ *   -vino, not vino       excludes calls matching the term (`not`/`NOT` in any case, or a leading -)
+ *   "energía renovable"   a phrase; "energ* renovable" a prefix inside a phrase; "energía sol"* too
+ *   subvenc*              a prefix
+ *   HORIZON-MISS-2026-02-CANCER-05, eu:HORIZON-…, 912345   an identifier: its parts as a phrase
+ *
+ * Each word is compiled into the keys the index holds for it in Spanish and in English (the query's
+ * language is not known), and a word of the glossary (lib/funding/glossary.ts) into its group's keys too.
+ * Every key is emitted as a quoted FTS5 string, so no character a user types reaches FTS5's own syntax:
+ * input is either compiled safely or refused with a QueryError naming the problem, never a 500.
  */
+import { glossaryGroup } from './glossary.ts';
+import { fold, STEM_LANGUAGES, stemKey, words, type StemLanguage } from './stem.ts';
 
 export class QueryError extends Error {}
 
 export const MAX_TERMS = 32;
 
-type Token = { kind: 'term'; fts: string } | { kind: 'or' };
+/** One word of an atom; `prefix`: written with a trailing `*`. */
+export interface QueryWord { text: string; prefix: boolean }
+/** A word, an identifier or a phrase: a sequence of words that must appear in this order. */
+export interface Atom { words: QueryWord[]; phrase: boolean }
+/** The parsed query: every group must match (a group matches when any of its atoms does); no excluded atom may. */
+export interface ParsedQuery { groups: Atom[][]; excluded: Atom[] }
 
-const SEARCHABLE = /[\p{L}\p{N}]/u;
+type Token =
+  | { kind: 'atom'; atom: Atom; negated: boolean }
+  | { kind: 'or' } | { kind: 'and' } | { kind: 'not' };
 
-const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
+const OPERATORS = new Map<string, Token['kind']>([['or', 'or'], ['|', 'or'], ['and', 'and'], ['&', 'and'], ['not', 'not']]);
+
+/** The words of a piece of text, each with its prefix flag (a `*` right after it). */
+function queryWords(text: string): QueryWord[] {
+  const out: QueryWord[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}\p{M}]+(\*?)/gu)) {
+    for (const w of words(m[0])) out.push({ text: w, prefix: false });
+    if (m[1] && out.length) out[out.length - 1]!.prefix = true;
+  }
+  return out;
+}
 
 function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < input.length) {
     const ch = input[i]!;
-    if (/\s/u.test(ch)) {
-      i++;
-    } else if (ch === '"') {
+    if (/[\s()]/u.test(ch)) { i++; continue; }
+    let negated = false;
+    if (ch === '-' && i + 1 < input.length && !/[\s-]/u.test(input[i + 1]!)) { negated = true; i++; }
+    if (input[i] === '"') {
       const end = input.indexOf('"', i + 1);
-      const phrase = input.slice(i + 1, end === -1 ? undefined : end); // an unclosed quote runs to the end
+      let inner = input.slice(i + 1, end === -1 ? undefined : end); // an unclosed quote runs to the end
       i = end === -1 ? input.length : end + 1;
-      const prefix = input[i] === '*';
-      if (prefix) i++;
-      if (SEARCHABLE.test(phrase)) tokens.push({ kind: 'term', fts: quote(phrase.trim()) + (prefix ? '*' : '') });
-    } else {
-      let end = i;
-      while (end < input.length && !/\s/u.test(input[end]!) && input[end] !== '"') end++;
-      const word = input.slice(i, end);
-      i = end;
-      if (word === 'OR') tokens.push({ kind: 'or' });
-      else {
-        const prefix = /\*+$/.test(word);
-        const bare = word.replace(/\*+$/, '');
-        if (SEARCHABLE.test(bare)) tokens.push({ kind: 'term', fts: quote(bare) + (prefix ? '*' : '') });
-      }
+      if (input[i] === '*') { inner += '*'; i++; }
+      const ws = queryWords(inner);
+      if (ws.length) tokens.push({ kind: 'atom', atom: { words: ws, phrase: true }, negated });
+      continue;
     }
+    let end = i;
+    while (end < input.length && !/[\s()"]/u.test(input[end]!)) end++;
+    const raw = input.slice(i, end);
+    i = end;
+    const op = negated ? undefined : OPERATORS.get(raw.toLowerCase());
+    if (op) { tokens.push({ kind: op } as Token); continue; }
+    const ws = queryWords(raw);
+    if (ws.length) tokens.push({ kind: 'atom', atom: { words: ws, phrase: false }, negated });
   }
   return tokens;
 }
 
-/** Returns the FTS5 expression for `q`, or throws QueryError with a message for the user. */
-export function toFtsQuery(q: string): string {
-  // Control characters separate words: a NUL inside a quoted FTS5 string ends it early in SQLite
-  // ("unterminated string", a 500), and none of them is searchable.
+/** Parses `q`, or throws QueryError with a message for the user. */
+export function parseSearch(q: string): ParsedQuery {
+  // Control characters separate words: a NUL inside a quoted FTS5 string ends it early in SQLite.
   const tokens = tokenize(q.normalize('NFC').replace(/\p{Cc}/gu, ' '));
-  const groups: string[][] = [];
-  let expectTerm = true;
-  let joinNext = false;
-  for (const token of tokens) {
-    if (token.kind === 'or') {
-      if (expectTerm) throw new QueryError('OR must stand between two terms, e.g. solar OR wind.');
-      expectTerm = true;
-      joinNext = true;
+  const groups: Atom[][] = [];
+  const excluded: Atom[] = [];
+  let pendingOr = false;
+  let pendingNot = false;
+  let lastWasPositive = false;
+  for (const t of tokens) {
+    if (t.kind === 'and') {
+      if (pendingOr || pendingNot) throw new QueryError('AND must stand between two terms, e.g. solar AND wind.');
       continue;
     }
-    if (joinNext) groups[groups.length - 1]!.push(token.fts);
-    else groups.push([token.fts]);
-    expectTerm = false;
-    joinNext = false;
+    if (t.kind === 'or') {
+      if (!lastWasPositive || pendingOr || pendingNot) throw new QueryError('OR must stand between two terms, e.g. solar OR wind.');
+      pendingOr = true;
+      continue;
+    }
+    if (t.kind === 'not') {
+      if (pendingOr) throw new QueryError('OR cannot join an excluded term: write solar OR wind -vino.');
+      if (pendingNot) throw new QueryError('NOT must come before a term, e.g. ayudas NOT vino.');
+      pendingNot = true;
+      continue;
+    }
+    const negated = t.negated || pendingNot;
+    pendingNot = false;
+    if (negated) {
+      if (pendingOr) throw new QueryError('OR cannot join an excluded term: write solar OR wind -vino.');
+      excluded.push(t.atom);
+      lastWasPositive = false;
+      continue;
+    }
+    if (pendingOr) groups[groups.length - 1]!.push(t.atom);
+    else groups.push([t.atom]);
+    pendingOr = false;
+    lastWasPositive = true;
   }
-  if (joinNext) throw new QueryError('OR must stand between two terms, e.g. solar OR wind.');
-  const termCount = groups.reduce((n, g) => n + g.length, 0);
+  if (pendingOr) throw new QueryError('OR must stand between two terms, e.g. solar OR wind.');
+  if (pendingNot) throw new QueryError('NOT must come before a term, e.g. ayudas NOT vino.');
+  const termCount = groups.reduce((n, g) => n + g.length, 0) + excluded.length;
   if (termCount === 0) throw new QueryError('contains no searchable words.');
   if (termCount > MAX_TERMS) throw new QueryError(`has more than ${MAX_TERMS} terms.`);
-  return groups.map((g) => (g.length === 1 ? g[0]! : `(${g.join(' OR ')})`)).join(' AND ');
+  if (groups.length === 0) throw new QueryError('has only excluded terms: say what to search for, e.g. ayudas -vino.');
+  return { groups, excluded };
+}
+
+// ---- compilation to FTS5 ----
+
+const quote = (key: string) => `"${key.replace(/"/g, '""')}"`;
+
+/** The keys a prefix stands for in a language: the stem when the typed prefix starts with it, else the typed prefix. */
+function prefixKey(word: string, language: StemLanguage): string {
+  const typed = fold(word);
+  const stem = stemKey(word, language);
+  return stem.length >= 2 && typed.startsWith(stem) ? stem : typed;
+}
+
+function keyOf(w: QueryWord, language: StemLanguage): string {
+  return w.prefix ? `${quote(prefixKey(w.text, language))}*` : quote(stemKey(w.text, language));
+}
+
+const anyOf = (alternatives: Iterable<string>): string => {
+  const list = [...new Set(alternatives)];
+  return list.length === 1 ? list[0]! : `(${list.join(' OR ')})`;
+};
+
+/** One atom as an FTS5 expression: its keys in both languages, and its glossary group's keys. */
+export function compileAtom(atom: Atom, glossary = true): string {
+  if (atom.words.length === 1) {
+    const w = atom.words[0]!;
+    const alternatives = STEM_LANGUAGES.map((l) => keyOf(w, l));
+    // A quoted word is taken literally: no glossary.
+    const group = glossary && !w.prefix && !atom.phrase ? glossaryGroup(w.text) : undefined;
+    // Every form under both stemmers: Spanish texts use English terms too ("hydrogen valleys").
+    if (group) for (const form of [...group.en, ...group.es]) for (const l of STEM_LANGUAGES) alternatives.push(quote(stemKey(words(form).join(''), l)));
+    return anyOf(alternatives);
+  }
+  // A phrase (or an identifier's parts): the same words in order, in either language's keys.
+  return anyOf(STEM_LANGUAGES.map((l) => atom.words.map((w) => keyOf(w, l)).join(' + ')));
+}
+
+function compileGroups(groups: Atom[][], glossary: boolean): string {
+  return groups.map((g) => anyOf(g.map((a) => compileAtom(a, glossary)))).join(' AND ');
+}
+
+/** The fields whose match ranks a call first (docs/decisions.md "What a search matches"). */
+export const PRIMARY_COLUMNS = '{ids title}';
+/** The fields text is searched in: every column but `facets` (filter tokens, db/funding/search.ts). */
+export const TEXT_COLUMNS = '{ids title summary funder programme region body}';
+
+export interface FtsQuery {
+  /** Every match of the text (and the region filter). */
+  all: string;
+  /** Relevance, first tier: the text's terms found in an identifier or the title. Null without text. */
+  primary: string | null;
+  /** Relevance, second tier: the other matches. Null without text. */
+  secondary: string | null;
+}
+
+/**
+ * The FTS5 expressions for a search's text `q` and its `region` filter (a match in the region field),
+ * or null when neither is given. Throws QueryError for a `q` that cannot be searched; a region is
+ * words only (operators in it are searched as words). Every expression is confined to the text columns.
+ */
+export function toFtsQuery(q: string | null | undefined, region?: string | null): FtsQuery | null {
+  const parsed = q === undefined || q === null ? null : parseSearch(q);
+  let inRegion = '';
+  if (region !== undefined && region !== null) {
+    const ws = queryWords(region.normalize('NFC').replace(/\p{Cc}/gu, ' ')).map((w) => ({ ...w, prefix: false }));
+    if (ws.length === 0) throw new QueryError('region contains no searchable words.');
+    inRegion = `{region} : (${ws.map((w) => compileAtom({ words: [w], phrase: false }, false)).join(' AND ')})`;
+  }
+  if (!parsed) return inRegion ? { all: inRegion, primary: null, secondary: null } : null;
+
+  const positive = compileGroups(parsed.groups, true);
+  const excluded = parsed.excluded.length ? ` NOT ${anyOf(parsed.excluded.map((a) => compileAtom(a, false)))}` : '';
+  const andRegion = inRegion ? ` AND ${inRegion}` : '';
+  const primary = `${PRIMARY_COLUMNS} : (${positive})`;
+  const text = (expr: string) => `${TEXT_COLUMNS} : (${expr})`;
+  return {
+    all: text(`(${positive})${andRegion}${excluded}`),
+    primary: text(`(${primary})${andRegion}${excluded}`),
+    secondary: text(`(${positive})${andRegion} NOT (${primary})${excluded}`),
+  };
 }

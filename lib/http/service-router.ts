@@ -37,6 +37,8 @@ export interface ServiceRouterOptions {
   readOnly?: boolean;
   /** The 503 a database that does not answer becomes (impact names its own code). */
   unavailable?: () => HttpError;
+  /** Run `access` on CORS preflights too, so they carry the service's accounting headers (funding). */
+  accessOnPreflight?: boolean;
   log: Logger;
 }
 
@@ -59,6 +61,7 @@ export function serviceRouter(options: ServiceRouterOptions) {
         Object.assign(req.replyHeaders, corsHeaders);
         if (req.originalMethod === 'OPTIONS') {
           const allow = allowedAt(req.path);
+          if (allow.length && options.accessOnPreflight) access(req);
           return allow.length ? preflight(allow.join(', ')) : undefined;
         }
         await access(req);

@@ -3,7 +3,7 @@
  * below are the whole URL space of the service, in the order they are matched; the OpenAPI contract
  * at /openapi.json is generated from the same list.
  */
-import { serviceApi } from '../../lib/http/service-router.ts';
+import { serviceApi, type Operation } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { fundingAccess } from './access.ts';
 import { callOperation } from './calls.ts';
@@ -29,14 +29,19 @@ const HEADERS = {
 };
 const EVERY_RESPONSE = Object.keys(HEADERS).filter((h) => h !== 'Retry-After');
 
+/** Every operation takes the key optionally (anonymous or X-API-Key) unless it says otherwise (/export needs one). */
+const optionalKey = (op: Operation): Operation => ({ ...op, spec: { ...op.spec, security: op.spec.security ?? [{}, { apiKey: [] }] } });
+
 export function fundingApi(ctx: AppContext) {
   return serviceApi({
     name: 'funding',
     base: FUNDING_BASE,
     access: fundingAccess(ctx),
+    // Document 002: every response carries the accounting headers, preflights included (counted like any request).
+    accessOnPreflight: true,
     renderError: renderFundingError,
     log: ctx.log,
-    operations: (contract) => [searchOperation(ctx), callOperation(ctx), sourcesOperation(ctx), exportOperation(ctx), contract],
+    operations: (contract) => [searchOperation(ctx), callOperation(ctx), sourcesOperation(ctx), exportOperation(ctx), contract].map(optionalKey),
     contract: {
       title: 'trio funding corpus API',
       version: '1.0.0',
@@ -50,7 +55,7 @@ export function fundingApi(ctx: AppContext) {
         401: { description: 'invalid_key or revoked_key', schema: 'Error' },
         404: { description: 'No such call or path', schema: 'Error' },
         429: { description: 'rate_limited (per minute) or quota_exceeded (per day)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
-        500: { description: 'A fault on our side, logged with the request id', schema: 'Error' },
+        500: { description: 'internal_error: a fault on our side, logged with the request id', schema: 'Error' },
         503: { description: 'service_unavailable: the database is busy or unavailable; retry after Retry-After seconds', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
       },
     },

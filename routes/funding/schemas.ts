@@ -12,30 +12,40 @@ export const CALL_SOURCES = ['eu', 'bdns', 'boe'] as const;
 export const MAX_PAGE = 500;
 export const MAX_PER_PAGE = 100;
 
+const isoDay = (name: string, description: string) => stringParam({
+  max: 10, min: 10, pattern: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, accepts: `a date YYYY-MM-DD, e.g. ${name === 'deadline_from' ? '2026-12-01' : '2026-12-31'}`, description,
+});
+
 const filterEntries = {
   q: v.optional(stringParam({
     max: 200, accepts: 'text of 1 to 200 characters',
-    description: 'Words that must all appear; "a phrase" in double quotes; OR between terms; a trailing * for a prefix (subvenc*). Accent- and case-insensitive, English and Spanish.',
+    description: 'Words that must all appear (plurals and other forms too: Spanish and English stemming; funding terms in the other language too: hidrógeno finds hydrogen). "a phrase" in double quotes, a prefix inside one ("energ* renovable"); or between terms; -word or not word to exclude; a trailing * for a prefix (subvenc*). Operators in any case. An identifier (HORIZON-MISS-2026-02-CANCER-05, eu:…, a BDNS number) finds its call. Searches identifiers, title, summary, funder, programme, region and the call text; a match in an identifier or the title ranks first. Accent- and case-insensitive.',
   })),
   country: v.optional(stringParam({
     max: 2, min: 2, pattern: /^[A-Za-z]{2}$/, accepts: 'an ISO 3166-1 alpha-2 code such as ES, or EU for the European Commission',
     description: 'ISO 3166-1 alpha-2 country of the funder (EU for the European Commission); either case.',
   })),
+  region: v.optional(stringParam({
+    max: 100, accepts: 'text of 1 to 100 characters, e.g. Madrid or ES511',
+    description: 'Words of the call\'s region (e.g. Madrid, Andalucía, ES511): calls whose region holds them all. Accent- and case-insensitive, stemmed like q.',
+  })),
   status: v.optional(enumParam(STATUSES, 'Status as it reads now, computed from the deadline in the source\'s time zone.')),
   source: v.optional(enumParam(CALL_SOURCES, 'Only calls from this source.')),
-  sort: v.optional(enumParam(SORTS, 'relevance (default with q; needs q), deadline (soonest first, calls without one last), -deadline (latest first), published (newest first; default without q).')),
+  deadline_from: v.optional(isoDay('deadline_from', 'Only calls whose served deadline (the next cut-off) is on or after this day (YYYY-MM-DD, in the call\'s time zone). Calls without a deadline are left out.')),
+  deadline_to: v.optional(isoDay('deadline_to', 'Only calls whose served deadline (the next cut-off) is on or before this day (YYYY-MM-DD, in the call\'s time zone). Calls without a deadline are left out.')),
+  sort: v.optional(enumParam(SORTS, 'relevance (default with q): calls whose identifier or title holds the query first, then the others, newest first within each; without q it is published order. deadline: the deadline each call serves now (of several cut-offs, the next), soonest first, calls without one last. -deadline: latest first, calls without one last. published: newest first (default without q). Every value works with or without q.')),
 };
 
 export const searchQuery = v.object({
   ...filterEntries,
   per_page: v.optional(integerParam(1, MAX_PER_PAGE, 'Results per page, 1 to 100; default 20.')),
   page: v.optional(integerParam(1, MAX_PAGE, 'Page number, 1 to 500; default 1. Not with cursor.')),
-  cursor: v.optional(stringParam({ max: 200, pattern: /^[A-Za-z0-9_-]+$/, accepts: 'a next_cursor value from an earlier response', description: 'Opaque cursor from meta.next_cursor; continues the same search.' })),
+  cursor: v.optional(stringParam({ max: 400, pattern: /^[A-Za-z0-9_-]+$/, accepts: 'a next_cursor value from an earlier response', description: 'Opaque cursor from meta.next_cursor; continues the same search after the last call shown (keyset: calls added or withdrawn meanwhile neither repeat nor skip one).' })),
 });
 
 export const exportQuery = v.object({
   ...filterEntries,
-  format: v.optional(enumParam(['ndjson', 'csv'] as const, 'ndjson (default): one call per line; csv: RFC 4180 with a header row.')),
+  format: v.optional(enumParam(['ndjson', 'csv'] as const, 'ndjson (default): one call per line; csv: RFC 4180 with a header row. Calls come in the order sort gives, as in /search.')),
 });
 
 export const callParams = v.object({
@@ -115,8 +125,8 @@ export const CallDetail = v.object({
 export const SearchResponse = v.object({
   data: v.array(Call),
   meta: v.object({
-    total: v.pipe(v.number(), v.integer(), v.description('Matching calls, counted up to 10,000.')),
-    total_exact: v.pipe(v.boolean(), v.description('false when more than 10,000 calls match: total is then a floor.')),
+    total: v.pipe(v.number(), v.integer(), v.description('Matching calls, counted up to 10,000. With q and a filter, counted among the 10,000 newest text matches.')),
+    total_exact: v.pipe(v.boolean(), v.description('false when more than 10,000 calls match, or when q with a filter has more than 10,000 text matches to look through: total is then a floor.')),
     page: v.pipe(v.number(), v.integer()),
     per_page: v.pipe(v.number(), v.integer()),
     next_cursor: v.nullable(v.string()),
@@ -134,6 +144,6 @@ export const Source = v.object({
 export const SourcesResponse = v.object({ data: v.array(Source) });
 
 export const ErrorBody = v.object({
-  error: v.pipe(v.picklist(['bad_request', 'invalid_key', 'revoked_key', 'subscription_required', 'not_found', 'method_not_allowed', 'payload_too_large', 'rate_limited', 'quota_exceeded', 'internal_error']), v.description('Stable code: branch on this.')),
+  error: v.pipe(v.picklist(['bad_request', 'invalid_key', 'revoked_key', 'subscription_required', 'not_found', 'method_not_allowed', 'payload_too_large', 'rate_limited', 'quota_exceeded', 'internal_error', 'service_unavailable']), v.description('Stable code: branch on this.')),
   message: v.pipe(v.string(), v.description('Human text; may change.')),
 });

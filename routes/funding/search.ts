@@ -7,7 +7,7 @@
  * has the same answer, so a hit costs what /healthz costs. Validation runs on every request.
  */
 import { corpusEpoch, type Epoch } from '../../db/funding/corpus-epoch.ts';
-import { FundingSearch } from '../../db/funding/search.ts';
+import { FundingSearch, positionAfter } from '../../db/funding/search.ts';
 import { ExpiringCache } from '../../lib/expiring-cache.ts';
 import { presentationChangesAt, presentCall } from '../../lib/funding/present.ts';
 import { badRequest } from '../../lib/http/errors.ts';
@@ -44,7 +44,7 @@ export function searchOperation(ctx: AppContext): Operation {
       path: '/search',
       operationId: 'searchCalls',
       summary: 'Search published funding calls',
-      description: 'Calls matching all words of q (if given) and every filter. status is computed now, from the deadline in the source\'s time zone. Records about natural persons are never returned. A text query matching more than 10,000 calls lists its newest matches (meta.total_exact is then false) instead of ranking them.',
+      description: 'Calls matching q (if given) and every filter. q is stemmed (Spanish and English) and expanded with a bilingual glossary of funding terms; it searches identifiers, title, summary, funder, programme, region and the call text. status is computed now, from the deadline in the source\'s time zone. Records about natural persons are never returned. meta.total counts up to 10,000 (meta.total_exact false beyond). Pages continue with meta.next_cursor (keyset: exact while calls are added or withdrawn) or by page number.',
       query: searchQuery,
       responses: { 200: { description: 'A page of matching calls', schema: 'SearchResponse' } },
     },
@@ -62,18 +62,19 @@ export function searchOperation(ctx: AppContext): Operation {
         throw badRequest("Give either 'page' or 'cursor', not both.", 'cursor');
       }
       const perPage = params.per_page ?? 20;
-      const offset = params.cursor !== undefined ? decodeCursor(params.cursor, filters) : ((params.page ?? 1) - 1) * perPage;
-      const { rows, total, exact } = search.search(filters, perPage + 1, offset);
+      const resumed = params.cursor !== undefined ? decodeCursor(params.cursor, filters) : null;
+      const pageNo = resumed ? resumed.page : params.page ?? 1;
+      const { rows, total, exact } = search.search(filters, perPage + 1, resumed?.position ?? null, resumed ? 0 : (pageNo - 1) * perPage);
       const page = rows.slice(0, perPage);
-      const hasMore = rows.length > perPage && offset + perPage < MAX_DEPTH;
+      const hasMore = rows.length > perPage && pageNo * perPage < MAX_DEPTH;
       const body = JSON.stringify({
         data: page.map((row) => presentCall(row, req.now)),
         meta: {
           total,
           total_exact: exact,
-          page: Math.floor(offset / perPage) + 1,
+          page: pageNo,
           per_page: perPage,
-          next_cursor: hasMore ? encodeCursor(filters, offset + perPage) : null,
+          next_cursor: hasMore ? encodeCursor(filters, positionAfter(page[page.length - 1]!), pageNo + 1) : null,
         },
       });
       if (ctx.config.searchCacheEntries > 0) cache.set(key, body, Math.min(validUntil, ...page.map((row) => presentationChangesAt(row, req.now))));

@@ -13,6 +13,7 @@ import { openDatabase, type Db } from '../../db/connection.ts';
 import { importFundingFile, importFundingText, type ImportSummary } from '../../db/funding/import.ts';
 import { migrate } from '../../db/migrate.ts';
 import { ImportFormatError, type SourceCode } from '../../lib/funding/records.ts';
+import { toFtsQuery } from '../../lib/funding/search-query.ts';
 
 const FIX = join(import.meta.dirname, '..', '..', 'fixtures', 'funding');
 const NOW = Date.parse('2026-11-22T10:00:00Z');
@@ -34,7 +35,8 @@ const imp = (db: Db, source: SourceCode, path: string, now = NOW) => importFundi
 const loadAll = (db: Db, entries = MANIFEST) => entries.map((e) => imp(db, e.source, e.path));
 const changes = (db: Db) => db.prepare('SELECT total_changes()').pluck().get() as number;
 const call = (db: Db, id: string) => db.prepare('SELECT * FROM funding_calls WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-const fts = (db: Db, q: string) => db.prepare('SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH ?').pluck().all(q) as number[];
+// Through the query compiler: the index holds stemmed keys (db/migrations/008_funding_search.sql).
+const fts = (db: Db, q: string) => db.prepare('SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH ?').pluck().all(toFtsQuery(q)!.all) as number[];
 const snapshot = (db: Db) => Object.fromEntries(['funding_calls', 'funding_projects', 'funding_notices', 'funding_calls_fts_data', 'funding_calls_fts_idx']
   .map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()]));
 const counts = (db: Db) => ['funding_calls', 'funding_projects', 'funding_notices', 'funding_imports', 'funding_calls_fts_data']
@@ -47,6 +49,7 @@ test('the demo manifest imports every fixture with the expected counts', () => {
   const expected: Array<Record<string, number>> = [
     { inserted: 8, updated: 0, unchanged: 0, withheld: 0, skipped: 1 }, // bulk: the tender skipped
     { inserted: 1, updated: 3, unchanged: 0, withheld: 0 }, // SEDIA: 3 topics enrich bulk ones
+    { inserted: 2, updated: 0, unchanged: 0, withheld: 0 }, // search demo: a mission topic, a hydrogen topic
     { inserted: 6, updated: 0, unchanged: 0, withheld: 0, coordinatorsWithheld: 2 },
     // 6 notices (bases and an award resolution are notices, not calls) + 4 boe calls
     { inserted: 10, updated: 0, unchanged: 0, withheld: 0, notices: 6, attached: 0 },
@@ -59,10 +62,11 @@ test('the demo manifest imports every fixture with the expected counts', () => {
     { inserted: 0, updated: 1, unchanged: 0, withheld: 0 },
     { inserted: 1, updated: 2, unchanged: 0, withheld: 1 },
     { inserted: 0, updated: 1, unchanged: 0, withheld: 0 }, // 916204: deadline computed from the BOE extract
+    { inserted: 1, updated: 0, unchanged: 0, withheld: 0 }, // search demo: a Madrid hydrogen call (916318)
     { inserted: 0, updated: 0, unchanged: 1, withheld: 0 }, // the re-read without a period block
   ];
   loadAll(db).forEach((s, i) => assert.deepEqual(pick(s, [...keys, ...Object.keys(expected[i]!).filter((k) => !keys.includes(k))]), expected[i], MANIFEST[i]!.path));
-  assert.deepEqual(counts(db).slice(0, 4), [24, 6, 9, 12]);
+  assert.deepEqual(counts(db).slice(0, 4), [27, 6, 9, 14]);
 });
 
 test('re-importing any fixture writes nothing but its line in the import log', () => {

@@ -35,7 +35,9 @@ test('unknown paths are 404 in JSON', async () => {
   assert.equal(res.json.error, 'not_found');
 });
 
-test('CORS: any origin may read the public API; preflights are answered and not counted', async () => {
+// Funding preflights carry the accounting headers like every response (document 002, issue 13), so
+// they go through the access stage and are counted (as anonymous: a preflight carries no key).
+test('CORS: any origin may read the public API; funding preflights are answered with the accounting headers', async () => {
   server.clock.advance(60_000);
   const res = await server.get('/funding/v1/sources', { origin: 'https://example.org' });
   assert.equal(res.headers.get('access-control-allow-origin'), '*');
@@ -45,8 +47,10 @@ test('CORS: any origin may read the public API; preflights are answered and not 
   assert.equal(pre.status, 204);
   assert.match(pre.headers.get('access-control-allow-headers')!, /X-API-Key/);
   assert.match(pre.headers.get('access-control-allow-methods')!, /GET/);
+  assert.equal(pre.headers.get('x-api-tier'), 'anonymous');
+  assert.equal(Number(pre.headers.get('x-ratelimit-remaining')), remaining - 1, 'the preflight carries the rate headers');
   const after = await server.get('/funding/v1/sources');
-  assert.equal(Number(after.headers.get('x-ratelimit-remaining')), remaining - 1, 'the preflight was not counted');
+  assert.equal(Number(after.headers.get('x-ratelimit-remaining')), remaining - 2, 'and was counted like any request');
 });
 
 test('HEAD is GET without a body; other methods are 405 with Allow', async () => {
