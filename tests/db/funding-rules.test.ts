@@ -16,6 +16,7 @@ import { importFundingText } from '../../db/funding/import.ts';
 import { reapplyFundingRules } from '../../db/funding/rules.ts';
 import { migrate } from '../../db/migrate.ts';
 import type { SourceCode } from '../../lib/funding/records.ts';
+import { toFtsQuery } from '../../lib/funding/search-query.ts';
 
 const FIX = join(import.meta.dirname, '..', '..', 'fixtures', 'funding');
 const NOW = Date.parse('2026-11-22T10:00:00Z');
@@ -31,7 +32,8 @@ function freshDb(): Db {
 }
 const read = (p: string) => readFileSync(join(FIX, p), 'utf8');
 const row = (db: Db, id: string) => db.prepare('SELECT * FROM funding_calls WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-const fts = (db: Db, q: string) => db.prepare('SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH ?').pluck().all(q) as number[];
+// Through the query compiler: the index holds stemmed keys (db/migrations/008_funding_search.sql).
+const fts = (db: Db, q: string) => db.prepare('SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH ?').pluck().all(toFtsQuery(q)!.all) as number[];
 const PERSON = 'Concesión directa de subvención a Dña. Elvira ZZPERSONAFISICA Soto para la rehabilitación de su vivienda';
 
 // Each path with its real format, the title replaced by one naming a person (no tax id in it).
