@@ -11,7 +11,7 @@ import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { HUMAN_LIMITS, humanAccess } from './access.ts';
 import { catalogueOperations } from './catalogue.ts';
-import { renderHumanError } from './errors.ts';
+import { humanEdgeError, renderHumanError } from './errors.ts';
 import {
   BalanceResponse, CapabilityList, CapabilityResponse, Coverage, ErrorBody, EvidenceList, LedgerResponse, QuoteResponse, ResultResponse, TaskList, TaskResponse,
 } from './schemas.ts';
@@ -41,6 +41,7 @@ export function humanApi(ctx: AppContext) {
     base: HUMAN_BASE,
     access: humanAccess(ctx),
     renderError: renderHumanError,
+    domainErrors: humanEdgeError,
     log: ctx.log,
     operations: (contract) => [...catalogueOperations(svc), ...taskOperations(svc), mcpOperation(ctx, svc), contract],
     contract: {

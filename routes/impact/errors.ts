@@ -7,11 +7,6 @@
 import { HttpError } from '../../lib/http/errors.ts';
 import { jsonReply, type Reply } from '../../lib/http/types.ts';
 
-export const IMPACT_ERROR_CODES = [
-  'bad_request', 'invalid_key', 'not_found', 'method_not_allowed', 'rate_limited',
-  'internal_error', 'figure_check_failed', 'database_unavailable',
-] as const;
-
 export function renderImpactError(err: HttpError): Reply {
   return jsonReply(err.status, { error: { status: err.status, code: err.code, detail: err.message } }, { ...err.headers, 'cache-control': 'no-store' });
 }
