@@ -7,7 +7,8 @@
  * key, all in one transaction; the caller gets its answer once that commit is on disk.
  *
  * Idempotency: the same key with the same body (canonical JSON) replays the first answer; with a
- * different body it is 422; while the first is being written it is 409 with Retry-After: 1.
+ * different body it is idempotency_key_reused (422); while the first is being written it is
+ * idempotency_key_in_flight (409 with Retry-After: 1). Refusals are DomainErrors; routes/human/errors.ts maps them.
  */
 import { findIdempotency, saveIdempotency } from './idempotency.ts';
 import { placeHold } from './ledger.ts';
