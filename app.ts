@@ -9,7 +9,7 @@ import { activePlanLookup, keyLookup } from './db/accounts.ts';
 import { loadMissingDemo } from './db/demo.ts';
 import { migrate } from './db/migrate.ts';
 import { acquireServerLock } from './db/server-lock.ts';
-import { WriteBehind } from './db/write-behind.ts';
+import { persistedDayCount, WriteBehind } from './db/write-behind.ts';
 import type { Config } from './lib/config.ts';
 import { createListener } from './lib/http/adapter.ts';
 import { DEFAULT_LIMITS, listen, type ServerLimits } from './lib/http/server.ts';
@@ -18,7 +18,7 @@ import { createMetrics } from './lib/http/metrics.ts';
 import { registerSyncMetrics } from './lib/funding/sync-metrics.ts';
 import { syncReports } from './db/funding/sync/report.ts';
 import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/scheduler.ts';
-import { humanService } from './db/human/service.ts';
+import { createHumanService } from './db/human/service.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
 import { buildRoutes } from './routes/index.ts';
@@ -58,15 +58,15 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     throw err;
   }
 
-  let limiter: RateLimiter;
-  const writeBehind = new WriteBehind(db, () => limiter, clock, (err) => log.warn({ err }, 'daily counts not written yet (database busy); retrying'));
-  limiter = new RateLimiter(writeBehind.loadDay);
+  // Every service object is built here, once, and passed down in ctx (docs/architecture.md).
+  const limiter = new RateLimiter(persistedDayCount(db));
+  const writeBehind = new WriteBehind(db, limiter, clock, (err) => log.warn({ err }, 'daily counts not written yet (database busy); retrying'));
   writeBehind.start();
+  const human = createHumanService({ db, clock, log, config: config.human });
 
-  const ctx: AppContext = { config, db, clock, log, limiter, writeBehind, lookupKey: keyLookup(db), activePlan: activePlanLookup(db) };
+  const ctx: AppContext = { config, db, clock, log, limiter, writeBehind, lookupKey: keyLookup(db), activePlan: activePlanLookup(db), human };
   const metrics = createMetrics();
   registerSyncMetrics(metrics.registry, syncReports(db), clock);
-  const human = humanService(ctx); // before the routes: REST (and MCP) use this one instance
   const router = buildRoutes(ctx, metrics);
   human.start();
   const listener = createListener({

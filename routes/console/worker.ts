@@ -14,7 +14,6 @@ import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { definition, resultFields } from '../../lib/human/capabilities.ts';
 import { FORM, fieldValue, readDelivery } from '../../lib/human/delivery-form.ts';
 import { boundaryOf, MultipartError, parseMultipart } from '../../lib/human/multipart.ts';
-import { humanService } from '../../db/human/service.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_UPLOAD_BODY_BYTES } from '../../lib/human/uploads.ts';
 import { acceptTask, cannotDo, deliverTask, startTask } from '../../db/human/work.ts';
 import { WORKER_SHARE_BPS, balanceOf } from '../../db/human/ledger.ts';
@@ -78,7 +77,7 @@ function deliverForm(state: ConsoleState, task: TaskRow): Html {
 }
 
 export function workerRoutes(ctx: AppContext, secret: Buffer) {
-  const svc = humanService(ctx);
+  const svc = ctx.human;
   const signedIn = (req: ApiRequest) => stateOf(req).account;
   const mine = (req: ApiRequest, accountId: number): TaskRow => {
     const task = taskByRef(ctx.db, String(req.params.ref ?? ''));

@@ -6,7 +6,6 @@
  * shape replies.
  */
 import { HUMAN_BASE } from '../../lib/human/present.ts';
-import { humanService } from '../../db/human/service.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { HUMAN_LIMITS, humanAccess } from './access.ts';
@@ -35,7 +34,7 @@ const HEADERS = {
 const EVERY_RESPONSE = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'];
 
 export function humanApi(ctx: AppContext) {
-  const svc = humanService(ctx);
+  const svc = ctx.human;
   return serviceApi({
     name: 'human',
     base: HUMAN_BASE,
