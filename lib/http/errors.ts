@@ -13,10 +13,13 @@ import type { FundingErrorCode } from '../funding/errors.ts';
 import type { HumanErrorCode } from '../human/errors.ts';
 import type { ImpactErrorCode } from '../impact/errors.ts';
 
-/** The shared stages' codes, and the HTML pages' (console, explorer), which no contract lists. */
+/**
+ * The shared stages' codes (validation, routing, the adapter, a database that does not answer), and
+ * the HTML pages' (console, explorer). `service_unavailable` and `csrf` are in no contract's list.
+ */
 export type EdgeErrorCode =
   | 'bad_request' | 'not_found' | 'method_not_allowed' | 'payload_too_large' | 'unsupported_media_type'
-  | 'rate_limited' | 'internal_error' | 'service_unavailable' | 'invalid_state' | 'csrf';
+  | 'internal_error' | 'service_unavailable' | 'csrf';
 
 export type ErrorCode = EdgeErrorCode | HumanErrorCode | FundingErrorCode | ImpactErrorCode;
 

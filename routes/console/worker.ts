@@ -9,7 +9,7 @@ import { csrfValid } from '../../lib/csrf.ts';
 import { html, type Html } from '../../lib/html.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import { isHumanError } from '../../lib/human/errors.ts';
-import { humanEdgeError } from '../human/errors.ts';
+import { humanEdgeError, humanHttpError } from '../human/errors.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { definition, resultFields } from '../../lib/human/capabilities.ts';
 import { FORM, fieldValue, readDelivery } from '../../lib/human/delivery-form.ts';
@@ -147,7 +147,7 @@ ${done.length ? taskRows(done, (t) => html`<a href="/console/worker/tasks/${t.re
       try {
         await acceptTask(svc, account.id, String(req.params.ref ?? ''), req.now);
       } catch (err) {
-        if (isHumanError(err) && err.code === 'invalid_state') throw new HttpError(409, 'invalid_state', 'Someone else took this task first, or it is no longer open.');
+        if (isHumanError(err) && err.code === 'invalid_state') throw humanHttpError('invalid_state', 'Someone else took this task first, or it is no longer open.');
         throw err;
       }
       return redirect(stateOf(req), `/console/worker/tasks/${String(req.params.ref)}`);
