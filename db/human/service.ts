@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../connection.ts';
-import { catalogue, type CatalogueReads } from './catalogue.ts';
+import { catalogueReader, type CatalogueReads } from './catalogue.ts';
 import { GroupCommitWriter } from './writer.ts';
 import { serverSecret } from '../sessions.ts';
 import type { HumanConfig } from '../../lib/human/config.ts';
@@ -45,6 +45,7 @@ export function createHumanService(deps: { db: Db; clock: () => number; log: Log
   const { db, clock, log, config } = deps;
   const writer = new GroupCommitWriter(db, config.durable);
   const scheduler = new Scheduler({ db, clock, log, config, writer });
+  const readCatalogue = catalogueReader(db);
   return {
     db,
     clock,
@@ -53,7 +54,7 @@ export function createHumanService(deps: { db: Db; clock: () => number; log: Log
     writer,
     scheduler,
     get catalogue() {
-      return catalogue(db);
+      return readCatalogue();
     },
     inFlight: new Set(),
     quoteSecret: serverSecret(db, 'human-quotes'),
