@@ -17,7 +17,7 @@ import { loadMissingDemo } from './db/demo.ts';
 import { heartbeatReader, heartbeatWriter } from './db/heartbeat.ts';
 import { migrate } from './db/migrate.ts';
 import { acquireServerLock, type ServerLock } from './db/server-lock.ts';
-import { WriteBehind } from './db/write-behind.ts';
+import { persistedDayCount, WriteBehind } from './db/write-behind.ts';
 import type { Config } from './lib/config.ts';
 import { createListener } from './lib/http/adapter.ts';
 import type { ApiRequest } from './lib/http/types.ts';
@@ -27,7 +27,7 @@ import { createMetrics } from './lib/http/metrics.ts';
 import { registerSyncMetrics } from './lib/funding/sync-metrics.ts';
 import { syncReports } from './db/funding/sync/report.ts';
 import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/scheduler.ts';
-import { humanService, type HumanService } from './db/human/service.ts';
+import { createHumanService, type HumanService } from './db/human/service.ts';
 import { RateLimiter, type Limiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
 import { buildRoutes } from './routes/index.ts';
@@ -96,7 +96,7 @@ export interface BackgroundJobs { writeBehind: WriteBehind; stop(): void }
  * (from the in-process limiter, when the counters are not in Redis) and key uses, the human
  * scheduler, and the replication heartbeat (REPLICA_HEARTBEAT_MS).
  */
-export function startBackgroundJobs(ctx: { db: Db; clock: () => number; log: Logger; config: Config }, limiter: () => RateLimiter | null, human: HumanService): BackgroundJobs {
+export function startBackgroundJobs(ctx: { db: Db; clock: () => number; log: Logger; config: Config }, limiter: RateLimiter | null, human: HumanService): BackgroundJobs {
   const { db, clock, log, config } = ctx;
   const writeBehind = new WriteBehind(db, limiter, clock, (err) => log.warn({ err }, 'daily counts not written yet (database busy); retrying'));
   writeBehind.start();
@@ -150,25 +150,24 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   let local: RateLimiter | null = null;
   // A worker's channel to its primary: the counters (unless in Redis) and the commit lock.
   const ipc = role === 'worker' ? new IpcLimiter() : null;
-  const persisted = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
-  const loadDay = (bucket: string, day: string) => (persisted.get(bucket, day) as number | undefined) ?? 0;
   let limiter: Limiter;
   if (redis) limiter = redis;
   else if (ipc) limiter = ipc;
-  else limiter = local = new RateLimiter(loadDay);
+  else limiter = local = new RateLimiter(persistedDayCount(db));
   if (readOnly && !redis) log.warn('READ_ONLY without REDIS_URL: this node counts its clients on its own, in memory (set REDIS_URL to share the limits with the primary)');
 
+  // Every service object is built here, once, and passed down in ctx (docs/architecture.md).
   const base = { config, db, clock, log };
-  const human = humanService(base); // before the routes: REST (and MCP) use this one instance
+  const human = createHumanService({ db, clock, log, config: config.human });
   // Workers' commits take turns through the primary instead of sleeping in SQLite's busy handler.
   if (ipc) human.writer.useCommitLock(ipc.commitLock);
-  const jobs = owner ? startBackgroundJobs(base, () => local, human) : null;
+  const jobs = owner ? startBackgroundJobs(base, local, human) : null;
   const forwarder = role === 'worker' ? new KeyUseForwarder() : null;
   const keyUses = jobs?.writeBehind ?? forwarder ?? NO_KEY_USES;
 
   const lag = readOnly ? heartbeatReader(db) : undefined;
   const ctx: AppContext = {
-    config, db, clock, log, limiter, writeBehind: keyUses, lookupKey: keyLookup(db), activePlan: activePlanLookup(db),
+    config, db, clock, log, limiter, writeBehind: keyUses, lookupKey: keyLookup(db), activePlan: activePlanLookup(db), human,
     ...(lag ? { replica: { lag, maxLagMs: config.scaling.maxLagMs } } : {}),
   };
   const metrics = createMetrics(ctx.replica ? () => ctx.replica!.lag(clock()).lagMs : undefined);

@@ -9,7 +9,6 @@
  */
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
-import { humanService } from '../db/human/service.ts';
 import { HUMAN_LIMITS } from '../routes/human/access.ts';
 
 const [databasePath] = process.argv.slice(2);
@@ -26,6 +25,6 @@ const app = await startApp(readConfig({
 process.send({ port: app.port });
 process.on('message', (message) => {
   if (message === 'cpu') process.send!({ stats: process.cpuUsage() });
-  if (message === 'stats') process.send!({ stats: { ...humanService(app.ctx).writer.stats, synchronous: app.db.pragma('synchronous', { simple: true }), journal: app.db.pragma('journal_mode', { simple: true }) } });
+  if (message === 'stats') process.send!({ stats: { ...app.ctx.human.writer.stats, synchronous: app.db.pragma('synchronous', { simple: true }), journal: app.db.pragma('journal_mode', { simple: true }) } });
   if (message === 'stop') void app.stop().then(() => process.exit(0));
 });

@@ -19,7 +19,7 @@ import { openOwnedDatabase, redisCounters, startBackgroundJobs } from '../app.ts
 import { openDatabase } from '../db/connection.ts';
 import type { Config } from '../lib/config.ts';
 import { startSyncScheduler } from '../db/funding/sync/scheduler.ts';
-import { humanService } from '../db/human/service.ts';
+import { createHumanService } from '../db/human/service.ts';
 import { createLogger } from '../lib/http/log.ts';
 import { RateLimiter } from '../lib/rate-limit.ts';
 import type { RedisLimiter } from '../db/counters/redis.ts';
@@ -49,7 +49,7 @@ export async function startCluster(config: Config, workers: number, log: Logger 
   const base = { config, db, clock, log };
   const persisted = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
   const limiter = redis ? null : new RateLimiter((bucket, day) => (persisted.get(bucket, day) as number | undefined) ?? 0);
-  const jobs = readOnly ? null : startBackgroundJobs(base, () => limiter, humanService(base));
+  const jobs = readOnly ? null : startBackgroundJobs(base, limiter, createHumanService({ db, clock, log, config: config.human }));
   const noteKeyUse = (id: number, at: number) => jobs?.writeBehind.noteKeyUse(id, at);
   // FUNDING_SYNC_EVERY: one scheduled sync for the file, run by its owner (never by a worker).
   const syncScheduler = readOnly || config.fundingSync.everyMs === null ? null : startSyncScheduler({ everyMs: config.fundingSync.everyMs, db, clock, log });

@@ -11,7 +11,7 @@ import { balanceOf, credit } from '../db/human/ledger.ts';
 import { revokeWorker, verifyWorker, type Area } from '../db/human/workers.ts';
 import { readHumanConfig } from '../lib/human/config.ts';
 import { resolveDispute } from '../db/human/task-actions.ts';
-import { HttpError } from '../lib/http/errors.ts';
+import { DomainError } from '../lib/domain-error.ts';
 import { requireString, UsageError, type Command } from './command.ts';
 
 function account(db: Db, email: string) {
@@ -103,7 +103,7 @@ export const humanCommands: Command[] = [
         const task = durably(db, () => resolveDispute(db, ref, outcome, note, ctx.now(), readHumanConfig(process.env).sandboxDelayMs));
         return { task: task.ref, status: task.status, resolution: task.resolution, price_cents: task.price_cents };
       } catch (err) {
-        if (err instanceof HttpError) throw new UsageError(err.message);
+        if (err instanceof DomainError) throw new UsageError(err.message);
         throw err;
       }
     },

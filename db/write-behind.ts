@@ -7,6 +7,15 @@
 import type { Db } from './connection.ts';
 import type { DayCount, RateLimiter } from '../lib/rate-limit.ts';
 
+/**
+ * For RateLimiter: the persisted count of a bucket's day (0 when none). Apart from WriteBehind so that
+ * the limiter (which reads counts) is built first and WriteBehind (which flushes them) takes it.
+ */
+export function persistedDayCount(db: Db): (bucket: string, day: string) => number {
+  const load = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
+  return (bucket, day) => (load.get(bucket, day) as number | undefined) ?? 0;
+}
+
 export class WriteBehind {
   private readonly keyUses = new Map<number, number>();
   /** Counts taken from the limiter and not yet committed (a failed flush keeps them for the next). */
@@ -14,12 +23,11 @@ export class WriteBehind {
   private timer: NodeJS.Timeout | undefined;
   private readonly saveCount;
   private readonly saveUse;
-  private readonly loadCount;
 
   constructor(
     private readonly db: Db,
     /** The in-process limiter whose day counts to write (none when they live in Redis). */
-    private readonly limiter: () => RateLimiter | null,
+    private readonly limiter: RateLimiter | null,
     private readonly clock: () => number,
     /** Told when a timed flush fails (logged as a warning; the counts are retried). */
     private readonly onFlushError: (err: unknown) => void = () => {},
@@ -27,11 +35,7 @@ export class WriteBehind {
     this.saveCount = db.prepare(`INSERT INTO quota_daily (bucket, day, count) VALUES (?, ?, ?)
       ON CONFLICT (bucket, day) DO UPDATE SET count = max(count, excluded.count)`);
     this.saveUse = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
-    this.loadCount = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
   }
-
-  /** For RateLimiter: the persisted count of a bucket's day (0 when none). */
-  readonly loadDay = (bucket: string, day: string): number => (this.loadCount.get(bucket, day) as number | undefined) ?? 0;
 
   noteKeyUse(keyId: number, now: number): void {
     this.keyUses.set(keyId, now);
@@ -44,7 +48,7 @@ export class WriteBehind {
    */
   flush(): void {
     if (!this.db.open) return; // closed under us (tests of /readyz): nothing can be written
-    for (const c of this.limiter()?.takeDirty() ?? []) this.pendingCounts.set(`${c.bucket}\u0000${c.day}`, c); // the latest count is the highest
+    for (const c of this.limiter?.takeDirty() ?? []) this.pendingCounts.set(`${c.bucket}\u0000${c.day}`, c); // the latest count is the highest
     if (this.pendingCounts.size === 0 && this.keyUses.size === 0) return;
     const counts = [...this.pendingCounts.values()];
     const uses = [...this.keyUses];
@@ -55,7 +59,7 @@ export class WriteBehind {
     // Synchronous since the copies were taken: nothing was added in between.
     this.pendingCounts.clear();
     this.keyUses.clear();
-    this.limiter()?.prune(this.clock());
+    this.limiter?.prune(this.clock());
   }
 
   start(intervalMs = 1000): void {

@@ -1,10 +1,12 @@
 /**
  * What every route module gets: the database, the injected clock, the logger, the shared limiter and
- * the write-behind. Built once in app.ts; tests build it with their own clock.
+ * the write-behind, and the service objects. Built once in app.ts, which builds every one of them and
+ * passes them down here (no module builds or caches its own); tests get it from startApp.
  */
 import type { Logger } from 'pino';
 import type { Db } from '../db/connection.ts';
 import type { Lag } from '../db/heartbeat.ts';
+import type { HumanService } from '../db/human/service.ts';
 import type { WriteBehind } from '../db/write-behind.ts';
 import type { KeyRow } from '../db/accounts.ts';
 import type { Config } from '../lib/config.ts';
@@ -23,4 +25,6 @@ export interface AppContext {
   activePlan: (accountId: number, now: number) => 'pro' | null;
   /** A READ_ONLY node: how old its copy of the database is (/readyz, /metrics). */
   replica?: { lag: (now: number) => Lag; maxLagMs: number };
+  /** The human task service: one writer, scheduler and in-flight set for REST, MCP and the console. */
+  human: HumanService;
 }

@@ -113,8 +113,6 @@ function fail(message: string): never {
 
 export type { CapabilityRow, CatalogueReads, CityRow, PriceRow, SlaRow };
 
-const current = new WeakMap<Db, { readVersion: () => unknown; snapshot: CatalogueReads | null }>();
-
 function readSnapshot(db: Db, version: string): CatalogueReads {
   const currency = String(db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'currency'").pluck().get() ?? 'EUR');
   const capabilities = db.prepare('SELECT id, title, description FROM human_capabilities WHERE active = 1 ORDER BY ordinal').all() as CapabilityRow[];
@@ -141,14 +139,24 @@ function readSnapshot(db: Db, version: string): CatalogueReads {
   };
 }
 
-/** The current catalogue (take it once per request and use it throughout). */
-export function catalogue(db: Db): CatalogueReads {
-  let entry = current.get(db);
-  if (!entry) {
-    const stmt = db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'version'").pluck();
-    current.set(db, (entry = { readVersion: () => stmt.get(), snapshot: null }));
-  }
-  const version = String(entry.readVersion() ?? '0');
-  if (entry.snapshot?.version() !== version) entry.snapshot = readSnapshot(db, version);
-  return entry.snapshot;
+/**
+ * A reader of the current catalogue that keeps its snapshot and reads the tables again only when the
+ * version has changed (a load here or in another process). The human service holds one
+ * (db/human/service.ts); take a snapshot once per request and use it throughout.
+ */
+export function catalogueReader(db: Db): () => CatalogueReads {
+  let readVersion: (() => unknown) | undefined; // prepared on first use: the tables may not exist yet
+  let snapshot: CatalogueReads | null = null;
+  return () => {
+    if (!readVersion) {
+      const stmt = db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'version'").pluck();
+      readVersion = () => stmt.get();
+    }
+    const version = String(readVersion() ?? '0');
+    if (snapshot?.version() !== version) snapshot = readSnapshot(db, version);
+    return snapshot;
+  };
 }
+
+/** The current catalogue, read once (checks and tests; the service keeps a reader). */
+export const catalogue = (db: Db): CatalogueReads => catalogueReader(db)();

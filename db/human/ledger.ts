@@ -84,7 +84,7 @@ export function credit(db: Db, accountId: number, amount: number, memo: string, 
 }
 
 /**
- * Moves a live order's price from available to held; 402 when available is short. The decrement is
+ * Moves a live order's price from available to held; insufficient_balance (402 at the edge) when available is short. The decrement is
  * conditional in SQL, so it holds under any interleaving of orders.
  */
 export function placeHold(db: Db, accountId: number, taskId: number, amount: number, memo: string, now: number): number {

@@ -7,7 +7,8 @@
  * key, all in one transaction; the caller gets its answer once that commit is on disk.
  *
  * Idempotency: the same key with the same body (canonical JSON) replays the first answer; with a
- * different body it is 422; while the first is being written it is 409 with Retry-After: 1.
+ * different body it is idempotency_key_reused (422); while the first is being written it is
+ * idempotency_key_in_flight (409 with Retry-After: 1). Refusals are DomainErrors; routes/human/errors.ts maps them.
  */
 import { findIdempotency, saveIdempotency } from './idempotency.ts';
 import { placeHold } from './ledger.ts';
@@ -16,7 +17,7 @@ import { fingerprint } from '../../lib/human/canonical.ts';
 import { definition } from '../../lib/human/capabilities.ts';
 import { idempotencyKeyInFlight, idempotencyKeyRequired, idempotencyKeyReused, invalidRequest, priceAboveMax } from '../../lib/human/errors.ts';
 import { OrderBody, QuoteBody, validateInput } from '../../lib/human/inputs.ts';
-import { presentTask } from '../../lib/human/present.ts';
+import { presentTask, type TaskJson } from '../../lib/human/present.ts';
 import { checkTerms, quote, readQuote, type QuoteAnswer } from '../../lib/human/quote.ts';
 import { newTaskRef } from '../../lib/human/refs.ts';
 import { planOf, sandboxDueAt } from '../../lib/human/sandbox.ts';
@@ -32,10 +33,9 @@ export function quoteTask(svc: HumanService, body: unknown, now: number): QuoteA
 
 export interface OrderOutcome {
   status: number;
-  /** The response payload as JSON text: stored once and replayed byte for byte. */
-  body: string;
+  /** The task as first answered (a replay returns the stored answer, which serializes to the same bytes). */
+  task: TaskJson;
   replayed: boolean;
-  ref: string;
 }
 
 /**
@@ -63,7 +63,7 @@ export async function createOrder(svc: HumanService, caller: HumanCaller, idempo
     if (previous.fingerprint !== print) {
       throw idempotencyKeyReused('This Idempotency-Key was used for a different order in the last 24 hours. Use a new key for a new order.');
     }
-    return { status: previous.status, body: previous.body, replayed: true, ref: (JSON.parse(previous.body) as { data: { ref: string } }).data.ref };
+    return { status: previous.status, task: storedAnswer(previous.body), replayed: true };
   }
   if (svc.inFlight.has(scope)) {
     throw idempotencyKeyInFlight('An order with this Idempotency-Key is being processed. Retry in a second to get its answer.');
@@ -96,7 +96,7 @@ export async function createOrder(svc: HumanService, caller: HumanCaller, idempo
       const committed = findIdempotency(svc.db, caller.accountId, caller.environment, key, now);
       if (committed) {
         if (committed.fingerprint !== print) throw idempotencyKeyReused('This Idempotency-Key was used for a different order in the last 24 hours. Use a new key for a new order.');
-        return { status: committed.status, body: committed.body, replayed: true, ref: (JSON.parse(committed.body) as { data: { ref: string } }).data.ref };
+        return { status: committed.status, task: storedAnswer(committed.body), replayed: true };
       }
       const task = insertTask(svc.db, {
         ref: newTaskRef(now), account_id: caller.accountId, key_id: caller.keyId, environment: caller.environment,
@@ -105,13 +105,22 @@ export async function createOrder(svc: HumanService, caller: HumanCaller, idempo
         created_at: now, due_at: plan ? sandboxDueAt(plan, now, slaMs, delay) : now + slaMs,
       }, delay);
       if (caller.environment === 'live') placeHold(svc.db, caller.accountId, task.id, price, `${task.ref} ordered`, now);
-      const text = JSON.stringify({ data: presentTask(task, now) });
-      saveIdempotency(svc.db, caller.accountId, caller.environment, key, { fingerprint: print, status: 201, body: text, task_id: task.id, created_at: now });
-      return { status: 201, body: text, replayed: false, ref: task.ref };
+      const shown = presentTask(task, now);
+      saveIdempotency(svc.db, caller.accountId, caller.environment, key, { fingerprint: print, status: 201, body: JSON.stringify({ data: shown }), task_id: task.id, created_at: now });
+      return { status: 201, task: shown, replayed: false };
     });
   } finally {
     svc.inFlight.delete(scope);
   }
+}
+
+/**
+ * The answer stored with an Idempotency-Key: the JSON text this module wrote (`{"data": task}`), read
+ * back as the value it was. Serializing it again gives the stored bytes (JSON.stringify output
+ * round-trips), so a replay is byte for byte the first answer.
+ */
+function storedAnswer(body: string): TaskJson {
+  return (JSON.parse(body) as { data: TaskJson }).data;
 }
 
 /** The price a quote_id promises, when it is ours, unexpired, and for the same terms. */

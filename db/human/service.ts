@@ -1,13 +1,13 @@
 /**
- * The human service as one object per database: its settings, the group-commit writer every write
- * goes through, the scheduler, the idempotency keys in flight, and the quote-signing secret. REST
- * (routes/human) and the MCP server (issue 5) both get it with humanService(ctx), so they share one
- * writer, one in-flight set and one scheduler; the service functions (orders.ts, tasks-read.ts,
- * task-actions.ts, work.ts) take it as their first argument and know nothing of HTTP.
+ * The human service as one object: its settings, the group-commit writer every write goes through,
+ * the scheduler, the idempotency keys in flight, and the quote-signing secret. app.ts builds exactly
+ * one per server and passes it down (AppContext.human), so REST, MCP and the console's worker pages
+ * share one writer, one in-flight set and one scheduler; the service functions (orders.ts,
+ * tasks-read.ts, task-actions.ts, work.ts) take it as their first argument and know nothing of HTTP.
  */
 import type { Logger } from 'pino';
 import type { Db } from '../connection.ts';
-import { catalogue, type CatalogueReads } from './catalogue.ts';
+import { catalogueReader, type CatalogueReads } from './catalogue.ts';
 import { GroupCommitWriter } from './writer.ts';
 import { serverSecret } from '../sessions.ts';
 import type { HumanConfig } from '../../lib/human/config.ts';
@@ -40,34 +40,30 @@ export interface HumanService {
   stop(): void;
 }
 
-const services = new WeakMap<Db, HumanService>();
-
-export function humanService(ctx: { db: Db; clock: () => number; log: Logger; config: { human: HumanConfig } }): HumanService {
-  const existing = services.get(ctx.db);
-  if (existing) return existing;
-  const cfg = ctx.config.human;
-  const writer = new GroupCommitWriter(ctx.db, cfg.durable);
-  const service: HumanService = {
-    db: ctx.db,
-    clock: ctx.clock,
-    log: ctx.log,
-    config: cfg,
+/** Builds the service (app.ts, once per server: two would be two writers on one file). */
+export function createHumanService(deps: { db: Db; clock: () => number; log: Logger; config: HumanConfig }): HumanService {
+  const { db, clock, log, config } = deps;
+  const writer = new GroupCommitWriter(db, config.durable);
+  const scheduler = new Scheduler({ db, clock, log, config, writer });
+  const readCatalogue = catalogueReader(db);
+  return {
+    db,
+    clock,
+    log,
+    config,
     writer,
-    scheduler: undefined as unknown as Scheduler, // set just below: the scheduler needs the service
+    scheduler,
     get catalogue() {
-      return catalogue(ctx.db);
+      return readCatalogue();
     },
     inFlight: new Set(),
-    quoteSecret: serverSecret(ctx.db, 'human-quotes'),
-    start: () => service.scheduler.start(),
+    quoteSecret: serverSecret(db, 'human-quotes'),
+    start: () => scheduler.start(),
     stop: () => {
-      service.scheduler.stop();
+      scheduler.stop();
       writer.close();
     },
   };
-  service.scheduler = new Scheduler(service);
-  services.set(ctx.db, service);
-  return service;
 }
 
 export function requireScope(caller: HumanCaller, scope: 'tasks:read' | 'tasks:write', what: string): void {

@@ -1,8 +1,9 @@
 /**
  * Tasks: insert, read (always scoped to an owner and environment for clients), list with a keyset
  * cursor, and transitions. A transition is a compare-and-set: the UPDATE's WHERE names the status and
- * version the caller read, so of two racing callers exactly one changes the row and the other gets
- * 409 invalid_state. The hold is captured or released in the same transaction as the status change.
+ * version the caller read, so of two racing callers exactly one changes the row and the other gets an
+ * invalid_state refusal (a DomainError; routes/human/errors.ts answers it 409). The hold is captured or
+ * released in the same transaction as the status change.
  * Every function runs inside the caller's transaction.
  */
 import type { Db } from '../connection.ts';
@@ -96,8 +97,8 @@ const updates = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>();
 
 /**
  * Applies `event` to the task as the caller read it: compare-and-set on (status, version), the
- * timestamps the new state implies, the money move for live tasks, and a history row. Throws 409
- * invalid_state when the event is not allowed from the task's status, or when someone else moved the
+ * timestamps the new state implies, the money move for live tasks, and a history row. Throws
+ * invalid_state (a DomainError) when the event is not allowed from the task's status, or when someone else moved the
  * task first.
  */
 export function transition(db: Db, task: TaskRow, event: TaskEvent, opts: { now: number; actor: string; delayMs: number; set?: TransitionFields }): TaskRow {

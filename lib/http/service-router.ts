@@ -30,6 +30,8 @@ export interface ServiceRouterOptions {
   access: (req: ApiRequest) => void | Promise<void>;
   /** Turns an HttpError into the service's error body. */
   renderError: (err: HttpError, req: ApiRequest) => Reply;
+  /** The service's table from its rules' DomainErrors to HttpErrors; returns anything else as it is. */
+  domainErrors?: (err: unknown) => unknown;
   /**
    * Read-only service: any method other than GET, HEAD and OPTIONS is 405 with Allow anywhere under
    * the base, on a path that does not exist too (impact rule 1).
@@ -68,7 +70,8 @@ export function serviceRouter(options: ServiceRouterOptions) {
         return undefined;
       },
     ],
-    catch: (err: unknown, req: ApiRequest) => {
+    catch: (thrown: unknown, req: ApiRequest) => {
+      const err = options.domainErrors ? options.domainErrors(thrown) : thrown;
       if (err instanceof HttpError) return renderError(err, req);
       if (err instanceof LimiterUnavailableError) {
         log.warn({ reqId: req.id, err }, 'shared counters unavailable');

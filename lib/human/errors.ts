@@ -1,26 +1,10 @@
 /**
- * The human service's refusals, as HttpErrors carrying SPEC's codes ("Errors", human). Service
- * functions (db/human/) throw these whether they are called over REST or, later, MCP: the REST
- * renderer (routes/human/errors.ts) turns them into {"error": {"code", "message"}}, and an MCP tool
- * can turn the same code and message into a tool error.
+ * The human service's refusals. HUMAN_ERROR_CODES is every code its API answers with (SPEC "Errors",
+ * human; the contract's error enum). The rules (lib/human/, db/human/) raise only the domain codes
+ * below, as DomainErrors that know nothing of HTTP; the edge (routes/human/errors.ts) gives each code
+ * its status in one table, and raises the rest itself (keys, origin, limits, bodies, routing).
  */
-import { HttpError } from '../http/errors.ts';
-
-export const invalidRequest = (message: string, param?: string) => new HttpError(400, 'invalid_request', message, {}, param);
-export const notFound = (message: string) => new HttpError(404, 'not_found', message);
-export const invalidState = (message: string) => new HttpError(409, 'invalid_state', message);
-export const priceAboveMax = (message: string) => new HttpError(409, 'price_above_max', message);
-export const insufficientBalance = (message: string) => new HttpError(402, 'insufficient_balance', message);
-export const forbiddenScope = (message: string) => new HttpError(403, 'forbidden_scope', message);
-/** A request whose Host or Origin this server does not answer for (the MCP endpoint's DNS-rebinding guard). */
-export const forbidden = (message: string) => new HttpError(403, 'forbidden_origin', message);
-export const unauthorized = (message: string) =>
-  new HttpError(401, 'unauthorized', message, { 'www-authenticate': 'Bearer realm="human", error="invalid_token"' });
-export const keyRevoked = (message: string) =>
-  new HttpError(401, 'key_revoked', message, { 'www-authenticate': 'Bearer realm="human", error="invalid_token"' });
-export const idempotencyKeyRequired = (message: string) => new HttpError(400, 'idempotency_key_required', message, {}, 'Idempotency-Key');
-export const idempotencyKeyReused = (message: string) => new HttpError(422, 'idempotency_key_reused', message, {}, 'Idempotency-Key');
-export const idempotencyKeyInFlight = (message: string) => new HttpError(409, 'idempotency_key_in_flight', message, { 'retry-after': '1' }, 'Idempotency-Key');
+import { DomainError } from '../domain-error.ts';
 
 /** The codes this service answers with (the contract's error enum). */
 export const HUMAN_ERROR_CODES = [
@@ -28,3 +12,31 @@ export const HUMAN_ERROR_CODES = [
   'idempotency_key_required', 'idempotency_key_reused', 'idempotency_key_in_flight', 'price_above_max',
   'insufficient_balance', 'invalid_state', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error',
 ] as const;
+
+export type HumanErrorCode = (typeof HUMAN_ERROR_CODES)[number];
+
+/** The codes the service's rules raise, whoever calls them (REST, MCP, the console, the CLI). */
+export const HUMAN_DOMAIN_CODES = [
+  'invalid_request', 'not_found', 'forbidden_scope', 'invalid_state', 'price_above_max', 'insufficient_balance',
+  'idempotency_key_required', 'idempotency_key_reused', 'idempotency_key_in_flight',
+] as const satisfies readonly HumanErrorCode[];
+
+export type HumanDomainCode = (typeof HUMAN_DOMAIN_CODES)[number];
+
+export type HumanError = DomainError<HumanDomainCode>;
+
+const refusal = (code: HumanDomainCode, param?: string) => (message: string, at = param): HumanError => new DomainError(code, message, at);
+
+export const invalidRequest: (message: string, param?: string) => HumanError = refusal('invalid_request');
+export const notFound = refusal('not_found');
+export const invalidState = refusal('invalid_state');
+export const priceAboveMax = refusal('price_above_max');
+export const insufficientBalance = refusal('insufficient_balance');
+export const forbiddenScope = refusal('forbidden_scope');
+export const idempotencyKeyRequired = refusal('idempotency_key_required', 'Idempotency-Key');
+export const idempotencyKeyReused = refusal('idempotency_key_reused', 'Idempotency-Key');
+export const idempotencyKeyInFlight = refusal('idempotency_key_in_flight', 'Idempotency-Key');
+
+/** Is this one of the human service's domain refusals? (A DomainError of another service is not.) */
+export const isHumanError = (err: unknown): err is HumanError =>
+  err instanceof DomainError && (HUMAN_DOMAIN_CODES as readonly string[]).includes(err.code);

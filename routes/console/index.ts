@@ -7,6 +7,7 @@ import { Router } from 'itty-router';
 import { AccountError } from '../../db/accounts.ts';
 import { serverSecret, sessionStore } from '../../db/sessions.ts';
 import { HttpError } from '../../lib/http/errors.ts';
+import { humanEdgeError } from '../human/errors.ts';
 import { html } from '../../lib/html.ts';
 import { staticAsset } from '../../lib/http/static-asset.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
@@ -38,8 +39,9 @@ export function consoleRoutes(ctx: AppContext) {
         loadState(req, secret, sessions.find);
       },
     ],
-    catch: (err: unknown, req: ApiRequest) => {
+    catch: (thrown: unknown, req: ApiRequest) => {
       const state = stateOf(req);
+      const err = humanEdgeError(thrown); // the worker pages call the human service's rules
       if (err instanceof HttpError) return page(state, err.status, err.status === 404 ? 'Not found' : 'That did not work', html`${notice('error', err.message)}<p><a href="/console">Back to the console</a></p>`);
       if (err instanceof AccountError) return page(state, 400, 'That did not work', html`${notice('error', err.message)}<p><a href="/console/keys">Back to your keys</a></p>`);
       ctx.log.error({ reqId: req.id, err }, 'unhandled fault in the console');

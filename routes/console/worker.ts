@@ -8,11 +8,12 @@
 import { csrfValid } from '../../lib/csrf.ts';
 import { html, type Html } from '../../lib/html.ts';
 import { HttpError } from '../../lib/http/errors.ts';
+import { isHumanError } from '../../lib/human/errors.ts';
+import { humanEdgeError, humanHttpError } from '../human/errors.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { definition, resultFields } from '../../lib/human/capabilities.ts';
 import { FORM, fieldValue, readDelivery } from '../../lib/human/delivery-form.ts';
 import { boundaryOf, MultipartError, parseMultipart } from '../../lib/human/multipart.ts';
-import { humanService } from '../../db/human/service.ts';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_UPLOAD_BODY_BYTES } from '../../lib/human/uploads.ts';
 import { acceptTask, cannotDo, deliverTask, startTask } from '../../db/human/work.ts';
 import { WORKER_SHARE_BPS, balanceOf } from '../../db/human/ledger.ts';
@@ -76,7 +77,7 @@ function deliverForm(state: ConsoleState, task: TaskRow): Html {
 }
 
 export function workerRoutes(ctx: AppContext, secret: Buffer) {
-  const svc = humanService(ctx);
+  const svc = ctx.human;
   const signedIn = (req: ApiRequest) => stateOf(req).account;
   const mine = (req: ApiRequest, accountId: number): TaskRow => {
     const task = taskByRef(ctx.db, String(req.params.ref ?? ''));
@@ -101,7 +102,8 @@ ${actions}
   const act = async (req: ApiRequest, task: TaskRow, run: () => Promise<unknown>): Promise<Reply> => {
     try {
       await run();
-    } catch (err) {
+    } catch (thrown) {
+      const err = humanEdgeError(thrown);
       if (err instanceof HttpError && err.status < 500) return taskPage(req, taskByRef(ctx.db, task.ref)!, err.status, err.message);
       throw err;
     }
@@ -145,7 +147,7 @@ ${done.length ? taskRows(done, (t) => html`<a href="/console/worker/tasks/${t.re
       try {
         await acceptTask(svc, account.id, String(req.params.ref ?? ''), req.now);
       } catch (err) {
-        if (err instanceof HttpError && err.code === 'invalid_state') throw new HttpError(409, 'invalid_state', 'Someone else took this task first, or it is no longer open.');
+        if (isHumanError(err) && err.code === 'invalid_state') throw humanHttpError('invalid_state', 'Someone else took this task first, or it is no longer open.');
         throw err;
       }
       return redirect(stateOf(req), `/console/worker/tasks/${String(req.params.ref)}`);

@@ -5,7 +5,7 @@
  */
 import { FundingSearch } from '../../db/funding/search.ts';
 import { CSV_COLUMNS, csvLine, csvValue, presentCall } from '../../lib/funding/present.ts';
-import { HttpError } from '../../lib/http/errors.ts';
+import { fundingError } from './errors.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { parseQuery } from '../../lib/validate.ts';
@@ -37,7 +37,7 @@ export function exportOperation(ctx: AppContext): Operation {
     },
     handle(req) {
       if (tierOf(req) !== 'pro') {
-        throw new HttpError(403, 'subscription_required', 'Export is part of the paid plan: it needs a key whose account has an active subscription.');
+        throw fundingError('subscription_required', 'Export is part of the paid plan: it needs a key whose account has an active subscription.');
       }
       const params = parseQuery(exportQuery, req);
       const filters = toFilters(params, req.now);

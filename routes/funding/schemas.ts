@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { enumParam, integerParam, stringParam } from '../../lib/validate.ts';
 import { NOTICE_KINDS } from '../../lib/funding/notice-kind.ts';
+import { FUNDING_ERROR_CODES } from '../../lib/funding/errors.ts';
 
 export const SORTS = ['relevance', 'deadline', '-deadline', 'published'] as const;
 export const STATUSES = ['open', 'forthcoming', 'closed'] as const;
@@ -144,6 +145,6 @@ export const Source = v.object({
 export const SourcesResponse = v.object({ data: v.array(Source) });
 
 export const ErrorBody = v.object({
-  error: v.pipe(v.picklist(['bad_request', 'invalid_key', 'revoked_key', 'subscription_required', 'not_found', 'method_not_allowed', 'payload_too_large', 'rate_limited', 'quota_exceeded', 'internal_error', 'service_unavailable']), v.description('Stable code: branch on this.')),
+  error: v.pipe(v.picklist(FUNDING_ERROR_CODES), v.description('Stable code: branch on this.')),
   message: v.pipe(v.string(), v.description('Human text; may change.')),
 });

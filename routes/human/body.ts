@@ -4,9 +4,9 @@
  * invalid_request with the parser's position. The adapter caps the size (413 above BODY_LIMIT_BYTES).
  * What the JSON must contain is checked by the service's valibot schemas (lib/human/inputs.ts).
  */
-import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { invalidRequest } from '../../lib/human/errors.ts';
+import { humanHttpError } from './errors.ts';
 
 /** The parsed body; undefined only when `optional` and no body was sent (POST /tasks/{ref}/cancel). */
 export async function readJson(req: ApiRequest, options: { optional?: boolean } = {}): Promise<unknown> {
@@ -17,7 +17,7 @@ export async function readJson(req: ApiRequest, options: { optional?: boolean } 
   const [media, ...params] = type.split(';').map((s) => s.trim().toLowerCase());
   const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
   if (media !== 'application/json' || (charset !== undefined && charset !== 'utf-8')) {
-    throw new HttpError(415, 'unsupported_media_type', `Send the body as JSON with Content-Type: application/json${type ? ` (got '${type.slice(0, 60)}')` : ' (no Content-Type was sent)'}.`);
+    throw humanHttpError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${type ? ` (got '${type.slice(0, 60)}')` : ' (no Content-Type was sent)'}.`);
   }
   const raw = await req.body();
   if (raw.length === 0) {

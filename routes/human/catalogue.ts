@@ -10,6 +10,7 @@ import { quoteTask } from '../../db/human/orders.ts';
 import type { HumanService } from '../../db/human/service.ts';
 import { MAX_FILE_BYTES, MAX_FILES } from '../../lib/human/uploads.ts';
 import { QuoteBody } from '../../lib/human/inputs.ts';
+import type { CapabilityRow, CityRow, PriceRow, SlaRow } from '../../lib/human/rows.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import { jsonReply, type ApiRequest, type Reply } from '../../lib/http/types.ts';
 import { parseParams, parseQuery, stringParam } from '../../lib/validate.ts';
@@ -20,9 +21,35 @@ const capabilityParams = v.object({
   capability: stringParam({ max: 100, pattern: /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, accepts: 'a capability id such as human.verify', description: 'A capability id.' }),
 });
 
-/** The catalogue as the API shows it, rebuilt when the catalogue version changes (REST and MCP). */
+/** One capability as the API shows it (GET /capabilities/{capability}, the MCP get_capability tool). */
+function capabilityView(c: CapabilityRow, currency: string, slas: SlaRow[], prices: PriceRow[], cities: Map<string, CityRow>) {
+  const def = definition(c.id)!;
+  const own = prices.filter((p) => p.capability === c.id);
+  const places = [...new Set(own.map((p) => `${p.country_iso}/${p.city_slug}`))].map((k) => cities.get(k)!);
+  return {
+    id: c.id, title: c.title, description: c.description, currency,
+    spec_schema: jsonSchemas(c.id).spec, result_schema: jsonSchemas(c.id).result,
+    evidence: {
+      min_photos: def.evidence.minPhotos, documents: def.evidence.documents,
+      media_types: ['image/jpeg', 'image/png', 'image/webp', ...(def.evidence.documents ? ['application/pdf'] : [])],
+      max_file_bytes: MAX_FILE_BYTES, max_files: MAX_FILES,
+    },
+    slas: slas.filter((s) => own.some((p) => p.sla === s.code)),
+    prices: own.map((p) => ({ location: { country_iso: p.country_iso, city_slug: p.city_slug }, city_name: cities.get(`${p.country_iso}/${p.city_slug}`)!.name, sla: p.sla, price_cents: p.price_cents })),
+    live_geographies: places.map((p) => ({ country_iso: p.country_iso, city_slug: p.city_slug, name: p.name })),
+  };
+}
+
+export type CapabilityView = ReturnType<typeof capabilityView>;
+
+/**
+ * The catalogue as the API shows it, rebuilt when the catalogue version changes: the values (the MCP
+ * tools use them) and, for the two list answers, their JSON text, serialized once per load (REST).
+ */
 export function catalogueViews(svc: HumanService) {
-  let built: { version: string; capabilities: Map<string, unknown>; list: string; coverage: string } | undefined;
+  let built: {
+    version: string; capabilities: Map<string, CapabilityView>; coverageData: ReturnType<typeof coverageView>; list: string; coverage: string;
+  } | undefined;
   return () => {
     const cat = svc.catalogue;
     const version = cat.version();
@@ -31,40 +58,30 @@ export function catalogueViews(svc: HumanService) {
     const slas = cat.slas();
     const prices = cat.prices();
     const cities = new Map(cat.cities().map((c) => [`${c.country_iso}/${c.city_slug}`, c]));
-    const capabilities = new Map<string, unknown>();
-    for (const c of cat.capabilities()) {
-      const def = definition(c.id)!;
-      const own = prices.filter((p) => p.capability === c.id);
-      const places = [...new Set(own.map((p) => `${p.country_iso}/${p.city_slug}`))].map((k) => cities.get(k)!);
-      capabilities.set(c.id, {
-        id: c.id, title: c.title, description: c.description, currency,
-        spec_schema: jsonSchemas(c.id).spec, result_schema: jsonSchemas(c.id).result,
-        evidence: {
-          min_photos: def.evidence.minPhotos, documents: def.evidence.documents,
-          media_types: ['image/jpeg', 'image/png', 'image/webp', ...(def.evidence.documents ? ['application/pdf'] : [])],
-          max_file_bytes: MAX_FILE_BYTES, max_files: MAX_FILES,
-        },
-        slas: slas.filter((s) => own.some((p) => p.sla === s.code)),
-        prices: own.map((p) => ({ location: { country_iso: p.country_iso, city_slug: p.city_slug }, city_name: cities.get(`${p.country_iso}/${p.city_slug}`)!.name, sla: p.sla, price_cents: p.price_cents })),
-        live_geographies: places.map((p) => ({ country_iso: p.country_iso, city_slug: p.city_slug, name: p.name })),
-      });
-    }
-    const countries = new Map<string, Array<{ city_slug: string; name: string; latitude: number; longitude: number; capabilities: Array<{ capability: string; slas: string[] }> }>>();
-    for (const city of cat.cities().filter((c) => c.live)) {
-      const here = prices.filter((p) => p.country_iso === city.country_iso && p.city_slug === city.city_slug);
-      if (here.length === 0) continue;
-      const byCap = [...new Set(here.map((p) => p.capability))].map((capability) => ({ capability, slas: here.filter((p) => p.capability === capability).map((p) => p.sla) }));
-      const list = countries.get(city.country_iso) ?? [];
-      list.push({ city_slug: city.city_slug, name: city.name, latitude: city.latitude, longitude: city.longitude, capabilities: byCap });
-      countries.set(city.country_iso, list);
-    }
+    const capabilities = new Map<string, CapabilityView>();
+    for (const c of cat.capabilities()) capabilities.set(c.id, capabilityView(c, currency, slas, prices, cities));
+    const coverageData = coverageView(cat.cities(), currency, slas, prices);
     built = {
-      version, capabilities,
+      version, capabilities, coverageData,
       list: JSON.stringify({ data: [...capabilities.values()] }),
-      coverage: JSON.stringify({ data: { currency, slas, countries: [...countries].map(([country_iso, c]) => ({ country_iso, cities: c })) } }),
+      coverage: JSON.stringify({ data: coverageData }),
     };
     return built;
   };
+}
+
+/** GET /coverage: the live cities with a price, by country, and what each serves under which SLA. */
+function coverageView(allCities: CityRow[], currency: string, slas: SlaRow[], prices: PriceRow[]) {
+  const countries = new Map<string, Array<{ city_slug: string; name: string; latitude: number; longitude: number; capabilities: Array<{ capability: string; slas: string[] }> }>>();
+  for (const city of allCities.filter((c) => c.live)) {
+    const here = prices.filter((p) => p.country_iso === city.country_iso && p.city_slug === city.city_slug);
+    if (here.length === 0) continue;
+    const byCap = [...new Set(here.map((p) => p.capability))].map((capability) => ({ capability, slas: here.filter((p) => p.capability === capability).map((p) => p.sla) }));
+    const list = countries.get(city.country_iso) ?? [];
+    list.push({ city_slug: city.city_slug, name: city.name, latitude: city.latitude, longitude: city.longitude, capabilities: byCap });
+    countries.set(city.country_iso, list);
+  }
+  return { currency, slas, countries: [...countries].map(([country_iso, c]) => ({ country_iso, cities: c })) };
 }
 
 /** A cacheable JSON answer; 304 when the client already has this catalogue version. */

@@ -6,12 +6,11 @@
  * shape replies.
  */
 import { HUMAN_BASE } from '../../lib/human/present.ts';
-import { humanService } from '../../db/human/service.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { HUMAN_LIMITS, humanAccess } from './access.ts';
 import { catalogueOperations } from './catalogue.ts';
-import { renderHumanError } from './errors.ts';
+import { humanEdgeError, renderHumanError } from './errors.ts';
 import {
   BalanceResponse, CapabilityList, CapabilityResponse, Coverage, ErrorBody, EvidenceList, LedgerResponse, QuoteResponse, ResultResponse, TaskList, TaskResponse,
 } from './schemas.ts';
@@ -35,12 +34,13 @@ const HEADERS = {
 const EVERY_RESPONSE = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'];
 
 export function humanApi(ctx: AppContext) {
-  const svc = humanService(ctx);
+  const svc = ctx.human;
   return serviceApi({
     name: 'human',
     base: HUMAN_BASE,
     access: humanAccess(ctx),
     renderError: renderHumanError,
+    domainErrors: humanEdgeError,
     log: ctx.log,
     operations: (contract) => [...catalogueOperations(svc), ...taskOperations(svc), mcpOperation(ctx, svc), contract],
     contract: {

@@ -8,7 +8,8 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { HttpError, notFound } from '../../lib/http/errors.ts';
+import { HttpError } from '../../lib/http/errors.ts';
+import { notFound } from '../../lib/human/errors.ts';
 import { CancelBody, DisputeBody, ListInput, OrderBody, QuoteBody } from '../../lib/human/inputs.ts';
 import { createOrder, quoteTask } from '../../db/human/orders.ts';
 import type { HumanCaller, HumanService } from '../../db/human/service.ts';
@@ -17,6 +18,7 @@ import { getEvidence, getResult, getTask, listTasks } from '../../db/human/tasks
 import type { AppContext } from '../context.ts';
 import { HUMAN_LIMITS, keyBucket, takeHumanLimit } from './access.ts';
 import { catalogueViews } from './catalogue.ts';
+import { humanEdgeError } from './errors.ts';
 import { Capability, Coverage, EvidenceList, QuoteResponse, ResultResponse, Task } from './schemas.ts';
 
 /** The longest get_task_result may wait for an answer, in seconds. */
@@ -24,13 +26,14 @@ export const MAX_WAIT_S = 30;
 
 const ref = v.pipe(v.string(), v.description('The task reference, tsk_… (from create_task or list_tasks).'));
 
+/** What a tool returns as structured content: the service's own values (object types, not interfaces). */
 type Structured = Record<string, unknown>;
 
 function textResult(structured: Structured) {
   return { content: [{ type: 'text' as const, text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
-/** A refusal as a tool result: the REST code and message, and retry_after_s when waiting helps. */
+/** A refusal as a tool result: the REST code and message (the same table), and retry_after_s when waiting helps. */
 function toolError(err: HttpError) {
   const retry = err.headers['retry-after'];
   const error = { code: err.code, message: err.message, ...(retry !== undefined ? { retry_after_s: Number(retry) } : {}) };
@@ -47,7 +50,8 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
       const now = ctx.clock();
       await takeHumanLimit(ctx, keyBucket(caller.keyId), HUMAN_LIMITS.key, now);
       return textResult(await run(now));
-    } catch (err) {
+    } catch (thrown) {
+      const err = humanEdgeError(thrown);
       if (err instanceof HttpError) return toolError(err);
       throw err;
     }
@@ -59,7 +63,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
     inputSchema: toStandardJsonSchema(v.strictObject({})),
     outputSchema: toStandardJsonSchema(v.object({ capabilities: v.array(Capability) })),
     annotations: { readOnlyHint: true },
-  }, call(() => ({ capabilities: (JSON.parse(views().list) as { data: unknown[] }).data })));
+  }, call(() => ({ capabilities: [...views().capabilities.values()] })));
 
   server.registerTool('get_capability', {
     title: 'Get a capability',
@@ -70,7 +74,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
   }, (args) => call(() => {
     const found = views().capabilities.get(args.capability);
     if (!found) throw notFound(`No capability '${args.capability}'. list_capabilities lists them.`);
-    return found as Structured;
+    return found;
   })());
 
   server.registerTool('get_coverage', {
@@ -79,7 +83,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
     inputSchema: toStandardJsonSchema(v.strictObject({})),
     outputSchema: toStandardJsonSchema(Coverage.entries.data),
     annotations: { readOnlyHint: true },
-  }, call(() => (JSON.parse(views().coverage) as { data: Structured }).data));
+  }, call(() => views().coverageData));
 
   server.registerTool('quote_task', {
     title: 'Quote a task',
@@ -87,7 +91,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
     inputSchema: toStandardJsonSchema(QuoteBody),
     outputSchema: toStandardJsonSchema(QuoteResponse.entries.data),
     annotations: { readOnlyHint: true },
-  }, (args) => call((now) => quoteTask(svc, args, now) as unknown as Structured)());
+  }, (args) => call((now) => quoteTask(svc, args, now))());
 
   server.registerTool('create_task', {
     title: 'Order a task',
@@ -96,8 +100,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
     outputSchema: toStandardJsonSchema(Task),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   }, ({ idempotency_key, ...body }) => call(async (now) => {
-    const outcome = await createOrder(svc, caller, idempotency_key, body, now);
-    return (JSON.parse(outcome.body) as { data: Structured }).data;
+    return (await createOrder(svc, caller, idempotency_key, body, now)).task;
   })());
 
   server.registerTool('list_tasks', {
@@ -117,7 +120,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
     inputSchema: toStandardJsonSchema(v.strictObject({ ref })),
     outputSchema: toStandardJsonSchema(Task),
     annotations: { readOnlyHint: true },
-  }, (args) => call((now) => getTask(svc, caller, args.ref, now) as unknown as Structured)());
+  }, (args) => call((now) => getTask(svc, caller, args.ref, now))());
 
   server.registerTool('get_task_result', {
     title: 'Get a task\'s result',
@@ -128,8 +131,8 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
   }, (args) => call(async () => {
     const until = Date.now() + (args.wait_s ?? 0) * 1000;
     for (;;) {
-      const result = getResult(svc, caller, args.ref, ctx.clock()) as unknown as { answer: unknown };
-      if (result.answer !== null || Date.now() >= until) return result as Structured;
+      const result = getResult(svc, caller, args.ref, ctx.clock());
+      if (result.answer !== null || Date.now() >= until) return result;
       await new Promise((resolve) => setTimeout(resolve, Math.min(250, until - Date.now())));
     }
   })());
@@ -148,7 +151,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
     inputSchema: toStandardJsonSchema(v.strictObject({ ref, ...CancelBody.entries })),
     outputSchema: toStandardJsonSchema(Task),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-  }, ({ ref: taskRef, ...body }) => call((now) => cancelTask(svc, caller, taskRef, body, now) as unknown as Promise<Structured>)());
+  }, ({ ref: taskRef, ...body }) => call((now) => cancelTask(svc, caller, taskRef, body, now))());
 
   server.registerTool('dispute_task', {
     title: 'Dispute a delivered answer',
@@ -156,7 +159,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
     inputSchema: toStandardJsonSchema(v.strictObject({ ref, ...DisputeBody.entries })),
     outputSchema: toStandardJsonSchema(Task),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  }, ({ ref: taskRef, ...body }) => call((now) => disputeTask(svc, caller, taskRef, body, now) as unknown as Promise<Structured>)());
+  }, ({ ref: taskRef, ...body }) => call((now) => disputeTask(svc, caller, taskRef, body, now))());
 
   return server;
 }

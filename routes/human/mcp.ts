@@ -8,7 +8,7 @@
  */
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import * as v from 'valibot';
-import { forbidden } from '../../lib/human/errors.ts';
+import { forbiddenOrigin } from './errors.ts';
 import type { HumanService } from '../../db/human/service.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
@@ -44,7 +44,7 @@ function checkHostAndOrigin(req: ApiRequest, allowed: string[] | null): void {
   if (allowed === null) return;
   const host = req.headers.host;
   if (typeof host !== 'string' || !allowed.includes(hostName(host))) {
-    throw forbidden(`Host '${String(host).slice(0, 80)}' is not one this server answers MCP for (ALLOWED_HOSTS).`);
+    throw forbiddenOrigin(`Host '${String(host).slice(0, 80)}' is not one this server answers MCP for (ALLOWED_HOSTS).`);
   }
   const origin = req.headers.origin;
   if (origin !== undefined) {
@@ -54,7 +54,7 @@ function checkHostAndOrigin(req: ApiRequest, allowed: string[] | null): void {
     } catch {
       // an opaque or malformed origin ('null'): refused below
     }
-    if (!name || !allowed.includes(hostName(name))) throw forbidden(`Origin '${origin.slice(0, 80)}' may not call this MCP server.`);
+    if (!name || !allowed.includes(hostName(name))) throw forbiddenOrigin(`Origin '${origin.slice(0, 80)}' may not call this MCP server.`);
   }
 }
 

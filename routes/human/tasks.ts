@@ -53,11 +53,9 @@ export function taskOperations(svc: HumanService): Operation[] {
         parseIdempotencyKey(key);
         const body = await readJson(req);
         const outcome = await createOrder(svc, caller, key, body, req.now);
-        return {
-          status: outcome.status,
-          headers: { 'content-type': 'application/json; charset=utf-8', location: `/human/v1/tasks/${outcome.ref}`, ...noStore, ...(outcome.replayed ? { 'idempotent-replayed': 'true' } : {}) },
-          body: outcome.body,
-        };
+        return jsonReply(outcome.status, { data: outcome.task }, {
+          location: `/human/v1/tasks/${outcome.task.ref}`, ...noStore, ...(outcome.replayed ? { 'idempotent-replayed': 'true' } : {}),
+        });
       },
     },
     {

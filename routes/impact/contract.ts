@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { SCENARIO_CODES } from '../../lib/impact/scenario.ts';
-import { IMPACT_ERROR_CODES } from './errors.ts';
+import { IMPACT_ERROR_CODES } from '../../lib/impact/errors.ts';
 import { METRICS } from './schemas.ts';
 
 export const int = v.pipe(v.number(), v.integer());

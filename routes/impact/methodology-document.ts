@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { ROOT } from '../../db/impact/load.ts';
-import { HttpError, notFound } from '../../lib/http/errors.ts';
+import { notFound } from '../../lib/http/errors.ts';
+import { impactError } from './errors.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { parseParams, parseQuery, stringParam } from '../../lib/validate.ts';
@@ -50,7 +51,7 @@ export function methodologyDocumentOperation(deps: Pick<ImpactDeps, 'register' |
         const digest = createHash('sha256').update(bytes).digest('hex');
         if (digest !== version.document_sha256) {
           deps.log.error({ reqId: req.id, code, path: version.document_path, digest, registered: version.document_sha256 }, 'impact: the methodology document changed since the register was loaded');
-          throw new HttpError(500, 'internal_error', `The document of methodology ${code} is not the one the register lists, so it is not served. Quote request id ${req.id} when reporting it.`);
+          throw impactError('internal_error', `The document of methodology ${code} is not the one the register lists, so it is not served. Quote request id ${req.id} when reporting it.`);
         }
         read.set(version.document_sha256, (body = bytes));
       }

@@ -27,6 +27,7 @@ import { checkFigure, checkRun, FigureCheckError, type Figure, type StatRow } fr
 import { buildEnvelope, type GradeCounts, type SourceFacts } from '../../lib/impact/envelope.ts';
 import { productCap, type Grade } from '../../lib/impact/figure.ts';
 import { HttpError } from '../../lib/http/errors.ts';
+import { impactError } from './errors.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { OperationSpec } from '../../lib/openapi.ts';
@@ -230,7 +231,7 @@ export function translate(err: unknown, req: ApiRequest, log: Logger): unknown {
   if (err instanceof HttpError) return err;
   if (err instanceof FigureCheckError) {
     log.error({ reqId: req.id, figure: err.what, reason: err.reason }, 'impact: a figure failed its checks and was not served');
-    return new HttpError(500, 'figure_check_failed', `A figure in this response failed its own checks, so it is not served (rule 4). The fault is logged; quote request id ${req.id} when reporting it.`);
+    return impactError('figure_check_failed', `A figure in this response failed its own checks, so it is not served (rule 4). The fault is logged; quote request id ${req.id} when reporting it.`);
   }
   return err; // a database that does not answer becomes 503 in serviceRouter (lib/http/unavailable.ts)
 }

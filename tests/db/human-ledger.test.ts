@@ -14,7 +14,8 @@ import { ledgerViolations } from '../../db/human/invariants.ts';
 import { balanceOf, captureHold, credit, ledgerEntries, placeHold, releaseHold, WORKER_SHARE_BPS } from '../../db/human/ledger.ts';
 import { insertTask, type TaskRow } from '../../db/human/tasks.ts';
 import { migrate } from '../../db/migrate.ts';
-import { HttpError } from '../../lib/http/errors.ts';
+import { isHumanError } from '../../lib/human/errors.ts';
+import { HUMAN_STATUS } from '../../routes/human/errors.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'trio-ledger-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,7 +70,7 @@ test('credit, hold, capture and release keep every journal balanced and the bala
 test('a hold the available balance does not cover is 402 and changes nothing', () => {
   const c = customer(1000);
   const t = task(c, 1800);
-  assert.throws(() => db.transaction(() => placeHold(db, c.account.id, t.id, 1800, 'x', NOW))(), (e: unknown) => e instanceof HttpError && e.status === 402 && e.code === 'insufficient_balance');
+  assert.throws(() => db.transaction(() => placeHold(db, c.account.id, t.id, 1800, 'x', NOW))(), (e: unknown) => isHumanError(e) && HUMAN_STATUS[e.code] === 402 && e.code === 'insufficient_balance');
   const nobody = customer(0);
   assert.throws(() => placeHold(db, nobody.account.id, task(nobody, 1).id, 1, 'x', NOW), /does not cover/);
   assert.deepEqual(balanceOf(db, c.account.id), { available_cents: 1000, held_cents: 0, open_holds: 0, payable_cents: 0 });

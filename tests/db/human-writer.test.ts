@@ -14,7 +14,7 @@ import { DEMO_CATALOGUE, loadCatalogue } from '../../db/human/catalogue.ts';
 import { insertTask, taskEvents, transition } from '../../db/human/tasks.ts';
 import { GroupCommitWriter } from '../../db/human/writer.ts';
 import { migrate } from '../../db/migrate.ts';
-import { HttpError } from '../../lib/http/errors.ts';
+import { isHumanError } from '../../lib/human/errors.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'trio-writer-'));
 let db: Db;
@@ -68,7 +68,7 @@ test('a transition is a compare-and-set: from one read, only the first applies',
   assert.equal(accepted.status, 'dispatched');
   assert.equal(accepted.version, 2);
   // A second caller that read the task before the first wrote it:
-  assert.throws(() => transition(db, task, 'cancel', { now: NOW + 2, actor: 'client', delayMs: 1000 }), (e: unknown) => e instanceof HttpError && e.code === 'invalid_state' && /dispatched now/.test(e.message));
+  assert.throws(() => transition(db, task, 'cancel', { now: NOW + 2, actor: 'client', delayMs: 1000 }), (e: unknown) => isHumanError(e) && e.code === 'invalid_state' && /dispatched now/.test(e.message));
   assert.throws(() => transition(db, accepted, 'deliver', { now: NOW + 3, actor: 'x', delayMs: 1000 }), /is dispatched; deliver is allowed only when in_progress/);
   assert.deepEqual(taskEvents(db, task.id).map((e) => [e.event, e.from_status, e.to_status, e.actor]), [['order', null, 'pending', 'client'], ['accept', 'pending', 'dispatched', 'worker:1']]);
 });

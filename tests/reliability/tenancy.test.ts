@@ -31,7 +31,6 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { setSubscription } from '../../db/accounts.ts';
 import { credit } from '../../db/human/ledger.ts';
 import { verifyWorker } from '../../db/human/workers.ts';
-import { humanService } from '../../db/human/service.ts';
 import { ConsoleClient } from '../helpers/console.ts';
 import { withoutWrittenBehind } from '../helpers/written-behind.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -74,7 +73,7 @@ const api = (method: string, path: string, key: string, body?: unknown, headers:
 
 async function tick(ms: number) {
   server.clock.advance(ms);
-  const svc = humanService(server.app.ctx);
+  const svc = server.app.ctx.human;
   while ((await svc.scheduler.tick()) > 0) { /* steps falling due one after another */ }
 }
 

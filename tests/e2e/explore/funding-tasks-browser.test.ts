@@ -10,7 +10,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { humanService } from '../../../db/human/service.ts';
 import { browserMissing, launchBrowser, DESKTOP, PHONE, screenshot } from '../../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
@@ -33,7 +32,7 @@ const shot = (page: Page, name: string) => screenshot(page, `explore-${name}`);
 /** Moves the sandbox: the clock forward, then scheduler passes until nothing more is due. */
 async function advance(ms: number) {
   server.clock.advance(ms);
-  const scheduler = humanService(server.app.ctx).scheduler;
+  const scheduler = server.app.ctx.human.scheduler;
   while ((await scheduler.tick()) > 0) { /* steps due one after another */ }
 }
 

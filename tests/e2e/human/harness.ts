@@ -10,7 +10,6 @@ import { createAccount, createKey, type Environment } from '../../../db/accounts
 import { DEMO_CATALOGUE, loadCatalogue } from '../../../db/human/catalogue.ts';
 import { ledgerViolations } from '../../../db/human/invariants.ts';
 import { credit } from '../../../db/human/ledger.ts';
-import { humanService } from '../../../db/human/service.ts';
 import { startTestServer, type TestResponse, type TestServer } from '../../helpers/server.ts';
 
 export const BASE = '/human/v1';
@@ -45,7 +44,7 @@ export async function startHumanServer(options: { env?: Record<string, string> }
     ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
   server.order = (key, body, idempotencyKey = randomUUID()) => server.call('POST', '/tasks', key, body, { 'idempotency-key': idempotencyKey });
-  server.tick = () => humanService(server.app.ctx).scheduler.tick();
+  server.tick = () => server.app.ctx.human.scheduler.tick();
   server.invariants = () => ledgerViolations(server.app.db);
   return server;
 }

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HttpError } from '../../../lib/http/errors.ts';
+import { isHumanError } from '../../../lib/human/errors.ts';
+import { HUMAN_STATUS } from '../../../routes/human/errors.ts';
 import { CAPABILITIES } from '../../../lib/human/capabilities.ts';
 import { DisputeBody, OrderBody, validateInput } from '../../../lib/human/inputs.ts';
 
@@ -28,8 +29,8 @@ const refusals: Array<[string, unknown, RegExp, string | undefined]> = [
 for (const [name, input, message, param] of refusals) {
   test(`order body: ${name}`, () => {
     assert.throws(() => validateInput(OrderBody, input), (e: unknown) => {
-      assert.ok(e instanceof HttpError);
-      assert.equal(e.status, 400);
+      assert.ok(isHumanError(e));
+      assert.equal(HUMAN_STATUS[e.code], 400);
       assert.equal(e.code, 'invalid_request');
       assert.match(e.message, message);
       assert.equal(e.param, param);

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HttpError } from '../../../lib/http/errors.ts';
+import { isHumanError } from '../../../lib/human/errors.ts';
+import { HUMAN_STATUS } from '../../../routes/human/errors.ts';
 import { checkTerms, quote, QUOTE_VALID_MS, readQuote, signQuote } from '../../../lib/human/quote.ts';
 import type { CatalogueReads, CityRow, PriceRow } from '../../../lib/human/rows.ts';
 
@@ -97,7 +98,7 @@ test('an unknown capability or SLA is a mistake (400 naming the known ones), not
     ['human.verify', 'yesterday', /Unknown sla 'yesterday'. Known: rush, standard, week/],
   ];
   for (const [capability, sla, message] of cases) {
-    assert.throws(() => checkTerms(catalogue, capability, sla), (e: unknown) => e instanceof HttpError && e.status === 400 && message.test(e.message));
+    assert.throws(() => checkTerms(catalogue, capability, sla), (e: unknown) => isHumanError(e) && HUMAN_STATUS[e.code] === 400 && message.test(e.message));
   }
   assert.deepEqual(checkTerms(catalogue, 'human.verify', 'week'), { hours: 168 });
 });

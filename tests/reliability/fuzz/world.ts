@@ -7,7 +7,6 @@
  */
 import { revokeKey, setSubscription, type Environment } from '../../../db/accounts.ts';
 import { credit } from '../../../db/human/ledger.ts';
-import { humanService } from '../../../db/human/service.ts';
 import { accountWithKey } from '../../helpers/keys.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import type { Service } from './error-shapes.ts';
@@ -102,7 +101,7 @@ export class World {
 
   /** One scheduler pass after another until nothing is due (what the timer would do, without waiting). */
   async settle(): Promise<void> {
-    const scheduler = humanService(this.server.app.ctx).scheduler;
+    const scheduler = this.server.app.ctx.human.scheduler;
     while ((await scheduler.tick()) > 0) { /* steps falling due one after another */ }
   }
 }
