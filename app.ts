@@ -58,9 +58,9 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     throw err;
   }
 
-  let limiter: RateLimiter;
+  // The write-behind reads the limiter only when it flushes, after both exist.
   const writeBehind = new WriteBehind(db, () => limiter, clock, (err) => log.warn({ err }, 'daily counts not written yet (database busy); retrying'));
-  limiter = new RateLimiter(writeBehind.loadDay);
+  const limiter = new RateLimiter(writeBehind.loadDay);
   writeBehind.start();
 
   const ctx: AppContext = { config, db, clock, log, limiter, writeBehind, lookupKey: keyLookup(db), activePlan: activePlanLookup(db) };

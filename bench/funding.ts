@@ -25,7 +25,7 @@ import { toFtsQuery } from '../lib/funding/search-query.ts';
 import { toFilters } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, RARE_TERM, ensureCorpus, type CorpusInfo } from './funding-corpus.ts';
 import {
-  describe, fetchOnce, fmt, machine, measure, option, peakRss, replayableHeaders, ROOT, startChild, stopChild, writeBenchmarkSection, type Measurement,
+  describe, fetchOnce, fmt, machine, measure, option, peakRss, replayableHeaders, startChild, stopChild, writeBenchmarkSection, type Measurement,
 } from './load.ts';
 
 const SEARCH = '/funding/v1/search';
@@ -77,7 +77,7 @@ export async function run(args: string[]): Promise<void> {
   const rows: Row[] = [];
   const extra: Row[] = [];
   const trio = await startChild('funding-server.ts', [databasePath, String(CORPUS_NOW), uncached ? 'uncached' : 'cached']);
-  let serverPeakRss = 0;
+  let serverPeakRss: number;
   let cheapest: { row: Row; body: Buffer; headers: IncomingHttpHeaders } | undefined;
   try {
     const base = `http://127.0.0.1:${trio.port}`;

@@ -52,7 +52,10 @@ export function reachableFrom(from: Status): Set<Status> {
   for (let grew = true; grew;) {
     grew = false;
     for (const t of Object.values(TRANSITIONS)) {
-      if (t.from.some((s) => seen.has(s)) && !seen.has(t.to)) (seen.add(t.to), (grew = true));
+      if (t.from.some((s) => seen.has(s)) && !seen.has(t.to)) {
+        seen.add(t.to);
+        grew = true;
+      }
     }
   }
   return seen;
