@@ -111,7 +111,7 @@ function fail(message: string): never {
   throw new CatalogueError(message);
 }
 
-export type { CapabilityRow, CatalogueReads, CityRow, PriceRow, SlaRow };
+export type { CatalogueReads };
 
 const current = new WeakMap<Db, { readVersion: () => unknown; snapshot: CatalogueReads | null }>();
 

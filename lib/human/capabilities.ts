@@ -91,7 +91,6 @@ export const CAPABILITIES: Record<string, CapabilityDefinition> = {
   },
 };
 
-export const capabilityIds = () => Object.keys(CAPABILITIES);
 
 export function definition(id: string): CapabilityDefinition | undefined {
   return Object.hasOwn(CAPABILITIES, id) ? CAPABILITIES[id] : undefined;

@@ -60,8 +60,6 @@ export function presentTask(task: TaskRow, now: number) {
   };
 }
 
-export type TaskJson = ReturnType<typeof presentTask>;
-
 export function presentResult(task: TaskRow, now: number) {
   const answered = hasAnswer(task.status);
   return {
