@@ -236,5 +236,5 @@ const HEADING = '## Funding search (npm run bench -- funding)';
 
 /** Replaces one generated block of the funding section, keeping everything written around it. */
 function writeSection(report: string, uncached: boolean): void {
-  writeBenchmarkSection(uncached ? 'funding-uncached' : 'funding', HEADING, report);
+  writeBenchmarkSection(uncached ? 'funding-uncached' : 'funding', HEADING, report, 'funding');
 }

@@ -1,8 +1,8 @@
 /**
  * The human service's refusals, as HttpErrors carrying SPEC's codes ("Errors", human). Service
- * functions (db/human/) throw these whether they are called over REST or, later, MCP: the REST
- * renderer (routes/human/errors.ts) turns them into {"error": {"code", "message"}}, and an MCP tool
- * can turn the same code and message into a tool error.
+ * functions (db/human/) throw these whether they are called over REST or MCP: the REST renderer
+ * (routes/human/errors.ts) turns them into {"error": {"code", "message"}}, and the MCP tools
+ * (routes/human/mcp-tools.ts) turn the same code and message into a tool error.
  */
 import { HttpError } from '../http/errors.ts';
 

@@ -4,7 +4,7 @@
  * was fetched, and the lock that lets one sync run at a time across processes.
  *
  * Every write here is meant to happen inside the batch transaction of the import it belongs to
- * (db/funding/sync/batch.ts), so that a kill between two batches leaves a watermark that matches
+ * (db/funding/sync/context.ts), so that a kill between two batches leaves a watermark that matches
  * exactly what was stored.
  */
 import { hostname } from 'node:os';
