@@ -18,6 +18,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The lint toolchain is an npm workspace (docs/decisions.md): npm ci needs its package.json.
+COPY tools/lint/package.json tools/lint/
 
 FROM toolchain AS deps
 RUN npm ci --omit=dev --no-audit --no-fund \

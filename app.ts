@@ -78,7 +78,9 @@ export async function redisCounters(config: Config, log: Logger): Promise<RedisL
   if (!config.scaling.redisUrl) return null;
   let lastLogged = 0;
   const redis = new RedisLimiter(config.scaling.redisUrl, (err) => {
-    if (Date.now() - lastLogged > 10_000) (lastLogged = Date.now(), log.warn({ err }, 'Redis (REDIS_URL) unreachable: limited requests are refused with 503'));
+    if (Date.now() - lastLogged <= 10_000) return; // one warning per 10 s while it stays down
+    lastLogged = Date.now();
+    log.warn({ err }, 'Redis (REDIS_URL) unreachable: limited requests are refused with 503');
   });
   try {
     await redis.ready();

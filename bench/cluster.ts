@@ -149,9 +149,8 @@ export async function run(args: string[]): Promise<void> {
           // Server CPU per request (all of the cluster's processes), over the whole run warm-up included.
           const withCpu = async (run: () => Promise<Result>) => {
             const before = cpuOfTree(server.child.pid!);
-            let all = 0;
             const r = await run();
-            all = r.ok + r.other;
+            const all = r.ok + r.other;
             r.cpuUs = ((cpuOfTree(server.child.pid!) - before) * 1e6) / Math.max(1, all * ((warmupS + durationS) / durationS));
             return r;
           };

@@ -28,7 +28,7 @@ import { toFtsQuery } from '../lib/funding/search-query.ts';
 import { toFilters } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, RARE_TERM, ensureCorpus, type CorpusInfo } from './funding-corpus.ts';
 import {
-  describe, fetchOnce, fmt, machine, measure, option, peakRss, replayableHeaders, ROOT, startChild, stopChild, writeBenchmarkSection, type Measurement,
+  describe, fetchOnce, fmt, machine, measure, option, peakRss, replayableHeaders, startChild, stopChild, writeBenchmarkSection, type Measurement,
 } from './load.ts';
 
 const SEARCH = '/funding/v1/search';
@@ -132,7 +132,7 @@ export async function run(args: string[]): Promise<void> {
   const rows: Row[] = [];
   const extra: Row[] = [];
   const trio = await startChild('funding-server.ts', [databasePath, String(CORPUS_NOW), uncached ? 'uncached' : 'cached']);
-  let serverPeakRss = 0;
+  let serverPeakRss: number;
   let cheapest: { row: Row; body: Buffer; headers: IncomingHttpHeaders } | undefined;
   let mixRow: Row | undefined;
   try {
@@ -319,5 +319,5 @@ const HEADING = '## Funding search (npm run bench -- funding)';
 
 /** Replaces one generated block of the funding section, keeping everything written around it. */
 function writeSection(report: string, uncached: boolean): void {
-  writeBenchmarkSection(uncached ? 'funding-uncached' : 'funding', HEADING, report);
+  writeBenchmarkSection(uncached ? 'funding-uncached' : 'funding', HEADING, report, 'funding');
 }

@@ -133,8 +133,8 @@ export function machine(sqlite: string): string {
     `SQLite ${sqlite} (better-sqlite3 ${pkg('better-sqlite3')}), load by autocannon ${pkg('autocannon')}`;
 }
 
-export function writeBenchmarkSection(name: string, heading: string, report: string): void {
-  const begin = `<!-- bench:${name}:begin — written by bench/${name}.ts on each run; notes go outside these markers -->`;
+export function writeBenchmarkSection(name: string, heading: string, report: string, script = name): void {
+  const begin = `<!-- bench:${name}:begin — written by bench/${script}.ts on each run; notes go outside these markers -->`;
   const endMark = `<!-- bench:${name}:end -->`;
   const block = `${begin}\n${report}\n${endMark}`;
   let text = existsSync(BENCHMARKS_MD) ? readFileSync(BENCHMARKS_MD, 'utf8') : '# Benchmarks\n\nSpeed targets live here, never in unit tests. Each benchmark measures its baseline in the same run.\n';

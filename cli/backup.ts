@@ -15,7 +15,10 @@ function pageBar(ctx: CliContext, label: string): { onProgress?: Progress; stop(
   let started = false;
   return {
     onProgress: (done, total) => {
-      if (!started) (bar.start(total, 0), (started = true));
+      if (!started) {
+        bar.start(total, 0);
+        started = true;
+      }
       bar.setTotal(total);
       bar.update(done);
     },

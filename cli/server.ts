@@ -79,7 +79,10 @@ export const serverCommands: Command[] = [
       const bar = ctx.interactive ? new SingleBar({ format: 'demo data [{bar}] {value}/{total} files' }, Presets.shades_classic) : null;
       let started = false;
       const files = loadFundingDemo(db, ctx.now(), (done, total) => {
-        if (bar && !started) (bar.start(total, 0), (started = true));
+        if (bar && !started) {
+          bar.start(total, 0);
+          started = true;
+        }
         bar?.update(done);
       });
       bar?.stop();
@@ -88,7 +91,10 @@ export const serverCommands: Command[] = [
       const impact = loadImpactDemo(db, ctx.now, {
         publish: values['no-publish'] !== true,
         onProgress: (p) => {
-          if (impactBar && !impactStarted) (impactBar.start(p.total, 0, { stage: '' }), (impactStarted = true));
+          if (impactBar && !impactStarted) {
+            impactBar.start(p.total, 0, { stage: '' });
+            impactStarted = true;
+          }
           impactBar?.setTotal(p.total);
           impactBar?.update(p.done, { stage: p.stage === 'register' ? 'register loaded' : `run ${p.scenario}` });
         },

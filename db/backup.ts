@@ -52,7 +52,10 @@ async function onlineCopy(source: Db, destination: string, onProgress?: Progress
   await source.backup(destination, {
     progress: ({ totalPages, remainingPages }) => {
       if (step === 0) step = Math.max(64, Math.ceil(totalPages / 20));
-      else if (remainingPages >= last) (restarts++, (step = Math.min(0x7fffffff, step * 4)));
+      else if (remainingPages >= last) {
+        restarts++;
+        step = Math.min(0x7fffffff, step * 4);
+      }
       last = remainingPages;
       onProgress?.(totalPages - remainingPages, totalPages);
       return step;

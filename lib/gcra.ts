@@ -9,7 +9,7 @@
  *
  * The whole state of a bucket is one number, its theoretical arrival time (TAT): the moment the
  * bucket would be full again. That makes it cheap to keep in memory, in SQLite or in Redis with an
- * atomic script (db/redis-limiter.ts runs this same arithmetic in Lua, on the same integers).
+ * atomic script (db/counters/redis.ts runs this same arithmetic in Lua, on the same integers).
  *
  * Integers throughout: time in microseconds, the interval rounded down to a whole microsecond, so
  * every store (a JS number, a SQLite INTEGER, a Lua double) computes exactly the same answers and a
@@ -17,14 +17,9 @@
  * less than a microsecond per request: unmeasurable.
  */
 
-export interface GcraState {
-  /** Theoretical arrival time in µs since the epoch; at or before now, the bucket is full. */
-  tatUs: number;
-}
-
 export interface GcraResult {
   allowed: boolean;
-  /** The TAT to store (unchanged when refused: a refused request spends nothing). */
+  /** The TAT to store, in µs since the epoch (at or before now the bucket is full; unchanged when refused: a refused request spends nothing). */
   tatUs: number;
   /** Requests that would be allowed right now after this one, at once. */
   remaining: number;

@@ -9,8 +9,7 @@ import * as v from 'valibot';
 import type { ApiRequest, Reply } from './http/types.ts';
 import { parseQuery, type ParamsSchema } from './validate.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnySchema = v.GenericSchema<any, any>;
+type AnySchema = v.GenericSchema;
 export type Json = Record<string, unknown>;
 
 export interface ResponseSpec {

@@ -13,7 +13,7 @@
  * A refused request does not consume allowance: a client that waits Retry-After always gets in.
  *
  * `Limiter` is what the routes use: this class answers at once; the cluster primary (over IPC) and
- * Redis (several machines) answer with a promise (lib/cluster/, db/redis-limiter.ts).
+ * Redis (several machines) answer with a promise (db/counters/ipc.ts, db/counters/redis.ts).
  */
 import { gcra, gcraPeek } from './gcra.ts';
 import { utcDay } from './quota-window.ts';

@@ -8,8 +8,7 @@ import * as v from 'valibot';
 import { badRequest } from './http/errors.ts';
 import type { ApiRequest } from './http/types.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ParamsSchema = v.ObjectSchema<v.ObjectEntries, any>;
+export type ParamsSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 
 /** An integer query parameter: digits only (no '1e2', no '+1', no ' 1'), within bounds. */
 export function integerParam(min: number, max: number, description: string) {
@@ -121,5 +120,6 @@ function accepted(schema: ParamsSchema, name: string): string {
 /** Shortens and escapes user input before it is echoed in a message. */
 export function printable(value: string): string {
   const cut = value.length > 60 ? value.slice(0, 60) + '…' : value;
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are escaped
   return cut.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -111,7 +111,7 @@ function fail(message: string): never {
   throw new CatalogueError(message);
 }
 
-export type { CapabilityRow, CatalogueReads, CityRow, PriceRow, SlaRow };
+export type { CatalogueReads };
 
 function readSnapshot(db: Db, version: string): CatalogueReads {
   const currency = String(db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'currency'").pluck().get() ?? 'EUR');

@@ -42,7 +42,6 @@ function prepare(db: Db) {
         AND (@cursorAt IS NULL OR created_at < @cursorAt OR (created_at = @cursorAt AND id < @cursorId))
       ORDER BY created_at DESC, id DESC LIMIT @limit`),
     due: db.prepare('SELECT * FROM human_tasks WHERE next_check_at IS NOT NULL AND next_check_at <= ? ORDER BY next_check_at LIMIT ?'),
-    nextDue: db.prepare('SELECT min(next_check_at) FROM human_tasks WHERE next_check_at IS NOT NULL').pluck(),
   };
 }
 
@@ -90,7 +89,6 @@ export function listTasks(db: Db, f: ListFilter): TaskRow[] {
 }
 
 export const dueTasks = (db: Db, now: number, limit: number) => q(db).due.all(now, limit) as TaskRow[];
-export const nextDueAt = (db: Db) => (q(db).nextDue.get() as number | null) ?? null;
 
 // One UPDATE statement per set of changed columns, prepared once per connection.
 const updates = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>();

@@ -13,7 +13,7 @@ import { readExif } from '../../lib/human/exif.ts';
 import { validateInput } from '../../lib/human/inputs.ts';
 import type { HumanService } from './service.ts';
 import { fresh } from './task-actions.ts';
-import type { Delivery, UploadedFile } from '../../lib/human/delivery-form.ts';
+import type { Delivery } from '../../lib/human/delivery-form.ts';
 import { isPhoto } from '../../lib/human/uploads.ts';
 
 function verified(svc: HumanService, workerId: number) {
@@ -59,7 +59,7 @@ export async function cannotDo(svc: HumanService, workerId: number, ref: string,
 }
 
 // The delivery's shape is decided by the pure form reader (lib/human/delivery-form.ts); re-exported for callers.
-export type { Delivery, UploadedFile };
+export type { Delivery };
 
 export async function deliverTask(svc: HumanService, workerId: number, ref: string, delivery: Delivery, now: number): Promise<TaskRow> {
   const task = ownedBy(svc, workerId, ref);

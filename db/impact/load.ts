@@ -41,7 +41,7 @@ export function readFixtures(dir = IMPACT_FIXTURES): { fixtures: Fixtures; sha25
     try {
       files[name] = JSON.parse(text);
     } catch (err) {
-      throw new Error(`fixtures/impact/${name}: ${(err as Error).message}`);
+      throw new Error(`fixtures/impact/${name}: ${(err as Error).message}`, { cause: err });
     }
   }
   return { fixtures: files as unknown as Fixtures, sha256: hash.digest('hex') };
@@ -93,7 +93,7 @@ export function insertRows(db: Db, table: string, rows: Array<Record<string, unk
     try {
       stmt.run(...cols.map((c) => sqlValue(row[c])));
     } catch (err) {
-      throw new Error(`${table}: ${(err as Error).message} in ${JSON.stringify(row).slice(0, 200)}`);
+      throw new Error(`${table}: ${(err as Error).message} in ${JSON.stringify(row).slice(0, 200)}`, { cause: err });
     }
   }
 }

@@ -7,12 +7,6 @@
 import type { Db } from '../connection.ts';
 import { bufferToDraws } from '../../lib/impact/rows.ts';
 
-export interface CurrentRun { run_id: number; published_at: string }
-
-/** The run a scenario serves, or null while its figures are withheld. */
-export function currentRun(db: Db, scenario: string): CurrentRun | null {
-  return (db.prepare('SELECT run_id, published_at FROM impact_current_runs WHERE scenario = ?').get(scenario) as CurrentRun | undefined) ?? null;
-}
 
 export interface ProductDraws {
   /** per unit, material route */

@@ -1,6 +1,6 @@
 /**
  * The personal-data rule: which records are about a natural person and are therefore withheld
- * (document 002, rule 1). Pure; db/funding/import.ts applies it to every record of every source on
+ * (docs/services/funding.txt, rule 1). Pure; db/funding/import.ts applies it to every record of every source on
  * the one write path, and `funding reapply-rules` re-applies it to stored rows.
  *
  * Two kinds of evidence:

@@ -125,7 +125,7 @@ export function deadlineFromText(text: string, ctx: DeadlineContext, cal: Holida
   const period = readRelativePeriod(text);
   if (!period) return { date: null, source: { kind: 'uncomputed', reason: 'the text states no period counted from a publication', text } };
   let from: Publication | null = null;
-  let missing = '';
+  let missing: string;
   switch (period.refersTo) {
     case 'regional':
       missing = `it counts from the publication in ${period.bulletin}, a regional or provincial bulletin this service does not import`;

@@ -34,7 +34,7 @@ const answered = (url: string | undefined) => {
   return false;
 };
 
-// node's own answers to a client error (lib/_http_server.js), kept byte for byte.
+// node's own answers to a client error (_http_server.js in Node's own sources), kept byte for byte.
 const NODE_DEFAULT: Record<string, string> = {
   HPE_HEADER_OVERFLOW: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
   HPE_CHUNK_EXTENSIONS_OVERFLOW: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',

@@ -1,7 +1,8 @@
 /**
  * The light request and reply objects the adapter hands to itty-router. Building a WHATWG
- * Request/Response per call cost most of the throughput in our probe (DEVELOPERS.md), so handlers get
- * these plain objects; `toWebRequest()` builds a real Request only for a handler that needs one.
+ * Request/Response per call cost most of the throughput in our probe (BENCHMARKS.md, "HTTP adapter"),
+ * so handlers get these plain objects; `toWebRequest()` builds a real Request only for a handler that
+ * needs one.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 

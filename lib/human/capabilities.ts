@@ -25,10 +25,8 @@ export interface EvidenceRule {
 
 export interface CapabilityDefinition {
   id: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  spec: v.GenericSchema<any, any>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  result: v.StrictObjectSchema<v.ObjectEntries, any>;
+  spec: v.GenericSchema;
+  result: v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>;
   evidence: EvidenceRule;
   /** The answer a sandbox task delivers: valid against `result`, shaped by the magic value. */
   sandboxAnswer(lowConfidence: boolean): Record<string, unknown>;
@@ -93,7 +91,6 @@ export const CAPABILITIES: Record<string, CapabilityDefinition> = {
   },
 };
 
-export const capabilityIds = () => Object.keys(CAPABILITIES);
 
 export function definition(id: string): CapabilityDefinition | undefined {
   return Object.hasOwn(CAPABILITIES, id) ? CAPABILITIES[id] : undefined;

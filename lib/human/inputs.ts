@@ -85,8 +85,7 @@ export const LedgerQuery = v.object({
   cursor: v.optional(stringParam({ max: 20, pattern: /^[0-9]+$/, accepts: 'a next_cursor value from an earlier page', description: 'Continues the ledger: meta.next_cursor of the previous page.' })),
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnySchema = v.GenericSchema<any, any>;
+type AnySchema = v.GenericSchema;
 
 /**
  * Validates an input against a schema; the first problem becomes a 400 invalid_request whose message

@@ -51,7 +51,6 @@ export function moneyEffect(to: Status): MoneyEffect {
 /** The answer exists from delivery on (a refunded task keeps the answer it was refunded for). */
 export const hasAnswer = (status: Status) => status === 'delivered' || status === 'disputed' || status === 'completed' || status === 'refunded';
 
-export const isStatus = (value: string): value is Status => (STATUSES as readonly string[]).includes(value);
 
 /** How long a client has to dispute a delivered live answer (SPEC: within 72 hours). */
 export const DISPUTE_WINDOW_MS = 72 * 3_600_000;

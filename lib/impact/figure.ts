@@ -62,16 +62,6 @@ export function summarize(draws: Float64Array, scratch?: Float64Array): Stats {
   return { low: q(QUANTILES.low), median: q(QUANTILES.median), high: q(QUANTILES.high), mean };
 }
 
-/** Type-7 quantile of `a` by selection (reorders `a`). */
-export function selectQuantile(a: Float64Array, p: number): number {
-  const n = a.length;
-  const h = (n - 1) * p;
-  const lo = Math.floor(h);
-  const x = select(a, lo, 0);
-  if (lo + 1 >= n || h === lo) return x;
-  return x + (h - lo) * (select(a, lo + 1, lo + 1) - x);
-}
-
 /**
  * Puts the k-th smallest value of a[from..] at a[k], smaller ones on its left and larger ones on its
  * right (quickselect with a median-of-three pivot, after Numerical Recipes' `select`).
@@ -109,10 +99,6 @@ function swap(a: Float64Array, i: number, j: number) {
   const t = a[i]!;
   a[i] = a[j]!;
   a[j] = t;
-}
-
-export function scaleStats(s: Stats, k: number): Stats {
-  return { low: s.low * k, median: s.median * k, high: s.high * k, mean: s.mean * k };
 }
 
 /** The worse of two grades. */

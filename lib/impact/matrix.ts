@@ -71,15 +71,3 @@ function swapRows(m: Float64Array, n: number, a: number, b: number) {
     m[b * n + j] = t;
   }
 }
-
-/** y = M·x */
-export function apply(m: Matrix, x: Float64Array): Float64Array {
-  const n = m.n;
-  const y = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let j = 0; j < n; j++) s += m.data[i * n + j]! * x[j]!;
-    y[i] = s;
-  }
-  return y;
-}

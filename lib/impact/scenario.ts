@@ -9,7 +9,6 @@ import * as v from 'valibot';
 import type { Confidence } from './types.ts';
 
 export const SCENARIO_CODES = ['S-MAX', 'S-EVID', 'S-RES', 'S-ARMS', 'S-CONS'] as const;
-export type ScenarioCode = (typeof SCENARIO_CODES)[number];
 
 const confidence = v.picklist(['high', 'medium', 'low']);
 

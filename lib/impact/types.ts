@@ -10,7 +10,6 @@ export const METRICS: readonly Metric[] = ['deaths', 'injuries'];
 
 export interface SourceFact { code: string; enabled: boolean; licence_name: string | null; credit: string | null; usage_restriction: string | null; verified_on: string | null }
 export interface Sector { code: string; name: string; kind: 'extraction' | 'manufacture' | 'services' }
-export interface Region { code: string; name: string }
 export interface Country { iso3: string; name: string; mrio_region: string }
 export interface Channel { code: string; name: string; requires_paf: boolean }
 

@@ -10,8 +10,8 @@ export interface ApiAnswer {
   status: number;
   /** Reply headers, lower-case names, as a client would see them (rate-limit headers included). */
   headers: Record<string, string>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
+  /** The parsed JSON body, null when there is none or it is not JSON; read it with `dataOf`/`errorOf`. */
+  json: unknown;
   /** The body's bytes, for answers that are not JSON (an evidence photo); empty for a streamed body. */
   bytes?: Buffer;
 }
@@ -28,6 +28,17 @@ export interface ApiCallOptions {
    * anything the visitor sent.
    */
   prepare?: (req: ApiRequest) => void;
+}
+
+/** The `data` member of a JSON answer; the caller names its type from the operation's contract. */
+export function dataOf<T>(answer: ApiAnswer): T {
+  return (answer.json as { data: T }).data;
+}
+
+/** The `error` object of an error answer (`{ code, message, detail }`), empty when the body has none. */
+export function errorOf(answer: ApiAnswer): { code?: string; message?: string; detail?: string } {
+  const error = (answer.json as { error?: unknown } | null)?.error;
+  return typeof error === 'object' && error !== null ? error : {};
 }
 
 export type Dispatch = (req: ApiRequest) => Promise<Reply | undefined>;
@@ -63,7 +74,7 @@ export function apiClient(dispatch: Dispatch) {
     for (const [name, value] of Object.entries(reply.headers ?? {})) replyHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     const bytes = typeof reply.body === 'string' ? Buffer.from(reply.body) : Buffer.isBuffer(reply.body) ? reply.body : Buffer.alloc(0);
     const text = bytes.toString('utf8');
-    let json: unknown = null;
+    let json: unknown;
     try {
       json = text ? JSON.parse(text) : null;
     } catch {

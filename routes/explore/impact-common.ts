@@ -11,7 +11,7 @@
  */
 import { html, type Html } from '../../lib/html.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
-import type { ApiAnswer, ApiCall } from './api.ts';
+import { errorOf, type ApiAnswer, type ApiCall } from './api.ts';
 import { explorePage } from './layout.ts';
 
 export const IMPACT = '/impact/v1';
@@ -66,8 +66,7 @@ export interface Envelope<D> {
   run: { id: number; published_at: string | null; illustrative: boolean; links: { self: string } } | null;
   methodology_version: string;
   data_version: string | null;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  metrics: Record<string, any> | null;
+  metrics: Record<string, unknown> | null;
   data: D;
   withheld: { code: string; reason: string } | null;
   sources: Source[];
@@ -90,8 +89,7 @@ export interface Called {
 
 /** A page's API access: every call is recorded, so the page can list them and the allowance left. */
 export interface ImpactSession {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  get<D = any>(path: string, query?: Record<string, string | undefined>): Promise<Envelope<D>>;
+  get<D = unknown>(path: string, query?: Record<string, string | undefined>): Promise<Envelope<D>>;
   calls: Called[];
 }
 
@@ -115,12 +113,12 @@ export function impactPage(api: ApiCall, handler: Handler) {
     const calls: Called[] = [];
     const session: ImpactSession = {
       calls,
-      async get(path, query = {}) {
+      async get<D>(path: string, query: Record<string, string | undefined> = {}): Promise<Envelope<D>> {
         const t = target(path, query);
         const answer = await api(req, t);
         calls.push({ target: t, answer });
         if (answer.status !== 200) throw new ApiRefusal(t, answer);
-        return answer.json;
+        return answer.json as Envelope<D>;
       },
     };
     try {
@@ -141,8 +139,8 @@ export function inWords(seconds: number): string {
 }
 
 function refusalPage(req: ApiRequest, refusal: ApiRefusal): Reply {
-  const { status, json, headers } = refusal.answer;
-  const detail: string = json?.error?.detail ?? `The API answered ${status}.`;
+  const { status, headers } = refusal.answer;
+  const detail: string = errorOf(refusal.answer).detail ?? `The API answered ${status}.`;
   const asked = html`<p class="muted">The API call: <a href="${refusal.target}"><code>GET ${refusal.target}</code></a></p>`;
   if (status === 429) {
     const seconds = Number(headers['retry-after'] ?? headers['x-ratelimit-reset'] ?? 0);

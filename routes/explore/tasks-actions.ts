@@ -13,7 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { html } from '../../lib/html.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
-import type { ApiAnswer } from './api.ts';
+import { dataOf, errorOf, type ApiAnswer } from './api.ts';
 import { SECURITY_HEADERS } from '../console/layout.ts';
 import { apiFailure, signInInvite } from './tasks-pages.ts';
 import type { Playground } from './tasks-session.ts';
@@ -56,11 +56,11 @@ export function taskActions(pg: Playground) {
       let answer: ApiAnswer;
       for (let attempt = 0; ; attempt++) {
         answer = await pg.asKey(req, key, '/human/v1/tasks', { method: 'POST', body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
-        if (answer.status !== 409 || answer.json?.error?.code !== 'idempotency_key_in_flight' || attempt >= IN_FLIGHT_RETRIES) break;
+        if (answer.status !== 409 || errorOf(answer).code !== 'idempotency_key_in_flight' || attempt >= IN_FLIGHT_RETRIES) break;
         await sleep(Math.min(1000, Number(answer.headers['retry-after'] ?? 1) * 1000));
       }
       if (answer.status !== 201) return apiFailure(answer, back());
-      return seeOther(`/explore/tasks/${answer.json.data.ref}`);
+      return seeOther(`/explore/tasks/${dataOf<{ ref: string }>(answer).ref}`);
     },
 
     async cancel(req: ApiRequest): Promise<Reply> {
@@ -82,6 +82,6 @@ export function taskActions(pg: Playground) {
     const body = toBody(form);
     const answer = await pg.asKey(req, key, `/human/v1/tasks/${encodeURIComponent(ref)}/${action}`, { method: 'POST', ...(body === undefined ? {} : { body }) });
     if (answer.status !== 200) return apiFailure(answer, back(/^tsk_[0-9A-Za-z]{20}$/.test(ref) ? ref : undefined));
-    return seeOther(`/explore/tasks/${answer.json.data.ref}`);
+    return seeOther(`/explore/tasks/${dataOf<{ ref: string }>(answer).ref}`);
   }
 }

@@ -6,7 +6,7 @@
  */
 import { html, type Html } from '../../lib/html.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
-import type { ApiCall } from './api.ts';
+import { dataOf, errorOf, type ApiCall } from './api.ts';
 import { explorePage } from './layout.ts';
 import { apiCalls, apiFailure, signedInLine, signInInvite } from './tasks-pages.ts';
 import type { Playground } from './tasks-session.ts';
@@ -52,7 +52,7 @@ export function homePage(api: ApiCall, pg: Playground) {
     if (!player) return signInInvite();
     const catalogue = await api(req, '/human/v1/capabilities');
     if (catalogue.status !== 200) return apiFailure(catalogue, html`<a href="/explore">Back to the explorer</a>`);
-    const capabilities = catalogue.json.data as CapabilityJson[];
+    const capabilities = dataOf<CapabilityJson[]>(catalogue);
     const calls = ['GET /human/v1/capabilities'];
 
     let tasks: Html;
@@ -63,8 +63,8 @@ export function homePage(api: ApiCall, pg: Playground) {
       const listed = await pg.asKey(req, key, '/human/v1/tasks?limit=10');
       calls.push('GET /human/v1/tasks?limit=10');
       tasks = listed.status === 200
-        ? taskList(listed.json.data as TaskJson[])
-        : html`<p class="notice error" role="alert">${listed.json?.error?.message ?? `The human API answered ${listed.status}.`} (API error <code>${listed.json?.error?.code ?? listed.status}</code>)</p>`;
+        ? taskList(dataOf<TaskJson[]>(listed))
+        : html`<p class="notice error" role="alert">${errorOf(listed).message ?? `The human API answered ${listed.status}.`} (API error <code>${errorOf(listed).code ?? listed.status}</code>)</p>`;
     }
 
     return explorePage({

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { html, type Html } from '../../lib/html.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
-import type { ApiCall } from './api.ts';
+import { dataOf, type ApiCall } from './api.ts';
 import { explorePage } from './layout.ts';
 import { quoteForm, type CapabilityJson } from './tasks-home.ts';
 import { apiCalls, apiFailure, signedInLine, signInInvite } from './tasks-pages.ts';
@@ -113,8 +113,8 @@ export function quotePage(api: ApiCall, pg: Playground) {
     const catalogue = await api(req, '/human/v1/capabilities');
     calls.push('GET /human/v1/capabilities');
     if (catalogue.status !== 200) return apiFailure(catalogue, back);
-    const capabilities = catalogue.json.data as CapabilityJson[];
-    const data = quote.json.data as Quoted | Refused;
+    const capabilities = dataOf<CapabilityJson[]>(catalogue);
+    const data = dataOf<Quoted | Refused>(quote);
     const capability = capabilities.find((c) => c.id === data.capability);
     const again = (a: Alternative) => `/explore/tasks/quote?${new URLSearchParams({ capability: data.capability, location: `${a.location.country_iso}/${a.location.city_slug}`, sla: a.sla })}`;
 

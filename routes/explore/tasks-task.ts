@@ -12,6 +12,7 @@ import { staticAsset } from '../../lib/http/static-asset.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { CANCEL_REASONS, DISPUTE_REASONS } from '../../lib/human/inputs.ts';
 import { SECURITY_HEADERS } from '../console/layout.ts';
+import { dataOf } from './api.ts';
 import { explorePage } from './layout.ts';
 import { apiCalls, apiFailure, signedInLine, signInInvite } from './tasks-pages.ts';
 import type { Player, Playground } from './tasks-session.ts';
@@ -119,7 +120,7 @@ export function taskPages(pg: Playground) {
       const base = `/human/v1/tasks/${encodeURIComponent(ref)}`;
       const got = await pg.asKey(req, key, base);
       if (got.status !== 200) return apiFailure(got, back);
-      const task = got.json.data as TaskJson;
+      const task = dataOf<TaskJson>(got);
       const calls = [`GET ${base}`];
       let delivered = html``;
       if (task.result_available) {
@@ -127,7 +128,7 @@ export function taskPages(pg: Playground) {
         calls.push(`GET ${base}/result`, `GET ${base}/evidence`);
         if (result.status !== 200) return apiFailure(result, back);
         if (evidence.status !== 200) return apiFailure(evidence, back);
-        delivered = html`${resultSection(result.json.data as ResultJson)}${evidenceSection(task.ref, evidence.json.data as EvidenceJson[])}`;
+        delivered = html`${resultSection(dataOf<ResultJson>(result))}${evidenceSection(task.ref, dataOf<EvidenceJson[]>(evidence))}`;
       }
       return explorePage({
         title: `Task ${task.ref}`,

@@ -27,7 +27,7 @@ function day(name: 'deadline_from' | 'deadline_to', value: string | undefined): 
 }
 
 export function toFilters(params: FilterParams, now: number): SearchFilters {
-  let text: SearchFilters['text'] = null;
+  let text: SearchFilters['text'];
   try {
     text = toFtsQuery(params.q, params.region);
   } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * The funding corpus API, /funding/v1 (document seeds/002, SPEC "Funding corpus"). The operations
+ * The funding corpus API, /funding/v1 (docs/services/funding.txt, SPEC "Funding corpus"). The operations
  * below are the whole URL space of the service, in the order they are matched; the OpenAPI contract
  * at /openapi.json is generated from the same list.
  */
@@ -37,7 +37,7 @@ export function fundingApi(ctx: AppContext) {
     name: 'funding',
     base: FUNDING_BASE,
     access: fundingAccess(ctx),
-    // Document 002: every response carries the accounting headers, preflights included (counted like any request).
+    // docs/services/funding.txt: every response carries the accounting headers, preflights included (counted like any request).
     accessOnPreflight: true,
     renderError: renderFundingError,
     log: ctx.log,

@@ -68,9 +68,6 @@ export function rateLimited(decision: Decision): HttpError {
 
 const callers = new WeakMap<ApiRequest, HumanCaller>();
 
-/** The caller of a request, if it presented a valid key. */
-export const callerOf = (req: ApiRequest): HumanCaller | null => callers.get(req) ?? null;
-
 /** The caller of a keyed endpoint: 401 when no key was sent. */
 export function requireCaller(req: ApiRequest): HumanCaller {
   const caller = callers.get(req);

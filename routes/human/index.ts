@@ -1,5 +1,5 @@
 /**
- * The human task ordering API, /human/v1 (document seeds/001, SPEC "Human task ordering"). The
+ * The human task ordering API, /human/v1 (docs/services/human.txt, SPEC "Human task ordering"). The
  * operations below are the whole URL space of the service, in the order they are matched; the OpenAPI
  * contract at /openapi.json is generated from the same list. The rules live in lib/human/ and the
  * stateful service in db/human/ (shared with the MCP server); these routes only parse requests and

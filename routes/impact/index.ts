@@ -1,5 +1,5 @@
 /**
- * The impact attribution read API, /impact/v1 (document seeds/000, SPEC "Impact attribution"). The
+ * The impact attribution read API, /impact/v1 (docs/services/impact.txt, SPEC "Impact attribution"). The
  * operations below are the whole URL space of the service, in the order they are matched; the OpenAPI
  * contract at /openapi.json is generated from the same list. Read-only: serviceRouter answers any
  * method other than GET, HEAD and OPTIONS on these paths with 405 and Allow.

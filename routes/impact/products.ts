@@ -11,7 +11,7 @@ import { servedLink } from '../../lib/impact/served-links.ts';
 import { productFigure, productMetrics } from './headlines.ts';
 import { IMPACT_BASE, links, productRef, usedInItem } from './links.ts';
 import { DEFAULT_SCENARIO, noQuery, productParams, productsQuery, scenarioQuery } from './schemas.ts';
-import type { FigureSession, ImpactDeps, RouteDef } from './serve.ts';
+import type { FigureSession, RouteDef } from './serve.ts';
 import type { Figure } from '../../lib/impact/check-figure.ts';
 
 const CONFIDENCE_RANK: Record<string, number> = { high: 0, medium: 1, low: 2 };

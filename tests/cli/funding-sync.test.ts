@@ -83,7 +83,10 @@ test('a sync killed mid-way resumes without duplicates or losses; re-running cha
       try {
         watcher ??= openDatabase(killed, { readonly: true });
         const imported = watcher.prepare("SELECT count(*) FROM funding_imports WHERE source = 'boe'").pluck().get() as number;
-        if (imported >= 5) (clearInterval(timer), kill());
+        if (imported >= 5) {
+          clearInterval(timer);
+          kill();
+        }
       } catch { /* not created or migrated yet */ }
     }, 20);
   });
@@ -167,7 +170,10 @@ test('SIGTERM stops a sync between batches and frees its lock; what it stored st
     const timer = setInterval(() => {
       try {
         watcher ??= openDatabase(file, { readonly: true });
-        if ((watcher.prepare("SELECT count(*) FROM funding_imports WHERE source = 'boe'").pluck().get() as number) >= 3) (clearInterval(timer), child.kill('SIGTERM'));
+        if ((watcher.prepare("SELECT count(*) FROM funding_imports WHERE source = 'boe'").pluck().get() as number) >= 3) {
+          clearInterval(timer);
+          child.kill('SIGTERM');
+        }
       } catch { /* not created or migrated yet */ }
     }, 20);
   });

@@ -35,7 +35,7 @@ test('unknown paths are 404 in JSON', async () => {
   assert.equal(res.json.error, 'not_found');
 });
 
-// Funding preflights carry the accounting headers like every response (document 002, issue 13), so
+// Funding preflights carry the accounting headers like every response (docs/services/funding.txt, issue 13), so
 // they go through the access stage and are counted (as anonymous: a preflight carries no key).
 test('CORS: any origin may read the public API; funding preflights are answered with the accounting headers', async () => {
   server.clock.advance(60_000);

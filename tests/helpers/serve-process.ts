@@ -39,7 +39,10 @@ export async function startServeProcess(args: string[], env: Record<string, stri
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output += line + '\n';
       const found = servingUrl(line);
-      if (found) (clearTimeout(timer), resolve(found));
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
     });
     void exited.then(([code, signal]) => (clearTimeout(timer), reject(new Error(`serve exited (${code ?? signal}) before serving:\n${output}`))));
   });

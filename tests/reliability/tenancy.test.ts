@@ -64,7 +64,6 @@ const order = (claim: string) => ({
   max_price_cents: 2000,
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const api = (method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) =>
   server.request(method, `/human/v1${path}`, {
     headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },

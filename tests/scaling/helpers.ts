@@ -35,7 +35,9 @@ export async function startRedis(): Promise<RedisProcess> {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 10_000);
     child.stdout!.on('data', (chunk) => {
       out += String(chunk);
-      if (/Ready to accept connections/.test(out)) (clearTimeout(timer), resolve());
+      if (!/Ready to accept connections/.test(out)) return;
+      clearTimeout(timer);
+      resolve();
     });
   });
   return {

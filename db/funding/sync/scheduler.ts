@@ -55,7 +55,11 @@ export function startSyncScheduler(o: SchedulerOptions): SyncScheduler {
     let ended = false; // 'error' (could not start) may come with or without a 'close'
     c.on('error', (err) => {
       o.log.error({ err }, 'funding sync could not be started');
-      if (!ended) (ended = true, (child = null), schedule(o.everyMs));
+      if (!ended) {
+        ended = true;
+        child = null;
+        schedule(o.everyMs);
+      }
     });
     c.on('close', (code, signal) => {
       if (ended) return;

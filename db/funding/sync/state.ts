@@ -4,7 +4,7 @@
  * was fetched, and the lock that lets one sync run at a time across processes.
  *
  * Every write here is meant to happen inside the batch transaction of the import it belongs to
- * (db/funding/sync/batch.ts), so that a kill between two batches leaves a watermark that matches
+ * (db/funding/sync/context.ts), so that a kill between two batches leaves a watermark that matches
  * exactly what was stored.
  */
 import { hostname } from 'node:os';
@@ -15,7 +15,6 @@ import type { SourceCode } from '../../../lib/funding/records.ts';
 export interface RunCounts {
   fetched: number; inserted: number; updated: number; unchanged: number; withheld: number; skipped: number; failed: number;
 }
-export const zeroCounts = (): RunCounts => ({ fetched: 0, inserted: 0, updated: 0, unchanged: 0, withheld: 0, skipped: 0, failed: 0 });
 
 export interface Validators { etag: string | null; last_modified: string | null; body_sha256: string | null }
 

@@ -7,7 +7,6 @@
  * phone widths. Scenario S-RES is unpublished before the first request, so a withheld row is on show.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, DESKTOP, PHONE, screenshot } from '../../helpers/browser.ts';

@@ -2,7 +2,7 @@
  * Every order acknowledged with a 201 is in the database file, even when the server is killed
  * (SIGKILL, no shutdown) while other orders are still in flight; and the ledger is sound afterwards.
  * (A power cut cannot be simulated here: that part rests on synchronous=FULL at each order commit,
- * which db/human-writer.test.ts checks.)
+ * which tests/db/human-writer.test.ts checks.)
  */
 import assert from 'node:assert/strict';
 import { fork } from 'node:child_process';

@@ -17,8 +17,18 @@ interface Entry { tag: number; type: number; count: number; data: Buffer }
 
 export function withExif(jpeg: Buffer, input: ExifInput): Buffer {
   const be = input.bigEndian ?? false;
-  const u16 = (n: number) => { const b = Buffer.alloc(2); be ? b.writeUInt16BE(n) : b.writeUInt16LE(n); return b; };
-  const u32 = (n: number) => { const b = Buffer.alloc(4); be ? b.writeUInt32BE(n) : b.writeUInt32LE(n); return b; };
+  const u16 = (n: number) => {
+    const b = Buffer.alloc(2);
+    if (be) b.writeUInt16BE(n);
+    else b.writeUInt16LE(n);
+    return b;
+  };
+  const u32 = (n: number) => {
+    const b = Buffer.alloc(4);
+    if (be) b.writeUInt32BE(n);
+    else b.writeUInt32LE(n);
+    return b;
+  };
   const ascii = (tag: number, s: string): Entry => ({ tag, type: 2, count: s.length + 1, data: Buffer.from(s + '\0', 'latin1') });
   const rationals = (tag: number, values: Array<[number, number]>): Entry => ({ tag, type: 5, count: values.length, data: Buffer.concat(values.flatMap(([n, d]) => [u32(n), u32(d)])) });
   const dms = (deg: number): Array<[number, number]> => {

@@ -52,7 +52,10 @@ export function reachableFrom(from: Status): Set<Status> {
   for (let grew = true; grew;) {
     grew = false;
     for (const t of Object.values(TRANSITIONS)) {
-      if (t.from.some((s) => seen.has(s)) && !seen.has(t.to)) (seen.add(t.to), (grew = true));
+      if (t.from.some((s) => seen.has(s)) && !seen.has(t.to)) {
+        seen.add(t.to);
+        grew = true;
+      }
     }
   }
   return seen;
@@ -148,7 +151,7 @@ function check(db: Db, expected: Expected): Findings {
 /**
  * The funding full-text index: internally consistent (FTS5 'integrity-check'), and indexing exactly
  * the calls that are not withheld. (Its 'integrity-check' against the content table cannot be used:
- * withheld calls are in the content table and deliberately not indexed, db/migrations/002.) The
+ * withheld calls are in the content table and deliberately not indexed, db/migrations/002_funding.sql.) The
  * check is an INSERT in form, so it runs on a second, writable connection; it writes nothing.
  */
 function ftsIndexMismatch(readOnly: Db): string | null {
