@@ -17,21 +17,24 @@ module.exports = {
   forbidden: [
     {
       name: 'lib-imports-no-db-or-routes',
-      comment: 'lib/ holds pure rules: it never reaches the database, the routes or the process wiring (docs/architecture.md).',
+      comment:
+        'lib/ holds pure rules: it never reaches the database, the routes or the process wiring (docs/architecture.md).',
       severity: 'error',
       from: { path: PURE_LIB },
       to: { path: '^(db|routes|cli)/|^(app|main)\\.ts$' },
     },
     {
       name: 'lib-does-no-io',
-      comment: 'lib/ outside lib/http/ is pure: no file, network, process or database module; take bytes and `now` as arguments.',
+      comment:
+        'lib/ outside lib/http/ is pure: no file, network, process or database module; take bytes and `now` as arguments.',
       severity: 'error',
       from: { path: PURE_LIB },
       to: { path: IO_MODULES, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'lib-uses-only-pure-http-parts',
-      comment: 'Pure lib/ may use the edge\'s error and request types and its address parsing, not the adapter, server, logger or metrics.',
+      comment:
+        "Pure lib/ may use the edge's error and request types and its address parsing, not the adapter, server, logger or metrics.",
       severity: 'error',
       from: { path: PURE_LIB },
       to: { path: '^lib/http/', pathNot: '^lib/http/(errors|types|client-address)\\.ts$' },

@@ -91,16 +91,25 @@ export async function redisCounters(config: Config, log: Logger): Promise<RedisL
   return redis;
 }
 
-export interface BackgroundJobs { writeBehind: WriteBehind; stop(): void }
+export interface BackgroundJobs {
+  writeBehind: WriteBehind;
+  stop(): void;
+}
 
 /**
  * The jobs that must run once per database, not once per process: the write-behind of day counts
  * (from the in-process limiter, when the counters are not in Redis) and key uses, the human
  * scheduler, and the replication heartbeat (REPLICA_HEARTBEAT_MS).
  */
-export function startBackgroundJobs(ctx: { db: Db; clock: () => number; log: Logger; config: Config }, limiter: RateLimiter | null, human: HumanService): BackgroundJobs {
+export function startBackgroundJobs(
+  ctx: { db: Db; clock: () => number; log: Logger; config: Config },
+  limiter: RateLimiter | null,
+  human: HumanService,
+): BackgroundJobs {
   const { db, clock, log, config } = ctx;
-  const writeBehind = new WriteBehind(db, limiter, clock, (err) => log.warn({ err }, 'daily counts not written yet (database busy); retrying'));
+  const writeBehind = new WriteBehind(db, limiter, clock, (err) =>
+    log.warn({ err }, 'daily counts not written yet (database busy); retrying'),
+  );
   writeBehind.start();
   human.start();
   let heartbeat: NodeJS.Timeout | undefined;
@@ -156,7 +165,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   if (redis) limiter = redis;
   else if (ipc) limiter = ipc;
   else limiter = local = new RateLimiter(persistedDayCount(db));
-  if (readOnly && !redis) log.warn('READ_ONLY without REDIS_URL: this node counts its clients on its own, in memory (set REDIS_URL to share the limits with the primary)');
+  if (readOnly && !redis)
+    log.warn(
+      'READ_ONLY without REDIS_URL: this node counts its clients on its own, in memory (set REDIS_URL to share the limits with the primary)',
+    );
 
   // Every service object is built here, once, and passed down in ctx (docs/architecture.md).
   const base = { config, db, clock, log };
@@ -169,7 +181,15 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
 
   const lag = readOnly ? heartbeatReader(db) : undefined;
   const ctx: AppContext = {
-    config, db, clock, log, limiter, writeBehind: keyUses, lookupKey: keyLookup(db), activePlan: activePlanLookup(db), human,
+    config,
+    db,
+    clock,
+    log,
+    limiter,
+    writeBehind: keyUses,
+    lookupKey: keyLookup(db),
+    activePlan: activePlanLookup(db),
+    human,
     ...(lag ? { replica: { lag, maxLagMs: config.scaling.maxLagMs } } : {}),
   };
   const metrics = createMetrics(ctx.replica ? () => ctx.replica!.lag(clock()).lagMs : undefined);
@@ -181,7 +201,9 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     metrics.cluster = ipc.clusterMetrics;
   }
   const router = buildRoutes(ctx, metrics);
-  const fetch = readOnly ? refuseWritesOutsideServices((req) => router.fetch(req)) : (req: ApiRequest) => router.fetch(req);
+  const fetch = readOnly
+    ? refuseWritesOutsideServices((req) => router.fetch(req))
+    : (req: ApiRequest) => router.fetch(req);
   const listener = createListener({
     fetch,
     log,
@@ -191,11 +213,27 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     observe: metrics.observe,
   });
   const server = await listen(listener, config.host, config.port, { ...DEFAULT_LIMITS, ...options.limits });
-  log.info({ url: server.url, database: config.databasePath, ...(role === 'worker' ? { pid: process.pid } : {}), ...(readOnly ? { readOnly } : {}) }, role === 'worker' ? 'worker is serving' : 'trio is serving');
+  log.info(
+    {
+      url: server.url,
+      database: config.databasePath,
+      ...(role === 'worker' ? { pid: process.pid } : {}),
+      ...(readOnly ? { readOnly } : {}),
+    },
+    role === 'worker' ? 'worker is serving' : 'trio is serving',
+  );
   // FUNDING_SYNC_EVERY (off by default): the corpus follows its sources (db/funding/sync/scheduler.ts).
   // A job of the database's owner: in a cluster the primary runs it (cli/cluster.ts), never a worker.
-  const syncScheduler = !owner || config.fundingSync.everyMs === null ? null
-    : startSyncScheduler({ everyMs: config.fundingSync.everyMs, db, clock, log, ...(options.syncCommand ? { command: options.syncCommand } : {}) });
+  const syncScheduler =
+    !owner || config.fundingSync.everyMs === null
+      ? null
+      : startSyncScheduler({
+          everyMs: config.fundingSync.everyMs,
+          db,
+          clock,
+          log,
+          ...(options.syncCommand ? { command: options.syncCommand } : {}),
+        });
 
   let stopping: Promise<void> | undefined;
   return {

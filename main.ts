@@ -16,12 +16,23 @@ import { openDatabase, type Db } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { readConfig } from './lib/config.ts';
 
-const COMMANDS: Command[] = [...serverCommands, ...fundingRuleCommands, ...backupCommands, ...impactCommands, ...accountCommands, ...humanCommands, ...fundingSyncCommands];
+const COMMANDS: Command[] = [
+  ...serverCommands,
+  ...fundingRuleCommands,
+  ...backupCommands,
+  ...impactCommands,
+  ...accountCommands,
+  ...humanCommands,
+  ...fundingSyncCommands,
+];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
-  return ['usage: main.ts <command> [options]   (every command takes --help and --json)', '',
-    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)].join('\n');
+  return [
+    'usage: main.ts <command> [options]   (every command takes --help and --json)',
+    '',
+    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+  ].join('\n');
 }
 
 function help(command: Command): string {
@@ -38,7 +49,12 @@ async function main(argv: string[]): Promise<number> {
   const rest = argv.slice(command.words.length);
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: rest,
+      options: { ...command.options, help: { type: 'boolean' }, json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n\n${help(command)}\n`);
     return 2;
@@ -53,7 +69,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     const config = readConfig(process.env);
     const expected = command.positionals ?? [];
-    if (positionals.length !== expected.length) throw new UsageError(`expected ${expected.length ? expected.join(' ') : 'no arguments'}`);
+    if (positionals.length !== expected.length)
+      throw new UsageError(`expected ${expected.length ? expected.join(' ') : 'no arguments'}`);
     const ctx: CliContext = {
       config,
       openDb: () => {
@@ -81,7 +98,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function plain(result: Record<string, unknown>): string {
-  return Object.entries(result).map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`).join('\n');
+  return Object.entries(result)
+    .map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
+    .join('\n');
 }
 
 const code = await main(process.argv.slice(2));

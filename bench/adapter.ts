@@ -7,14 +7,23 @@
  * the adapter not build a WHATWG Request per call unless a handler needs one, and that this be measured.
  */
 import { loadavg } from 'node:os';
-import { describe, fmt, machine, measure, option, startChild, stopChild, writeBenchmarkSection, type Measurement } from './load.ts';
+import {
+  describe,
+  fmt,
+  machine,
+  measure,
+  option,
+  startChild,
+  stopChild,
+  writeBenchmarkSection,
+  type Measurement,
+} from './load.ts';
 
 const MODES = [
   ['raw', 'raw node:http (baseline)'],
   ['trio', 'trio adapter + itty-router (light request)'],
   ['whatwg', 'WHATWG Request/Response per call + itty-router'],
 ] as const;
-
 
 export async function run(args: string[]): Promise<void> {
   const durationS = option(args, '--duration', 6);
@@ -45,11 +54,14 @@ export async function run(args: string[]): Promise<void> {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...MODES.map(([mode, label]) => {
       const [one, many] = results.get(mode)!;
-      return `| ${label} | ${fmt(one!.rps, 0)} | ${fmt(one!.p99, 2)} | ${fmt(many!.rps, 0)} | ${fmt(many!.p50, 2)} | ${fmt(many!.p99, 2)} | ` +
-        `${fmt(one!.rps / raw[0]!.rps, 2)} / ${fmt(many!.rps / raw[1]!.rps, 2)} |`;
+      return (
+        `| ${label} | ${fmt(one!.rps, 0)} | ${fmt(one!.p99, 2)} | ${fmt(many!.rps, 0)} | ${fmt(many!.p50, 2)} | ${fmt(many!.p99, 2)} | ` +
+        `${fmt(one!.rps / raw[0]!.rps, 2)} / ${fmt(many!.rps / raw[1]!.rps, 2)} |`
+      );
     }),
   ];
   const report = lines.join('\n');
   console.log('\n' + report);
-  if (!args.includes('--no-write')) writeBenchmarkSection('adapter', '## HTTP adapter (npm run bench -- adapter)', report);
+  if (!args.includes('--no-write'))
+    writeBenchmarkSection('adapter', '## HTTP adapter (npm run bench -- adapter)', report);
 }

@@ -21,25 +21,55 @@ import { openDatabase } from '../db/connection.ts';
 import { DEMO_CATALOGUE, loadCatalogue } from '../db/human/catalogue.ts';
 import { loadImpactDemo } from '../db/impact/demo.ts';
 import { migrate } from '../db/migrate.ts';
-import { fetchOnce, fmt, machine, option, replayableHeaders, startChild, stopChild, writeBenchmarkSection } from './load.ts';
+import {
+  fetchOnce,
+  fmt,
+  machine,
+  option,
+  replayableHeaders,
+  startChild,
+  stopChild,
+  writeBenchmarkSection,
+} from './load.ts';
 import { freePortFor } from './cluster-port.ts';
 
 const CONNECTIONS = 32;
 const ORDER = JSON.stringify({
-  capability: 'human.verify', spec: { claim: 'The bakery at 12 Rue Oberkampf is open on Sundays', subject: 'Boulangerie Martin' },
-  location: { country_iso: 'FR', city_slug: 'paris' }, max_price_cents: 2000,
+  capability: 'human.verify',
+  spec: { claim: 'The bakery at 12 Rue Oberkampf is open on Sundays', subject: 'Boulangerie Martin' },
+  location: { country_iso: 'FR', city_slug: 'paris' },
+  max_price_cents: 2000,
 });
 
-interface Result { rps: number; p50: number; p99: number; ok: number; other: number; created: string[]; cpuUs?: number }
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  other: number;
+  created: string[];
+  cpuUs?: number;
+}
 
-async function load(url: string, method: 'GET' | 'POST', headers: Record<string, string>, warmupS: number, durationS: number, paths?: string[], body?: string): Promise<Result> {
+async function load(
+  url: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  warmupS: number,
+  durationS: number,
+  paths?: string[],
+  body?: string,
+): Promise<Result> {
   const latencies: number[] = [];
   let other = 0;
   let i = 0;
   const from = process.hrtime.bigint() + BigInt(Math.round(warmupS * 1e9));
   const created: string[] = [];
   const request = {
-    method, path: new URL(url).pathname, headers, ...(body ? { body } : {}),
+    method,
+    path: new URL(url).pathname,
+    headers,
+    ...(body ? { body } : {}),
     setupRequest: (req: { headers?: Record<string, string>; path?: string }) => ({
       ...req,
       ...(method === 'POST' ? { headers: { ...req.headers, 'idempotency-key': randomUUID() } } : {}),
@@ -50,7 +80,17 @@ async function load(url: string, method: 'GET' | 'POST', headers: Record<string,
     },
   };
   await new Promise<void>((resolve, reject) => {
-    const instance = autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration: warmupS + durationS, timeout: 60, requests: [request as unknown as autocannon.Request] }, (err) => (err ? reject(err) : resolve()));
+    const instance = autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        pipelining: 1,
+        duration: warmupS + durationS,
+        timeout: 60,
+        requests: [request as unknown as autocannon.Request],
+      },
+      (err) => (err ? reject(err) : resolve()),
+    );
     instance.on('response', (_c, status, _b, ms) => {
       if (process.hrtime.bigint() < from) return;
       latencies.push(ms);
@@ -59,21 +99,31 @@ async function load(url: string, method: 'GET' | 'POST', headers: Record<string,
   });
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? NaN;
-  return { rps: latencies.length / durationS, p50: at(0.5), p99: at(0.99), ok: latencies.length - other, other, created };
+  return {
+    rps: latencies.length / durationS,
+    p50: at(0.5),
+    p99: at(0.99),
+    ok: latencies.length - other,
+    other,
+    created,
+  };
 }
 
 /** CPU seconds used so far by a process and its children (a cluster's workers), from /proc; 0 elsewhere. */
 function cpuOfTree(root: number): number {
   let total = 0;
   try {
-    const stats = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => {
-      try {
-        const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return { pid: Number(d), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
-      } catch {
-        return null;
-      }
-    }).filter((x) => x !== null);
+    const stats = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map((d) => {
+        try {
+          const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ');
+          return { pid: Number(d), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
+        } catch {
+          return null;
+        }
+      })
+      .filter((x) => x !== null);
     for (const st of stats) if (st.pid === root || st.ppid === root) total += st.ticks;
   } catch {
     return 0;
@@ -82,14 +132,37 @@ function cpuOfTree(root: number): number {
 }
 
 /** The counters alone: a primary round trip (batched as the workers do) vs a SQLite counter transaction from two processes. */
-async function counterStores(dir: string): Promise<{ ipcRoundTripUs: number; ipcPerSecond: number; sqlitePerSecond: number; sqliteOneProcessPerSecond: number; redisPerSecond: number | null }> {
-  const child = fork(join(import.meta.dirname, 'counter-store.ts'), ['ipc'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ipc = await new Promise<{ roundTripUs: number; perSecond: number }>((resolve) => child.once('message', (m) => resolve(m as { roundTripUs: number; perSecond: number })));
+async function counterStores(dir: string): Promise<{
+  ipcRoundTripUs: number;
+  ipcPerSecond: number;
+  sqlitePerSecond: number;
+  sqliteOneProcessPerSecond: number;
+  redisPerSecond: number | null;
+}> {
+  const child = fork(join(import.meta.dirname, 'counter-store.ts'), ['ipc'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ipc = await new Promise<{ roundTripUs: number; perSecond: number }>((resolve) =>
+    child.once('message', (m) => resolve(m as { roundTripUs: number; perSecond: number })),
+  );
   child.kill();
   const path = join(dir, 'counters.sqlite');
   const runSqlite = async (processes: number) => {
-    const kids = Array.from({ length: processes }, () => fork(join(import.meta.dirname, 'counter-store.ts'), ['sqlite', path], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
-    const answers = await Promise.all(kids.map((k) => new Promise<{ perSecond: number }>((resolve) => k.once('message', (m) => resolve(m as { perSecond: number })))));
+    const kids = Array.from({ length: processes }, () =>
+      fork(join(import.meta.dirname, 'counter-store.ts'), ['sqlite', path], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
+    );
+    const answers = await Promise.all(
+      kids.map(
+        (k) =>
+          new Promise<{ perSecond: number }>((resolve) =>
+            k.once('message', (m) => resolve(m as { perSecond: number })),
+          ),
+      ),
+    );
     return answers.reduce((s, a) => s + a.perSecond, 0);
   };
   const sqliteOneProcessPerSecond = await runSqlite(1);
@@ -97,13 +170,30 @@ async function counterStores(dir: string): Promise<{ ipcRoundTripUs: number; ipc
   let redisPerSecond: number | null = null;
   if (spawnSync('redis-server', ['--version']).status === 0) {
     const port = await freePortFor();
-    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     await new Promise((r) => setTimeout(r, 500));
-    const kid = fork(join(import.meta.dirname, 'counter-store.ts'), ['redis', `redis://127.0.0.1:${port}/0`], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    redisPerSecond = (await new Promise<{ perSecond: number }>((resolve) => kid.once('message', (m) => resolve(m as { perSecond: number })))).perSecond;
+    const kid = fork(join(import.meta.dirname, 'counter-store.ts'), ['redis', `redis://127.0.0.1:${port}/0`], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    redisPerSecond = (
+      await new Promise<{ perSecond: number }>((resolve) =>
+        kid.once('message', (m) => resolve(m as { perSecond: number })),
+      )
+    ).perSecond;
     server.kill();
   }
-  return { ipcRoundTripUs: ipc.roundTripUs, ipcPerSecond: ipc.perSecond, sqlitePerSecond, sqliteOneProcessPerSecond, redisPerSecond };
+  return {
+    ipcRoundTripUs: ipc.roundTripUs,
+    ipcPerSecond: ipc.perSecond,
+    sqlitePerSecond,
+    sqliteOneProcessPerSecond,
+    redisPerSecond,
+  };
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -122,7 +212,11 @@ export async function run(args: string[]): Promise<void> {
     loadImpactDemo(db, Date.now);
     loadCatalogue(db, DEMO_CATALOGUE);
     const account = createAccount(db, 'bench@example.org', Date.now());
-    const key = createKey(db, { accountId: account.id, service: 'human', name: 'bench', environment: 'test' }, Date.now()).key;
+    const key = createKey(
+      db,
+      { accountId: account.id, service: 'human', name: 'bench', environment: 'test' },
+      Date.now(),
+    ).key;
     const slugs = db.prepare('SELECT slug FROM impact_products ORDER BY slug').pluck().all() as string[];
     const sqlite = db.prepare('SELECT sqlite_version()').pluck().get() as string;
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -151,11 +245,14 @@ export async function run(args: string[]): Promise<void> {
             const before = cpuOfTree(server.child.pid!);
             const r = await run();
             const all = r.ok + r.other;
-            r.cpuUs = ((cpuOfTree(server.child.pid!) - before) * 1e6) / Math.max(1, all * ((warmupS + durationS) / durationS));
+            r.cpuUs =
+              ((cpuOfTree(server.child.pid!) - before) * 1e6) / Math.max(1, all * ((warmupS + durationS) / durationS));
             return r;
           };
           const reads = await withCpu(() => load(`${base}${readPaths[0]}`, 'GET', {}, warmupS, durationS, readPaths));
-          const orders = await withCpu(() => load(`${base}/human/v1/tasks`, 'POST', orderHeaders, warmupS, durationS, undefined, ORDER));
+          const orders = await withCpu(() =>
+            load(`${base}/human/v1/tasks`, 'POST', orderHeaders, warmupS, durationS, undefined, ORDER),
+          );
           await stopChild(server.child);
           const check = openDatabase(path, { readonly: true });
           const stored = new Set(check.prepare('SELECT ref FROM human_tasks').pluck().all() as string[]);
@@ -164,7 +261,9 @@ export async function run(args: string[]): Promise<void> {
           if (lost) throw new Error(`${lost} acknowledged orders are not in the file`);
           acknowledged += orders.created.length;
           const name = workers === 0 ? 'single process (default serve)' : `serve --workers ${workers}`;
-          console.log(`round ${round + 1}: ${name.padEnd(32)} reads ${fmt(reads.rps, 0)}/s p99 ${fmt(reads.p99, 1)} ms ${fmt(reads.cpuUs!, 0)} µs CPU; durable orders ${fmt(orders.rps, 0)}/s p99 ${fmt(orders.p99, 1)} ms ${fmt(orders.cpuUs!, 0)} µs CPU`);
+          console.log(
+            `round ${round + 1}: ${name.padEnd(32)} reads ${fmt(reads.rps, 0)}/s p99 ${fmt(reads.p99, 1)} ms ${fmt(reads.cpuUs!, 0)} µs CPU; durable orders ${fmt(orders.rps, 0)}/s p99 ${fmt(orders.p99, 1)} ms ${fmt(orders.cpuUs!, 0)} µs CPU`,
+          );
           const row = rows.find((r) => r.name === name);
           if (!row) rows.push({ name, reads, orders, stored: orders.created.length });
           else {
@@ -193,11 +292,14 @@ export async function run(args: string[]): Promise<void> {
       '',
       `${CONNECTIONS} connections, ${durationS} s after ${warmupS} s of warm-up, best of ${rounds} rounds taken in turn. Reads: GET /impact/v1/product/{slug}, each of the ${slugs.length} demo products in turn. Orders: POST /human/v1/tasks, sandbox key, a new Idempotency-Key each, durable (fsync at commit, group commit per process). Every acknowledged order (${fmt(acknowledged, 0)}) was found in the file afterwards.`,
       '',
-      'Server CPU: all of the server\'s processes (primary and workers), from /proc, per request answered (an estimate: warm-up included, 10 ms ticks). It is the figure that sizes a deployment, since on this machine the cores, not trio, set the rate.',
+      "Server CPU: all of the server's processes (primary and workers), from /proc, per request answered (an estimate: warm-up included, 10 ms ticks). It is the figure that sizes a deployment, since on this machine the cores, not trio, set the rate.",
       '',
       '| server | reads/s | reads p99 ms | × single | × raw | CPU µs/read | durable orders/s | orders p99 ms | × single | CPU µs/order |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.name} | ${fmt(r.reads.rps, 0)} | ${fmt(r.reads.p99, 1)} | ${fmt(r.reads.rps / single.reads.rps, 2)} | ${fmt(r.reads.rps / rawReads.rps, 2)} | ${fmt(r.reads.cpuUs!, 0)} | ${fmt(r.orders.rps, 0)} | ${fmt(r.orders.p99, 1)} | ${fmt(r.orders.rps / single.orders.rps, 2)} | ${fmt(r.orders.cpuUs!, 0)} |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.name} | ${fmt(r.reads.rps, 0)} | ${fmt(r.reads.p99, 1)} | ${fmt(r.reads.rps / single.reads.rps, 2)} | ${fmt(r.reads.rps / rawReads.rps, 2)} | ${fmt(r.reads.cpuUs!, 0)} | ${fmt(r.orders.rps, 0)} | ${fmt(r.orders.p99, 1)} | ${fmt(r.orders.rps / single.orders.rps, 2)} | ${fmt(r.orders.cpuUs!, 0)} |`,
+      ),
       `| raw node:http, same bytes (baseline) | ${fmt(rawReads.rps, 0)} | ${fmt(rawReads.p99, 1)} | | 1.00 | | | | | |`,
       '',
       'Shared counters, measured alone (the choice in db/counters/ipc.ts):',

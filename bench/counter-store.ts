@@ -17,7 +17,9 @@ const LIMITS = { perMinute: 1e9, perDay: null };
 if (mode === 'sqlite') {
   const db = openDatabase(path!);
   db.exec('CREATE TABLE IF NOT EXISTS counters (bucket TEXT PRIMARY KEY, n INTEGER NOT NULL)');
-  const bump = db.prepare('INSERT INTO counters (bucket, n) VALUES (?, 1) ON CONFLICT (bucket) DO UPDATE SET n = n + 1');
+  const bump = db.prepare(
+    'INSERT INTO counters (bucket, n) VALUES (?, 1) ON CONFLICT (bucket) DO UPDATE SET n = n + 1',
+  );
   const count = db.transaction((bucket: string) => bump.run(bucket));
   const end = Date.now() + 2000;
   let n = 0;
@@ -31,14 +33,19 @@ if (mode === 'sqlite') {
   const now = Date.now();
   let n = 0;
   const end = Date.now() + 2000;
-  await Promise.all(Array.from({ length: 64 }, async (_, i) => {
-    for (; Date.now() < end; n++) await redis.take(`bench:${i % 50}`, { perMinute: 1e9, perDay: 1e12 }, now);
-  }));
+  await Promise.all(
+    Array.from({ length: 64 }, async (_, i) => {
+      for (; Date.now() < end; n++) await redis.take(`bench:${i % 50}`, { perMinute: 1e9, perDay: 1e12 }, now);
+    }),
+  );
   await redis.close();
   process.send!({ perSecond: n / 2 });
 } else if (mode === 'ipc') {
   const limiter = new RateLimiter(() => 0);
-  const child = fork(import.meta.filename, ['ipc-worker'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(import.meta.filename, ['ipc-worker'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   child.on('message', (msg: ToPrimary | { result: unknown }) => {
     if ('result' in msg) {
       process.send!(msg.result);
@@ -57,7 +64,8 @@ if (mode === 'sqlite') {
   t = process.hrtime.bigint();
   let done = 0;
   // 32 requests at a time, as 32 connections would bring them.
-  for (let round = 0; round < 2000; round++) await Promise.all(Array.from({ length: 32 }, (_, i) => ipc.take(`b${i}`, LIMITS, now).then(() => done++)));
+  for (let round = 0; round < 2000; round++)
+    await Promise.all(Array.from({ length: 32 }, (_, i) => ipc.take(`b${i}`, LIMITS, now).then(() => done++)));
   const perSecond = done / (Number(process.hrtime.bigint() - t) / 1e9);
   ipc.stop();
   process.send!({ result: { roundTripUs, perSecond } });

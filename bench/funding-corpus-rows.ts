@@ -63,7 +63,11 @@ const rowRng = (i: number, stream: number) => mulberry32(hash32(SEED ^ hash32(i 
 class Zipf {
   private readonly cdf: Float64Array;
   /** Zipf–Mandelbrot: weight of rank r is 1 / (r + q)^s; q > 1 flattens the head, as in real text. */
-  constructor(readonly words: readonly string[], s: number, q = 1) {
+  constructor(
+    readonly words: readonly string[],
+    s: number,
+    q = 1,
+  ) {
     this.cdf = new Float64Array(words.length);
     let sum = 0;
     for (let r = 0; r < words.length; r++) this.cdf[r] = sum += 1 / Math.pow(r + q, s);
@@ -94,9 +98,15 @@ function shuffled<T>(items: T[], rng: () => number): T[] {
 const unique = (words: string[]) => [...new Set(words)];
 
 interface Vocabulary {
-  esContent: Zipf; esStop: Zipf; esTopic: Zipf; places: Zipf;
-  enContent: Zipf; enStop: Zipf; enTopic: Zipf;
-  rare: string[]; distinct: number;
+  esContent: Zipf;
+  esStop: Zipf;
+  esTopic: Zipf;
+  places: Zipf;
+  enContent: Zipf;
+  enStop: Zipf;
+  enTopic: Zipf;
+  rare: string[];
+  distinct: number;
 }
 
 export function buildVocabulary(): Vocabulary {
@@ -104,7 +114,10 @@ export function buildVocabulary(): Vocabulary {
   const esDerived = V.ES_STEMS.flatMap((s) => V.ES_ENDINGS.map((e) => s + e));
   const towns = V.TOWN_HEADS.flatMap((h) => V.TOWN_TAILS.map((t) => h + t));
   // Real words first (most frequent), then the derived and place tail in a fixed shuffled order.
-  const esContent = unique([...V.ES_CONTENT, ...shuffled(unique([...esDerived, ...towns.map((t) => t.toLowerCase())]), rng)]);
+  const esContent = unique([
+    ...V.ES_CONTENT,
+    ...shuffled(unique([...esDerived, ...towns.map((t) => t.toLowerCase())]), rng),
+  ]);
   const enDerived = V.EN_STEMS.flatMap((s) => V.EN_ENDINGS.map((e) => s + e));
   const enContent = unique([...V.EN_CONTENT, ...shuffled(enDerived, rng)]);
   const places = unique([...V.ES_PLACES, ...shuffled(towns, rng)]);
@@ -115,12 +128,21 @@ export function buildVocabulary(): Vocabulary {
     for (let k = 0; k < n; k++) w += V.SYLLABLES[Math.floor(rng() * V.SYLLABLES.length)]!;
     if (w !== RARE_TERM) rare.add(rng() < 0.15 ? w.toUpperCase() : w);
   }
-  const distinct = new Set([...esContent, ...enContent, ...places.map((p) => p.toLowerCase()), ...V.ES_STOP, ...V.EN_STOP, ...rare].map((w) => w.toLowerCase())).size;
+  const distinct = new Set(
+    [...esContent, ...enContent, ...places.map((p) => p.toLowerCase()), ...V.ES_STOP, ...V.EN_STOP, ...rare].map((w) =>
+      w.toLowerCase(),
+    ),
+  ).size;
   return {
-    esContent: new Zipf(esContent, 1.0, 8), esStop: new Zipf(V.ES_STOP, 1.1), esTopic: new Zipf(V.ES_TOPICS, 0.9, 3),
+    esContent: new Zipf(esContent, 1.0, 8),
+    esStop: new Zipf(V.ES_STOP, 1.1),
+    esTopic: new Zipf(V.ES_TOPICS, 0.9, 3),
     places: new Zipf(places, 1.0, 3),
-    enContent: new Zipf(enContent, 1.0, 8), enStop: new Zipf(V.EN_STOP, 1.1), enTopic: new Zipf(V.EN_TOPICS, 0.9, 3),
-    rare: [...rare], distinct,
+    enContent: new Zipf(enContent, 1.0, 8),
+    enStop: new Zipf(V.EN_STOP, 1.1),
+    enTopic: new Zipf(V.EN_TOPICS, 0.9, 3),
+    rare: [...rare],
+    distinct,
   };
 }
 
@@ -131,8 +153,13 @@ type Source = 'bdns' | 'boe' | 'eu';
 type Kind = 'open' | 'forthcoming' | 'none' | 'closed';
 
 interface Plan {
-  source: Source; kind: Kind; personal: boolean;
-  pubDay: number; openDay: number | null; cutoffDays: number[]; time: string | null;
+  source: Source;
+  kind: Kind;
+  personal: boolean;
+  pubDay: number;
+  openDay: number | null;
+  cutoffDays: number[];
+  time: string | null;
   sourceStatus: 'open' | 'forthcoming' | 'closed' | null;
 }
 
@@ -146,7 +173,8 @@ export function plan(i: number): Plan {
   const kind: Kind = k < 0.07 ? 'open' : k < 0.085 ? 'forthcoming' : k < 0.105 ? 'none' : 'closed';
   // Publication density grows towards now (more calls are published each year): offset ∝ sqrt(u).
   const recentDay = () => START_DAY + Math.floor(SPAN_DAYS * Math.sqrt(r()));
-  const duration = () => (source === 'eu' ? 45 + Math.floor(-Math.log(1 - r()) * 60) : 10 + Math.floor(-Math.log(1 - r()) * 25));
+  const duration = () =>
+    source === 'eu' ? 45 + Math.floor(-Math.log(1 - r()) * 60) : 10 + Math.floor(-Math.log(1 - r()) * 25);
   let pubDay: number;
   let openDay: number | null;
   let deadline: number | null;
@@ -184,13 +212,15 @@ export function plan(i: number): Plan {
   }
   const cutoffDays: number[] = [];
   if (deadline !== null) {
-    if (source === 'eu' && r() < 0.12 && deadline - pubDay > 20) cutoffDays.push(pubDay + Math.floor((deadline - pubDay) / 2));
+    if (source === 'eu' && r() < 0.12 && deadline - pubDay > 20)
+      cutoffDays.push(pubDay + Math.floor((deadline - pubDay) / 2));
     cutoffDays.push(deadline);
   }
   const time = deadline === null ? null : source === 'eu' ? '17:00' : source === 'bdns' && r() < 0.1 ? '14:00' : null;
   let sourceStatus: Plan['sourceStatus'] = null;
   if (kind === 'none') sourceStatus = pubDay > NOW_DAY - 365 && r() < 0.5 ? 'open' : 'closed';
-  else if (source === 'eu') sourceStatus = kind === 'forthcoming' ? 'forthcoming' : kind === 'closed' && r() < 0.15 ? 'closed' : 'open';
+  else if (source === 'eu')
+    sourceStatus = kind === 'forthcoming' ? 'forthcoming' : kind === 'closed' && r() < 0.15 ? 'closed' : 'open';
   else if (source === 'bdns' && r() < 0.3) sourceStatus = kind === 'forthcoming' ? 'forthcoming' : 'open';
   return { source, kind, personal, pubDay, openDay, cutoffDays, time, sourceStatus };
 }
@@ -213,20 +243,59 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const pick = <T>(items: readonly T[], rng: () => number): T => items[Math.floor(rng() * items.length)]!;
 
 const ES_TITLE_HEADS = [
-  'Subvenciones', 'Ayudas', 'Convocatoria de subvenciones', 'Convocatoria de ayudas', 'Ayudas', 'Subvenciones',
-  'Bases reguladoras de las subvenciones', 'Extracto de la convocatoria de ayudas', 'Extracto de la Orden de subvenciones',
-  'Premios', 'Becas', 'Subvención nominativa', 'Convocatoria', 'Línea de ayudas',
+  'Subvenciones',
+  'Ayudas',
+  'Convocatoria de subvenciones',
+  'Convocatoria de ayudas',
+  'Ayudas',
+  'Subvenciones',
+  'Bases reguladoras de las subvenciones',
+  'Extracto de la convocatoria de ayudas',
+  'Extracto de la Orden de subvenciones',
+  'Premios',
+  'Becas',
+  'Subvención nominativa',
+  'Convocatoria',
+  'Línea de ayudas',
 ];
-const ES_TITLE_LINKS = ['para', 'destinadas a', 'dirigidas a', 'para el fomento de', 'en materia de', 'de apoyo a', 'para la mejora de'];
-const EN_TITLE_HEADS = ['Advanced', 'Innovative', 'Next-generation', 'Sustainable', 'Integrated', 'Scalable', 'Resilient', 'Trustworthy', 'Open', 'Low-cost'];
+const ES_TITLE_LINKS = [
+  'para',
+  'destinadas a',
+  'dirigidas a',
+  'para el fomento de',
+  'en materia de',
+  'de apoyo a',
+  'para la mejora de',
+];
+const EN_TITLE_HEADS = [
+  'Advanced',
+  'Innovative',
+  'Next-generation',
+  'Sustainable',
+  'Integrated',
+  'Scalable',
+  'Resilient',
+  'Trustworthy',
+  'Open',
+  'Low-cost',
+];
 const EN_TITLE_LINKS = ['for', 'in', 'towards', 'supporting', 'enabling', 'for the', 'and'];
 
-function words(n: number, rng: () => number, content: Zipf, stop: Zipf, topic: Zipf, rare: string[], spanish: boolean, stopRate = 0.36): string {
+function words(
+  n: number,
+  rng: () => number,
+  content: Zipf,
+  stop: Zipf,
+  topic: Zipf,
+  rare: string[],
+  spanish: boolean,
+  stopRate = 0.36,
+): string {
   const out: string[] = [];
   while (out.length < n) {
     const u = rng() * (1 - 0.36 + stopRate) + 0.36 - stopRate;
     if (u < 0.36) out.push(stop.draw(rng));
-    else if (u < 0.40) out.push(topic.draw(rng));
+    else if (u < 0.4) out.push(topic.draw(rng));
     else if (u < 0.41) out.push(pick(rare, rng));
     else if (spanish && u < 0.43) out.push(pick(V.ES_PLACES, rng));
     else out.push(content.draw(rng));
@@ -235,12 +304,35 @@ function words(n: number, rng: () => number, content: Zipf, stop: Zipf, topic: Z
 }
 
 interface Row {
-  id: string; source: Source; source_id: string; title: string; summary: string | null; body: string | null;
-  funder: string | null; programme: string | null; country: string; region: string | null; url: string | null;
-  published_on: string; opening_on: string | null; deadline: string | null; deadline_time: string | null;
-  deadline_text: string | null; cutoffs: string; time_zone: string; opens_at: number | null; closes_at: number | null;
-  budget: number | null; currency: string | null; language: string; source_status: string | null; bdns_id: string | null;
-  personal_data: number; content_hash: string; imported_at: number; updated_at: number;
+  id: string;
+  source: Source;
+  source_id: string;
+  title: string;
+  summary: string | null;
+  body: string | null;
+  funder: string | null;
+  programme: string | null;
+  country: string;
+  region: string | null;
+  url: string | null;
+  published_on: string;
+  opening_on: string | null;
+  deadline: string | null;
+  deadline_time: string | null;
+  deadline_text: string | null;
+  cutoffs: string;
+  time_zone: string;
+  opens_at: number | null;
+  closes_at: number | null;
+  budget: number | null;
+  currency: string | null;
+  language: string;
+  source_status: string | null;
+  bdns_id: string | null;
+  personal_data: number;
+  content_hash: string;
+  imported_at: number;
+  updated_at: number;
 }
 
 export function buildRow(i: number, p: Plan, voc: Vocabulary): Row {
@@ -259,11 +351,15 @@ export function buildRow(i: number, p: Plan, voc: Vocabulary): Row {
   let url: string;
   let bdnsId: string | null = null;
   if (spanish) {
-    const topicPart = r() < 0.35 ? voc.esTopic.draw(r) : words(2 + Math.floor(r() * 4), r, voc.esContent, voc.esStop, voc.esTopic, voc.rare, true, 0.1);
+    const topicPart =
+      r() < 0.35
+        ? voc.esTopic.draw(r)
+        : words(2 + Math.floor(r() * 4), r, voc.esContent, voc.esStop, voc.esTopic, voc.rare, true, 0.1);
     title = `${pick(ES_TITLE_HEADS, r)} ${pick(ES_TITLE_LINKS, r)} ${topicPart}`;
     if (r() < 0.45) title += ` en ${voc.places.draw(r)}`;
     if (r() < 0.3) title += r() < 0.5 ? ` año ${year}` : ` ejercicio ${year}`;
-    summary = capitalise(words(20 + Math.floor(r() * 26), r, voc.esContent, voc.esStop, voc.esTopic, voc.rare, true)) + '.';
+    summary =
+      capitalise(words(20 + Math.floor(r() * 26), r, voc.esContent, voc.esStop, voc.esTopic, voc.rare, true)) + '.';
     if (r() < RARE_TERM_RATE) summary += ` Conservación de praderas de ${RARE_TERM}.`;
     const bodyLen = p.source === 'boe' ? 30 + Math.floor(r() * 60) : r() < 0.4 ? 15 + Math.floor(r() * 45) : 0;
     if (bodyLen > 0) body = capitalise(words(bodyLen, r, voc.esContent, voc.esStop, voc.esTopic, voc.rare, true)) + '.';
@@ -283,10 +379,15 @@ export function buildRow(i: number, p: Plan, voc: Vocabulary): Row {
     programme = pick(V.PROGRAMMES_EU, r);
     const code = V.PROGRAMME_CODES[programme] ?? 'EU';
     sourceId = `${code}-${year}-${pick(['CL1', 'CL2', 'CL3', 'CL4', 'CL5', 'CL6', 'WIDERA', 'INFRA', 'EIC', 'MSCA'], r)}-${String(i).padStart(7, '0')}`;
-    const topicPart = r() < 0.35 ? voc.enTopic.draw(r) : words(2 + Math.floor(r() * 4), r, voc.enContent, voc.enStop, voc.enTopic, voc.rare, false, 0.1);
+    const topicPart =
+      r() < 0.35
+        ? voc.enTopic.draw(r)
+        : words(2 + Math.floor(r() * 4), r, voc.enContent, voc.enStop, voc.enTopic, voc.rare, false, 0.1);
     title = `${pick(EN_TITLE_HEADS, r)} ${voc.enContent.draw(r)} ${pick(EN_TITLE_LINKS, r)} ${topicPart}`;
-    summary = capitalise(words(25 + Math.floor(r() * 30), r, voc.enContent, voc.enStop, voc.enTopic, voc.rare, false)) + '.';
-    body = capitalise(words(60 + Math.floor(r() * 100), r, voc.enContent, voc.enStop, voc.enTopic, voc.rare, false)) + '.';
+    summary =
+      capitalise(words(25 + Math.floor(r() * 30), r, voc.enContent, voc.enStop, voc.enTopic, voc.rare, false)) + '.';
+    body =
+      capitalise(words(60 + Math.floor(r() * 100), r, voc.enContent, voc.enStop, voc.enTopic, voc.rare, false)) + '.';
     funder = pick(V.FUNDERS_EU, r);
     country = r() < 0.85 ? 'EU' : pick(V.OTHER_COUNTRIES, r);
     url = `https://ec.europa.eu/info/funding-tenders/opportunities/portal/screen/opportunities/topic-details/${sourceId.toLowerCase()}`;
@@ -298,8 +399,10 @@ export function buildRow(i: number, p: Plan, voc: Vocabulary): Row {
   const openingOn = p.openDay === null ? null : day(p.openDay);
   const opens = openingOn === null ? null : cachedInstant(`o|${zone}|${openingOn}`, () => opensAt(openingOn, zone));
   const first = cutoffs[0];
-  const budget = p.source === 'boe' && r() < 0.5 ? null
-    : Math.round(Math.exp((p.source === 'eu' ? 15.5 : 11.5) + 1.4 * gaussian(r)) / 100) * 100;
+  const budget =
+    p.source === 'boe' && r() < 0.5
+      ? null
+      : Math.round(Math.exp((p.source === 'eu' ? 15.5 : 11.5) + 1.4 * gaussian(r)) / 100) * 100;
   const importedAt = p.pubDay * DAY_MS + 6 * 3_600_000 + Math.floor(r() * 3_600_000);
   return {
     id: `${p.source}:${sourceId}`,
@@ -328,7 +431,11 @@ export function buildRow(i: number, p: Plan, voc: Vocabulary): Row {
     source_status: p.sourceStatus,
     bdns_id: bdnsId,
     personal_data: p.personal ? 1 : 0,
-    content_hash: (hash32(i * 7 + 1).toString(16) + hash32(i * 7 + 2).toString(16) + hash32(i * 7 + 3).toString(16)).padStart(24, '0'),
+    content_hash: (
+      hash32(i * 7 + 1).toString(16) +
+      hash32(i * 7 + 2).toString(16) +
+      hash32(i * 7 + 3).toString(16)
+    ).padStart(24, '0'),
     imported_at: importedAt,
     updated_at: importedAt,
   };
@@ -337,4 +444,3 @@ export function buildRow(i: number, p: Plan, voc: Vocabulary): Row {
 function gaussian(r: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
 }
-

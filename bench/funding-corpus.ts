@@ -40,7 +40,9 @@ const MIGRATIONS_DIR = join(import.meta.dirname, '..', 'db', 'migrations');
  */
 function cacheKey(calls: number): string {
   const h = createHash('sha256').update(`v${GENERATOR_VERSION}|${calls}|${SEED}|${CORPUS_NOW}`);
-  for (const f of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const f of readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     const sql = readFileSync(join(MIGRATIONS_DIR, f), 'utf8');
     if (/funding/i.test(sql)) h.update(f).update(sql);
   }
@@ -52,7 +54,11 @@ export function corpusPath(calls: number): string {
 }
 
 /** Generates the corpus into `path` (overwriting it). Returns the number of distinct vocabulary words. */
-export function generateCorpus(path: string, calls: number, onProgress?: (done: number, total: number) => void): number {
+export function generateCorpus(
+  path: string,
+  calls: number,
+  onProgress?: (done: number, total: number) => void,
+): number {
   rmSync(path, { force: true });
   const voc = buildVocabulary();
   // Pass 1: publication day of every row; rows are inserted in publication order (ties by row number).
@@ -67,7 +73,8 @@ export function generateCorpus(path: string, calls: number, onProgress?: (done: 
   db.pragma('cache_size = -1048576'); // 1 GiB while building: index pages stay in memory
   db.pragma('temp_store = MEMORY');
   migrate(db, undefined, CORPUS_NOW);
-  const insert = db.prepare(`INSERT INTO funding_calls (seq, id, source, source_id, title, summary, body, funder, programme,
+  const insert =
+    db.prepare(`INSERT INTO funding_calls (seq, id, source, source_id, title, summary, body, funder, programme,
     country, region, url, published_on, opening_on, deadline, deadline_time, deadline_text, cutoffs, time_zone, opens_at,
     closes_at, budget, currency, language, source_status, bdns_id, personal_data, content_hash, imported_at, updated_at)
     VALUES (@seq, @id, @source, @source_id, @title, @summary, @body, @funder, @programme, @country, @region, @url,
@@ -84,8 +91,9 @@ export function generateCorpus(path: string, calls: number, onProgress?: (done: 
     writeBatch(from, Math.min(calls, from + BATCH));
     onProgress?.(Math.min(calls, from + BATCH), calls);
   }
-  db.prepare("INSERT INTO funding_imports (source, file_name, file_sha256, imported_at, inserted, updated, unchanged, withheld) VALUES ('bdns', 'synthetic-bench-corpus', ?, ?, ?, 0, 0, 0)")
-    .run(cacheKey(calls), CORPUS_NOW, calls);
+  db.prepare(
+    "INSERT INTO funding_imports (source, file_name, file_sha256, imported_at, inserted, updated, unchanged, withheld) VALUES ('bdns', 'synthetic-bench-corpus', ?, ?, ?, 0, 0, 0)",
+  ).run(cacheKey(calls), CORPUS_NOW, calls);
   servedDeadlines(db)(CORPUS_NOW); // rows carry their first cut-off: serve the one open at CORPUS_NOW
   db.pragma('journal_mode = WAL');
   db.close();

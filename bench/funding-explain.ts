@@ -47,7 +47,8 @@ function time(fn: () => unknown): { min: number; med: number; max: number } {
   t.sort((a, b) => a - b);
   return { min: t[0]!, med: t[Math.floor(t.length / 2)]!, max: t[t.length - 1]! };
 }
-const ms = (x: { min: number; med: number; max: number }) => `${x.min.toFixed(2)} / ${x.med.toFixed(2)} / ${x.max.toFixed(2)} ms`;
+const ms = (x: { min: number; med: number; max: number }) =>
+  `${x.min.toFixed(2)} / ${x.med.toFixed(2)} / ${x.max.toFixed(2)} ms`;
 
 for (const query of QUERY_MIX) {
   if (only && query.name !== only) continue;
@@ -55,10 +56,16 @@ for (const query of QUERY_MIX) {
   const search = new FundingSearch(db);
   captured.clear();
   const page = time(() => search.search(filters, 21, null));
-  console.log(`\n=== ${query.name} ${JSON.stringify(query.params)}  page and count ${ms(page)}  (min / median / max of ${runs})`);
+  console.log(
+    `\n=== ${query.name} ${JSON.stringify(query.params)}  page and count ${ms(page)}  (min / median / max of ${runs})`,
+  );
   for (const [sql, params] of captured) {
     console.log('--- ' + sql.replace(/\s+/g, ' ').slice(0, 400));
-    const plan = prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params ?? {}) as { id: number; parent: number; detail: string }[];
+    const plan = prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params ?? {}) as {
+      id: number;
+      parent: number;
+      detail: string;
+    }[];
     const depth = new Map<number, number>([[0, 0]]);
     for (const step of plan) {
       const d = (depth.get(step.parent) ?? 0) + 1;

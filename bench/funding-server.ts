@@ -13,13 +13,23 @@ import { readConfig } from '../lib/config.ts';
 import { TIER_LIMITS } from '../routes/funding/access.ts';
 
 const [databasePath, corpusNow, cache] = process.argv.slice(2);
-if (!databasePath || !corpusNow || !process.send) throw new Error('usage: fork bench/funding-server.ts <database> <corpus now ms> (with IPC)');
+if (!databasePath || !corpusNow || !process.send)
+  throw new Error('usage: fork bench/funding-server.ts <database> <corpus now ms> (with IPC)');
 
 TIER_LIMITS.anonymous.perMinute = 1e9;
 const offset = Number(corpusNow) - Date.now();
-const app = await startApp(readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent', SEARCH_CACHE_ENTRIES: cache === 'uncached' ? '0' : '1000' }), {
-  clock: () => Date.now() + offset,
-});
+const app = await startApp(
+  readConfig({
+    PORT: '0',
+    DATABASE_PATH: databasePath,
+    DEMO: 'off',
+    LOG_LEVEL: 'silent',
+    SEARCH_CACHE_ENTRIES: cache === 'uncached' ? '0' : '1000',
+  }),
+  {
+    clock: () => Date.now() + offset,
+  },
+);
 process.send({ port: app.port });
 process.on('message', (message) => {
   if (message === 'stop') void app.stop().then(() => process.exit(0));

@@ -19,13 +19,32 @@ import { join } from 'node:path';
 import { startFakeSources } from '../tests/helpers/funding-sources.ts';
 import { toLocal } from '../lib/funding/zoned-time.ts';
 import { CORPUS_NOW, ensureCorpus } from './funding-corpus.ts';
-import { cannon, fetchOnce, fmt, machine, option, replayableHeaders, startChild, stopChild, writeBenchmarkSection } from './load.ts';
+import {
+  cannon,
+  fetchOnce,
+  fmt,
+  machine,
+  option,
+  replayableHeaders,
+  startChild,
+  stopChild,
+  writeBenchmarkSection,
+} from './load.ts';
 
 const PATH = '/funding/v1/search?q=ayudas';
 const log = (line: string) => console.log(line);
 
-interface Sample { start: number; ms: number }
-interface Stats { n: number; p50: number; p95: number; p99: number; max: number }
+interface Sample {
+  start: number;
+  ms: number;
+}
+interface Stats {
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
 
 function stats(samples: number[]): Stats {
   const s = [...samples].sort((a, b) => a - b);
@@ -48,8 +67,12 @@ export async function run(args: string[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'trio-bench-sync-'));
   const fake = await startFakeSources({ today: toLocal(Date.now(), 'Europe/Madrid').date });
   const env = {
-    ...fake.env, FUNDING_SYNC_RATE: '1000', FUNDING_SYNC_BACKFILL_DAYS: String(days), FUNDING_SYNC_PAGE_SIZE: '2',
-    FUNDING_SYNC_RETRY_BASE_MS: '10', FUNDING_SYNC_CONTACT: 'bench@example.org',
+    ...fake.env,
+    FUNDING_SYNC_RATE: '1000',
+    FUNDING_SYNC_BACKFILL_DAYS: String(days),
+    FUNDING_SYNC_PAGE_SIZE: '2',
+    FUNDING_SYNC_RETRY_BASE_MS: '10',
+    FUNDING_SYNC_CONTACT: 'bench@example.org',
   };
   Object.assign(process.env, env); // the server children inherit it
   const loadBefore = loadavg()[0]!;
@@ -75,9 +98,13 @@ export async function run(args: string[]): Promise<void> {
 
     // 2. While the scheduled sync runs (it starts a second after the server): unthrottled, then at 10 requests/s per host.
     const dense = await duringSync(corpus.path, join(dir, 'dense.sqlite'), '1000');
-    log(`during sync (unthrottled): ${describe(dense.stats)} (${dense.window.batches} batches in ${((dense.window.to - dense.window.from) / 1000).toFixed(1)} s)`);
+    log(
+      `during sync (unthrottled): ${describe(dense.stats)} (${dense.window.batches} batches in ${((dense.window.to - dense.window.from) / 1000).toFixed(1)} s)`,
+    );
     const polite = await duringSync(corpus.path, join(dir, 'polite.sqlite'), '10');
-    log(`during sync (10/s per host): ${describe(polite.stats)} (${polite.window.batches} batches in ${((polite.window.to - polite.window.from) / 1000).toFixed(1)} s)`);
+    log(
+      `during sync (10/s per host): ${describe(polite.stats)} (${polite.window.batches} batches in ${((polite.window.to - polite.window.from) / 1000).toFixed(1)} s)`,
+    );
 
     // 3. The floor: node:http answering the same bytes.
     writeFileSync(join(dir, 'body'), body);
@@ -92,10 +119,17 @@ export async function run(args: string[]): Promise<void> {
     }
     log(`raw node:http: ${describe(stats(rawSamples.map((s) => s.ms)))}`);
 
-    const sqlite = (new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get()) as string;
+    const sqlite = new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get() as string;
     const report = render({
-      calls, days, durationS, sqlite, load: [loadBefore, loadavg()[0]!], dense, polite,
-      idle: stats(idleSamples.map((s) => s.ms)), raw: stats(rawSamples.map((s) => s.ms)),
+      calls,
+      days,
+      durationS,
+      sqlite,
+      load: [loadBefore, loadavg()[0]!],
+      dense,
+      polite,
+      idle: stats(idleSamples.map((s) => s.ms)),
+      raw: stats(rawSamples.map((s) => s.ms)),
     });
     console.log('\n' + report);
     if (write) {
@@ -108,7 +142,10 @@ export async function run(args: string[]): Promise<void> {
   }
 }
 
-interface Busy { stats: Stats; window: { from: number; to: number; batches: number } }
+interface Busy {
+  stats: Stats;
+  window: { from: number; to: number; batches: number };
+}
 
 /** Searches against a server whose scheduled sync runs, until the sync has finished every source. */
 async function duringSync(corpusPath: string, file: string, rate: string): Promise<Busy> {
@@ -125,10 +162,23 @@ async function duringSync(corpusPath: string, file: string, rate: string): Promi
       samples = samples.concat(await timed(base + PATH, 2));
       const db = new Database(file, { readonly: true });
       try {
-        const r = db.prepare('SELECT min(started_at) AS f, max(finished_at) AS t, count(*) AS n, sum(finished_at IS NULL) AS open FROM funding_sync_runs').get() as { f: number | null; t: number | null; n: number; open: number | null };
-        window = { from: r.f ?? 0, to: r.t ?? 0, batches: db.prepare("SELECT count(*) FROM funding_imports WHERE file_name LIKE 'http%'").pluck().get() as number };
+        const r = db
+          .prepare(
+            'SELECT min(started_at) AS f, max(finished_at) AS t, count(*) AS n, sum(finished_at IS NULL) AS open FROM funding_sync_runs',
+          )
+          .get() as { f: number | null; t: number | null; n: number; open: number | null };
+        window = {
+          from: r.f ?? 0,
+          to: r.t ?? 0,
+          batches: db
+            .prepare("SELECT count(*) FROM funding_imports WHERE file_name LIKE 'http%'")
+            .pluck()
+            .get() as number,
+        };
         finished = r.n === 4 && r.open === 0;
-      } catch { /* the sync's migration is not applied yet */ } finally {
+      } catch {
+        /* the sync's migration is not applied yet */
+      } finally {
         db.close();
       }
     }
@@ -140,14 +190,23 @@ async function duringSync(corpusPath: string, file: string, rate: string): Promi
   return { stats: stats(during), window };
 }
 
-const describe = (s: Stats) => `${s.n} requests, p50 ${fmt(s.p50, 2)} ms, p95 ${fmt(s.p95, 2)} ms, p99 ${fmt(s.p99, 2)} ms, max ${fmt(s.max, 1)} ms`;
+const describe = (s: Stats) =>
+  `${s.n} requests, p50 ${fmt(s.p50, 2)} ms, p95 ${fmt(s.p95, 2)} ms, p99 ${fmt(s.p99, 2)} ms, max ${fmt(s.max, 1)} ms`;
 
 function render(r: {
-  calls: number; days: number; durationS: number; sqlite: string; load: readonly [number, number];
-  dense: Busy; polite: Busy; idle: Stats; raw: Stats;
+  calls: number;
+  days: number;
+  durationS: number;
+  sqlite: string;
+  load: readonly [number, number];
+  dense: Busy;
+  polite: Busy;
+  idle: Stats;
+  raw: Stats;
 }): string {
   const took = (b: Busy) => `${b.window.batches} batches in ${((b.window.to - b.window.from) / 1000).toFixed(1)} s`;
-  const row = (name: string, s: Stats) => `| ${name} | ${s.n.toLocaleString('en')} | ${fmt(s.p50, 2)} | ${fmt(s.p95, 2)} | ${fmt(s.p99, 2)} | ${fmt(s.max, 1)} | ${fmt(s.p95 / r.idle.p95, 2)} |`;
+  const row = (name: string, s: Stats) =>
+    `| ${name} | ${s.n.toLocaleString('en')} | ${fmt(s.p50, 2)} | ${fmt(s.p95, 2)} | ${fmt(s.p99, 2)} | ${fmt(s.max, 1)} | ${fmt(s.p95 / r.idle.p95, 2)} |`;
   return [
     `Run ${new Date().toISOString().slice(0, 16)}Z on ${machine(r.sqlite)}. Load average ${r.load[0].toFixed(2)} before, ${r.load[1].toFixed(2)} after: other agents shared the machine, so figures are noisy.`,
     '',

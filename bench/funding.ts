@@ -28,7 +28,18 @@ import { toFtsQuery } from '../lib/funding/search-query.ts';
 import { toFilters } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, RARE_TERM, ensureCorpus, type CorpusInfo } from './funding-corpus.ts';
 import {
-  describe, fetchOnce, fmt, machine, measure, option, peakRss, replayableHeaders, startChild, stopChild, writeBenchmarkSection, type Measurement,
+  describe,
+  fetchOnce,
+  fmt,
+  machine,
+  measure,
+  option,
+  peakRss,
+  replayableHeaders,
+  startChild,
+  stopChild,
+  writeBenchmarkSection,
+  type Measurement,
 } from './load.ts';
 
 const SEARCH = '/funding/v1/search';
@@ -37,7 +48,10 @@ const RATIO_TARGET = 0.5;
 const MIX_SIZE = 1_200;
 const CONNECTIONS = [1, 32] as const;
 
-interface Query { name: string; params: Record<string, string> }
+interface Query {
+  name: string;
+  params: Record<string, string>;
+}
 
 /** The shapes people send: what they type, from the rarest to the broadest, and the filters they add. */
 export const QUERY_MIX: Query[] = [
@@ -59,7 +73,14 @@ export const QUERY_MIX: Query[] = [
 /** Measured and shown, outside the targets. */
 export const EXTRA_QUERIES: Query[] = [];
 
-interface Row { name: string; path: string; bytes: number; total: string; matches: number | null; byConnections: Map<number, Measurement> }
+interface Row {
+  name: string;
+  path: string;
+  bytes: number;
+  total: string;
+  matches: number | null;
+  byConnections: Map<number, Measurement>;
+}
 
 /** mulberry32: the mix is the same on every run. */
 function rng(seed: number) {
@@ -78,10 +99,13 @@ function rng(seed: number) {
  */
 function buildMix(db: Database.Database, calls: number): string[] {
   const r = rng(13);
-  const row = db.prepare('SELECT id, source_id, title, country, region FROM funding_calls WHERE seq = ? AND personal_data = 0');
+  const row = db.prepare(
+    'SELECT id, source_id, title, country, region FROM funding_calls WHERE seq = ? AND personal_data = 0',
+  );
   const out = new Set<string>();
   for (let guard = 0; out.size < MIX_SIZE && guard < MIX_SIZE * 20; guard++) {
-    const c = row.get(1 + Math.floor(r() * calls)) as { id: string; source_id: string; title: string; country: string; region: string | null } | undefined;
+    const c = row.get(1 + Math.floor(r() * calls)) as
+      { id: string; source_id: string; title: string; country: string; region: string | null } | undefined;
     if (!c) continue;
     const ws = c.title.split(/[^\p{L}]+/u).filter((w) => w.length >= 4);
     if (ws.length < 2) continue;
@@ -99,12 +123,16 @@ function buildMix(db: Database.Database, calls: number): string[] {
     if (r() < 0.4) params.status = 'open';
     if (r() < 0.15) params.country = c.country;
     if (r() < 0.15) params.sort = 'deadline';
-    if (c.region && r() < 0.05) params.region = c.region.split(/[^\p{L}]+/u).filter((x) => x.length >= 4).pop() ?? c.region;
+    if (c.region && r() < 0.05)
+      params.region =
+        c.region
+          .split(/[^\p{L}]+/u)
+          .filter((x) => x.length >= 4)
+          .pop() ?? c.region;
     out.add(`${SEARCH}?${new URLSearchParams(params).toString()}`);
   }
   return [...out];
 }
-
 
 const log = (line: string) => console.log(line);
 
@@ -119,19 +147,27 @@ export async function run(args: string[]): Promise<void> {
 
   const corpus = ensureCorpus(calls, log);
   const loadBefore = loadavg()[0]!;
-  log(corpus.reused
-    ? `corpus: ${corpus.path} (cached; generated in ${(corpus.generatedMs / 1000).toFixed(1)} s)`
-    : `corpus: generated in ${(corpus.generatedMs / 1000).toFixed(1)} s`);
+  log(
+    corpus.reused
+      ? `corpus: ${corpus.path} (cached; generated in ${(corpus.generatedMs / 1000).toFixed(1)} s)`
+      : `corpus: generated in ${(corpus.generatedMs / 1000).toFixed(1)} s`,
+  );
   const facts = corpusFacts(corpus);
   log(`  ${mb(corpus.bytes)}, ${facts.open.toLocaleString('en')} calls open now (${pct(facts.open / calls)})`);
 
   const databasePath = corpus.path;
   QUERY_MIX.find((q) => q.name === 'identifier')!.params.q = facts.identifier;
-  log(`  mix of ${facts.mix.length.toLocaleString('en')} distinct queries; identifier ${facts.identifier}; FTS index ${mb(facts.ftsBytes)}`);
+  log(
+    `  mix of ${facts.mix.length.toLocaleString('en')} distinct queries; identifier ${facts.identifier}; FTS index ${mb(facts.ftsBytes)}`,
+  );
 
   const rows: Row[] = [];
   const extra: Row[] = [];
-  const trio = await startChild('funding-server.ts', [databasePath, String(CORPUS_NOW), uncached ? 'uncached' : 'cached']);
+  const trio = await startChild('funding-server.ts', [
+    databasePath,
+    String(CORPUS_NOW),
+    uncached ? 'uncached' : 'cached',
+  ]);
   let serverPeakRss: number;
   let cheapest: { row: Row; body: Buffer; headers: IncomingHttpHeaders } | undefined;
   let mixRow: Row | undefined;
@@ -141,11 +177,18 @@ export async function run(args: string[]): Promise<void> {
       const extraQuery = EXTRA_QUERIES.includes(query);
       const path = `${SEARCH}?${new URLSearchParams(query.params).toString()}`;
       const probe = await fetchOnce(base + path);
-      if (probe.status !== 200) throw new Error(`${query.name}: ${path} answered ${probe.status}: ${probe.body.toString('utf8').slice(0, 300)}`);
+      if (probe.status !== 200)
+        throw new Error(
+          `${query.name}: ${path} answered ${probe.status}: ${probe.body.toString('utf8').slice(0, 300)}`,
+        );
       const meta = (JSON.parse(probe.body.toString('utf8')) as { meta: { total: number; total_exact: boolean } }).meta;
       const row: Row = {
-        name: query.name, path, bytes: probe.body.length, byConnections: new Map(),
-        total: `${meta.total.toLocaleString('en')}${meta.total_exact ? '' : '+'}`, matches: facts.matches.get(query.name) ?? null,
+        name: query.name,
+        path,
+        bytes: probe.body.length,
+        byConnections: new Map(),
+        total: `${meta.total.toLocaleString('en')}${meta.total_exact ? '' : '+'}`,
+        matches: facts.matches.get(query.name) ?? null,
       };
       for (const connections of CONNECTIONS) {
         const m = await measure(base + path, connections, warmupS, durationS, `${base}/healthz`);
@@ -159,7 +202,14 @@ export async function run(args: string[]): Promise<void> {
       rows.push(row);
     }
     // Not in the mix: the same server answering without SQL, to split trio's cost into framework and query.
-    const health: Row = { name: 'trio /healthz (no SQL)', path: '/healthz', bytes: (await fetchOnce(`${base}/healthz`)).body.length, total: '', matches: null, byConnections: new Map() };
+    const health: Row = {
+      name: 'trio /healthz (no SQL)',
+      path: '/healthz',
+      bytes: (await fetchOnce(`${base}/healthz`)).body.length,
+      total: '',
+      matches: null,
+      byConnections: new Map(),
+    };
     for (const connections of CONNECTIONS) {
       const m = await measure(`${base}/healthz`, connections, warmupS, durationS, `${base}/healthz`);
       health.byConnections.set(connections, m);
@@ -168,7 +218,14 @@ export async function run(args: string[]): Promise<void> {
     extra.push(health);
     // The mix: every request the next of the distinct queries.
     const mixProbe = await fetchOnce(base + facts.mix[0]!);
-    mixRow = { name: `mix of ${facts.mix.length.toLocaleString('en')} distinct queries`, path: '(mix)', bytes: mixProbe.body.length, total: '', matches: null, byConnections: new Map() };
+    mixRow = {
+      name: `mix of ${facts.mix.length.toLocaleString('en')} distinct queries`,
+      path: '(mix)',
+      bytes: mixProbe.body.length,
+      total: '',
+      matches: null,
+      byConnections: new Map(),
+    };
     for (const connections of CONNECTIONS) {
       const m = await measure(base + facts.mix[0]!, connections, warmupS, durationS, `${base}/healthz`, facts.mix);
       mixRow.byConnections.set(connections, m);
@@ -182,14 +239,27 @@ export async function run(args: string[]): Promise<void> {
 
   // The baseline answers the cheapest query's exact bytes (body and headers), measured the same way.
   const dir = mkdtempSync(join(tmpdir(), 'trio-bench-'));
-  const baselineRow: Row = { name: 'raw node:http (bytes of a mix response)', path: '(any)', bytes: cheapest!.body.length, total: '', matches: null, byConnections: new Map() };
+  const baselineRow: Row = {
+    name: 'raw node:http (bytes of a mix response)',
+    path: '(any)',
+    bytes: cheapest!.body.length,
+    total: '',
+    matches: null,
+    byConnections: new Map(),
+  };
   try {
     writeFileSync(join(dir, 'body'), cheapest!.body);
     writeFileSync(join(dir, 'headers.json'), JSON.stringify(replayableHeaders(cheapest!.headers)));
     const raw = await startChild('raw-baseline.ts', [join(dir, 'body'), join(dir, 'headers.json')]);
     try {
       for (const connections of CONNECTIONS) {
-        const m = await measure(`http://127.0.0.1:${raw.port}/`, connections, warmupS, durationS, `http://127.0.0.1:${raw.port}/`);
+        const m = await measure(
+          `http://127.0.0.1:${raw.port}/`,
+          connections,
+          warmupS,
+          durationS,
+          `http://127.0.0.1:${raw.port}/`,
+        );
         baselineRow.byConnections.set(connections, m);
         log(`${'raw node:http'.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m)}`);
       }
@@ -201,20 +271,40 @@ export async function run(args: string[]): Promise<void> {
   }
 
   const load = [loadBefore, loadavg()[0]!] as const;
-  const report = (uncached
-    ? '**Uncached**: SEARCH_CACHE_ENTRIES=0, every request runs its SQL and renders its page.\n\n'
-    : '**Cached** (the default): repeated identical queries are answered from the page cache until the corpus epoch ends.\n\n') + render({ corpus, facts, rows, extra, baseline: baselineRow, cheapest: mixRow!, serverPeakRss, durationS, warmupS, load });
+  const report =
+    (uncached
+      ? '**Uncached**: SEARCH_CACHE_ENTRIES=0, every request runs its SQL and renders its page.\n\n'
+      : '**Cached** (the default): repeated identical queries are answered from the page cache until the corpus epoch ends.\n\n') +
+    render({
+      corpus,
+      facts,
+      rows,
+      extra,
+      baseline: baselineRow,
+      cheapest: mixRow!,
+      serverPeakRss,
+      durationS,
+      warmupS,
+      load,
+    });
   console.log('\n' + report);
   if (write) {
     writeSection(report, uncached);
-    log("\nwrote BENCHMARKS.md");
+    log('\nwrote BENCHMARKS.md');
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Corpus facts (read-only, before the server starts)
 
-interface Facts { open: number; matches: Map<string, number>; sqlite: string; identifier: string; mix: string[]; ftsBytes: number }
+interface Facts {
+  open: number;
+  matches: Map<string, number>;
+  sqlite: string;
+  identifier: string;
+  mix: string[];
+  ftsBytes: number;
+}
 
 /**
  * Exact match counts for the report (the API caps its count at 10,000), through the app's own code:
@@ -233,24 +323,42 @@ function corpusFacts(corpus: CorpusInfo): Facts {
       return n;
     };
     // An EU topic identifier from the middle of the corpus, typed as users copy it.
-    const identifier = db.prepare("SELECT source_id FROM funding_calls WHERE source = 'eu' AND personal_data = 0 AND seq > ? ORDER BY seq LIMIT 1").pluck().get(Math.floor(corpus.calls / 2)) as string;
+    const identifier = db
+      .prepare(
+        "SELECT source_id FROM funding_calls WHERE source = 'eu' AND personal_data = 0 AND seq > ? ORDER BY seq LIMIT 1",
+      )
+      .pluck()
+      .get(Math.floor(corpus.calls / 2)) as string;
     QUERY_MIX.find((q) => q.name === 'identifier')!.params.q = identifier;
     const matches = new Map<string, number>();
     for (const q of [...QUERY_MIX, ...EXTRA_QUERIES]) {
       const text = q.params.status || q.params.country || q.params.region ? undefined : q.params.q;
-      matches.set(q.name, text !== undefined
-        ? db.prepare('SELECT count(*) FROM funding_calls_fts WHERE funding_calls_fts MATCH ?').pluck().get(toFtsQuery(text)!.all) as number
-        : exact(q.params));
+      matches.set(
+        q.name,
+        text !== undefined
+          ? (db
+              .prepare('SELECT count(*) FROM funding_calls_fts WHERE funding_calls_fts MATCH ?')
+              .pluck()
+              .get(toFtsQuery(text)!.all) as number)
+          : exact(q.params),
+      );
     }
     let ftsBytes = 0;
     try {
-      ftsBytes = db.prepare("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'funding_calls_fts%'").pluck().get() as number;
+      ftsBytes = db
+        .prepare("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'funding_calls_fts%'")
+        .pluck()
+        .get() as number;
     } catch {
       // dbstat not compiled in: size not reported
     }
     return {
-      open: exact({ status: 'open' }), matches, sqlite: db.prepare('SELECT sqlite_version()').pluck().get() as string,
-      identifier, mix: buildMix(db, corpus.calls), ftsBytes,
+      open: exact({ status: 'open' }),
+      matches,
+      sqlite: db.prepare('SELECT sqlite_version()').pluck().get() as string,
+      identifier,
+      mix: buildMix(db, corpus.calls),
+      ftsBytes,
     };
   } finally {
     db.close();
@@ -264,24 +372,49 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const mb = (bytes: number) => `${(bytes / 1_048_576).toLocaleString('en', { maximumFractionDigits: 0 })} MiB`;
 
 interface ReportInput {
-  corpus: CorpusInfo; facts: Facts; rows: Row[]; extra: Row[]; baseline: Row; cheapest: Row; serverPeakRss: number; durationS: number; warmupS: number;
+  corpus: CorpusInfo;
+  facts: Facts;
+  rows: Row[];
+  extra: Row[];
+  baseline: Row;
+  cheapest: Row;
+  serverPeakRss: number;
+  durationS: number;
+  warmupS: number;
   load: readonly [number, number];
 }
 
-function render({ corpus, facts, rows, extra, baseline, cheapest, serverPeakRss, durationS, warmupS, load }: ReportInput): string {
+function render({
+  corpus,
+  facts,
+  rows,
+  extra,
+  baseline,
+  cheapest,
+  serverPeakRss,
+  durationS,
+  warmupS,
+  load,
+}: ReportInput): string {
   const dbBytes = corpus.bytes + (existsSync(`${corpus.path}-wal`) ? statSync(`${corpus.path}-wal`).size : 0);
   const b = (c: number) => baseline.byConnections.get(c)!;
   const lines: string[] = [];
   lines.push(`Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine(facts.sqlite)}.`);
   lines.push('');
-  lines.push(`Corpus: ${corpus.calls.toLocaleString('en')} synthetic calls (generator v${corpus.generatorVersion}, ${corpus.distinctWords.toLocaleString('en')} distinct words, ` +
-    `${facts.open.toLocaleString('en')} open now = ${pct(facts.open / corpus.calls)}); database ${mb(dbBytes)}, of which the full-text index ${facts.ftsBytes ? mb(facts.ftsBytes) : 'n/a'}; ` +
-    `generated (imported through the real triggers, stemming included) in ${fmt(corpus.generatedMs / 1000, 0)} s` +
-    `${corpus.reused ? ' (an earlier run; this run reused the cached file)' : ''}. Server peak RSS ${serverPeakRss ? mb(serverPeakRss) : 'n/a'}.`);
-  lines.push(`Each figure: ${warmupS} s warm-up (discarded), then ${durationS} s of closed-loop load; latency is per response, measured by the client. ` +
-    `1-minute load average ${load[0].toFixed(1)} before the run, ${load[1].toFixed(1)} after (${cpus().length} cores; above ~2 means other work shared the machine).`);
+  lines.push(
+    `Corpus: ${corpus.calls.toLocaleString('en')} synthetic calls (generator v${corpus.generatorVersion}, ${corpus.distinctWords.toLocaleString('en')} distinct words, ` +
+      `${facts.open.toLocaleString('en')} open now = ${pct(facts.open / corpus.calls)}); database ${mb(dbBytes)}, of which the full-text index ${facts.ftsBytes ? mb(facts.ftsBytes) : 'n/a'}; ` +
+      `generated (imported through the real triggers, stemming included) in ${fmt(corpus.generatedMs / 1000, 0)} s` +
+      `${corpus.reused ? ' (an earlier run; this run reused the cached file)' : ''}. Server peak RSS ${serverPeakRss ? mb(serverPeakRss) : 'n/a'}.`,
+  );
+  lines.push(
+    `Each figure: ${warmupS} s warm-up (discarded), then ${durationS} s of closed-loop load; latency is per response, measured by the client. ` +
+      `1-minute load average ${load[0].toFixed(1)} before the run, ${load[1].toFixed(1)} after (${cpus().length} cores; above ~2 means other work shared the machine).`,
+  );
   lines.push('');
-  lines.push('| query | request | matches | bytes | 1 conn req/s | p50 ms | p95 ms | p99 ms | 32 conn req/s | p50 ms | p95 ms | p99 ms | vs baseline (1 / 32 conn) |');
+  lines.push(
+    '| query | request | matches | bytes | 1 conn req/s | p50 ms | p95 ms | p99 ms | 32 conn req/s | p50 ms | p95 ms | p99 ms | vs baseline (1 / 32 conn) |',
+  );
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of [...rows, ...extra, cheapest, baseline]) {
     const one = row.byConnections.get(1)!;
@@ -289,29 +422,42 @@ function render({ corpus, facts, rows, extra, baseline, cheapest, serverPeakRss,
     const flag = (m: Measurement) => (m.non2xx || m.errors ? ` (${m.non2xx} non-2xx, ${m.errors} errors)` : '');
     const ratio = row === baseline ? '1 / 1' : `${fmt(one.rps / b(1).rps, 2)} / ${fmt(many.rps / b(32).rps, 2)}`;
     const matches = row.matches === null ? '' : row.matches.toLocaleString('en');
-    const request = row.path.startsWith(SEARCH) ? decodeURIComponent(row.path.slice(SEARCH.length).replace(/\+/g, ' ')) : row.path;
-    lines.push(`| ${row.name} | \`${request}\` | ${matches} | ${row.bytes.toLocaleString('en')} | ` +
-      `${fmt(one.rps, 0)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p95, 2)} | ${fmt(one.p99, 2)} | ` +
-      `${fmt(many.rps, 0)}${flag(many)} | ${fmt(many.p50, 1)} | ${fmt(many.p95, 1)} | ${fmt(many.p99, 1)} | ${ratio} |`);
+    const request = row.path.startsWith(SEARCH)
+      ? decodeURIComponent(row.path.slice(SEARCH.length).replace(/\+/g, ' '))
+      : row.path;
+    lines.push(
+      `| ${row.name} | \`${request}\` | ${matches} | ${row.bytes.toLocaleString('en')} | ` +
+        `${fmt(one.rps, 0)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p95, 2)} | ${fmt(one.p99, 2)} | ` +
+        `${fmt(many.rps, 0)}${flag(many)} | ${fmt(many.p50, 1)} | ${fmt(many.p95, 1)} | ${fmt(many.p99, 1)} | ${ratio} |`,
+    );
   }
   lines.push('');
   lines.push('Targets:');
-  const scaleNote = corpus.calls === 1_000_000 ? '' : ` (this run: ${corpus.calls.toLocaleString('en')} calls; the target is set for 1,000,000)`;
+  const scaleNote =
+    corpus.calls === 1_000_000
+      ? ''
+      : ` (this run: ${corpus.calls.toLocaleString('en')} calls; the target is set for 1,000,000)`;
   for (const row of rows) {
     const p95 = row.byConnections.get(1)!.p95;
-    lines.push(p95 <= P95_TARGET_MS
-      ? `- ${row.name}: p95 at 1 connection ${fmt(p95, 2)} ms ≤ ${P95_TARGET_MS} ms — met${scaleNote}.`
-      : `- ${row.name}: p95 at 1 connection ${fmt(p95, 1)} ms > ${P95_TARGET_MS} ms — **missed by ${fmt(p95 - P95_TARGET_MS, 1)} ms (${fmt(p95 / P95_TARGET_MS, 1)}× the target)**${scaleNote}.`);
+    lines.push(
+      p95 <= P95_TARGET_MS
+        ? `- ${row.name}: p95 at 1 connection ${fmt(p95, 2)} ms ≤ ${P95_TARGET_MS} ms — met${scaleNote}.`
+        : `- ${row.name}: p95 at 1 connection ${fmt(p95, 1)} ms > ${P95_TARGET_MS} ms — **missed by ${fmt(p95 - P95_TARGET_MS, 1)} ms (${fmt(p95 / P95_TARGET_MS, 1)}× the target)**${scaleNote}.`,
+    );
   }
   const ratio32 = cheapest.byConnections.get(32)!.rps / b(32).rps;
   const ratio1 = cheapest.byConnections.get(1)!.rps / b(1).rps;
   const mixP95 = cheapest.byConnections.get(1)!.p95;
-  lines.push(mixP95 <= P95_TARGET_MS
-    ? `- ${cheapest.name}: p95 at 1 connection ${fmt(mixP95, 2)} ms ≤ ${P95_TARGET_MS} ms — met.`
-    : `- ${cheapest.name}: p95 at 1 connection ${fmt(mixP95, 1)} ms > ${P95_TARGET_MS} ms — **missed**.`);
-  lines.push(ratio32 >= RATIO_TARGET
-    ? `- ${cheapest.name}: throughput at 32 connections ${fmt(ratio32, 2)} × baseline ≥ ${RATIO_TARGET} — met (at 1 connection: ${fmt(ratio1, 2)} ×).`
-    : `- ${cheapest.name}: throughput at 32 connections ${fmt(ratio32, 2)} × baseline < ${RATIO_TARGET} — **missed by ${fmt(RATIO_TARGET - ratio32, 2)}** (at 1 connection: ${fmt(ratio1, 2)} ×).`);
+  lines.push(
+    mixP95 <= P95_TARGET_MS
+      ? `- ${cheapest.name}: p95 at 1 connection ${fmt(mixP95, 2)} ms ≤ ${P95_TARGET_MS} ms — met.`
+      : `- ${cheapest.name}: p95 at 1 connection ${fmt(mixP95, 1)} ms > ${P95_TARGET_MS} ms — **missed**.`,
+  );
+  lines.push(
+    ratio32 >= RATIO_TARGET
+      ? `- ${cheapest.name}: throughput at 32 connections ${fmt(ratio32, 2)} × baseline ≥ ${RATIO_TARGET} — met (at 1 connection: ${fmt(ratio1, 2)} ×).`
+      : `- ${cheapest.name}: throughput at 32 connections ${fmt(ratio32, 2)} × baseline < ${RATIO_TARGET} — **missed by ${fmt(RATIO_TARGET - ratio32, 2)}** (at 1 connection: ${fmt(ratio1, 2)} ×).`,
+  );
   return lines.join('\n');
 }
 

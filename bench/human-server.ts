@@ -16,15 +16,28 @@ if (!databasePath || !process.send) throw new Error('usage: fork bench/human-ser
 
 HUMAN_LIMITS.key.perMinute = 1e9;
 HUMAN_LIMITS.anonymous.perMinute = 1e9;
-const app = await startApp(readConfig({
-  PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent',
-  // Passed on explicitly: readConfig reads only the object it is given, so without these the run
-  // "HUMAN_DURABLE_COMMIT=off" was durable, and the scheduler ran every sandbox task (2 s delay).
-  SANDBOX_DELAY_MS: process.env.SANDBOX_DELAY_MS, HUMAN_DURABLE_COMMIT: process.env.HUMAN_DURABLE_COMMIT,
-}));
+const app = await startApp(
+  readConfig({
+    PORT: '0',
+    DATABASE_PATH: databasePath,
+    DEMO: 'off',
+    LOG_LEVEL: 'silent',
+    // Passed on explicitly: readConfig reads only the object it is given, so without these the run
+    // "HUMAN_DURABLE_COMMIT=off" was durable, and the scheduler ran every sandbox task (2 s delay).
+    SANDBOX_DELAY_MS: process.env.SANDBOX_DELAY_MS,
+    HUMAN_DURABLE_COMMIT: process.env.HUMAN_DURABLE_COMMIT,
+  }),
+);
 process.send({ port: app.port });
 process.on('message', (message) => {
   if (message === 'cpu') process.send!({ stats: process.cpuUsage() });
-  if (message === 'stats') process.send!({ stats: { ...app.ctx.human.writer.stats, synchronous: app.db.pragma('synchronous', { simple: true }), journal: app.db.pragma('journal_mode', { simple: true }) } });
+  if (message === 'stats')
+    process.send!({
+      stats: {
+        ...app.ctx.human.writer.stats,
+        synchronous: app.db.pragma('synchronous', { simple: true }),
+        journal: app.db.pragma('journal_mode', { simple: true }),
+      },
+    });
   if (message === 'stop') void app.stop().then(() => process.exit(0));
 });

@@ -27,13 +27,27 @@ import { fmt as format, machine, option, startChild as start, stopChild, writeBe
 const TARGET = 2000;
 const CONNECTIONS = [1, 32] as const;
 const ORDER = JSON.stringify({
-  capability: 'human.verify', spec: { claim: 'The bakery at 12 Rue Oberkampf is open on Sundays', subject: 'Boulangerie Martin' },
-  location: { country_iso: 'FR', city_slug: 'paris' }, max_price_cents: 2000,
+  capability: 'human.verify',
+  spec: { claim: 'The bakery at 12 Rue Oberkampf is open on Sundays', subject: 'Boulangerie Martin' },
+  location: { country_iso: 'FR', city_slug: 'paris' },
+  max_price_cents: 2000,
 });
 
-interface Measurement { connections: number; rps: number; p50: number; p95: number; p99: number; requests: number; all: number; other: number; cpuUs?: number }
-interface Row { name: string; m: Map<number, Measurement> }
-
+interface Measurement {
+  connections: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  requests: number;
+  all: number;
+  other: number;
+  cpuUs?: number;
+}
+interface Row {
+  name: string;
+  m: Map<number, Measurement>;
+}
 
 export async function run(args: string[]): Promise<void> {
   const durationS = option(args, '--duration', 6);
@@ -46,7 +60,11 @@ export async function run(args: string[]): Promise<void> {
     migrate(db);
     loadCatalogue(db, DEMO_CATALOGUE);
     const account = createAccount(db, 'bench@example.org', Date.now());
-    const key = createKey(db, { accountId: account.id, service: 'human', name: 'bench', environment: 'test' }, Date.now()).key;
+    const key = createKey(
+      db,
+      { accountId: account.id, service: 'human', name: 'bench', environment: 'test' },
+      Date.now(),
+    ).key;
     db.close();
     return { databasePath, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
   };
@@ -62,15 +80,29 @@ export async function run(args: string[]): Promise<void> {
       const { databasePath, headers: h } = prepare(`durable-${durable}`);
       headers = h;
       paths.push(databasePath);
-      const server = await startChild('human-server.ts', [databasePath], { SANDBOX_DELAY_MS: '3600000', HUMAN_DURABLE_COMMIT: durable });
+      const server = await startChild('human-server.ts', [databasePath], {
+        SANDBOX_DELAY_MS: '3600000',
+        HUMAN_DURABLE_COMMIT: durable,
+      });
       const base = `http://127.0.0.1:${server.port}`;
       try {
         const probed = await probe(`${base}/human/v1/tasks`, headers);
         sample ??= probed;
         acknowledged++;
-        const row: Row = { name: `POST /tasks (sandbox${durable === 'on' ? ', durable: fsync at commit' : ', HUMAN_DURABLE_COMMIT=off'})`, m: new Map() };
+        const row: Row = {
+          name: `POST /tasks (sandbox${durable === 'on' ? ', durable: fsync at commit' : ', HUMAN_DURABLE_COMMIT=off'})`,
+          m: new Map(),
+        };
         for (const c of CONNECTIONS) {
-          const m = await withCpu(server.child, () => measure({ url: `${base}/human/v1/tasks`, method: 'POST', headers, body: ORDER, fresh: true }, c, warmupS, durationS, (n) => (acknowledged += n)));
+          const m = await withCpu(server.child, () =>
+            measure(
+              { url: `${base}/human/v1/tasks`, method: 'POST', headers, body: ORDER, fresh: true },
+              c,
+              warmupS,
+              durationS,
+              (n) => (acknowledged += n),
+            ),
+          );
           row.m.set(c, m);
           console.log(`${row.name.padEnd(58)} ${c} conn: ${describe(m)}`);
         }
@@ -78,11 +110,26 @@ export async function run(args: string[]): Promise<void> {
         stats[durable] = await ask(server.child, 'stats');
         if (durable === 'on') {
           const reader = openDatabase(databasePath, { readonly: true });
-          const refs = reader.prepare('SELECT ref FROM human_tasks ORDER BY random() LIMIT 1000').pluck().all() as string[];
+          const refs = reader
+            .prepare('SELECT ref FROM human_tasks ORDER BY random() LIMIT 1000')
+            .pluck()
+            .all() as string[];
           reader.close();
           const result: Row = { name: 'GET /tasks/{ref}/result', m: new Map() };
           for (const c of CONNECTIONS) {
-            const m = await withCpu(server.child, () => measure({ url: `${base}/human/v1/tasks/${refs[0]}/result`, method: 'GET', headers: { authorization: headers.authorization! }, paths: refs.map((r) => `/human/v1/tasks/${r}/result`) }, c, warmupS, durationS));
+            const m = await withCpu(server.child, () =>
+              measure(
+                {
+                  url: `${base}/human/v1/tasks/${refs[0]}/result`,
+                  method: 'GET',
+                  headers: { authorization: headers.authorization! },
+                  paths: refs.map((r) => `/human/v1/tasks/${r}/result`),
+                },
+                c,
+                warmupS,
+                durationS,
+              ),
+            );
             result.m.set(c, m);
             console.log(`${result.name.padEnd(58)} ${c} conn: ${describe(m)}`);
           }
@@ -116,7 +163,12 @@ export async function run(args: string[]): Promise<void> {
     const baseline: Row = { name: 'raw node:http (the same 201 bytes)', m: new Map() };
     try {
       for (const c of CONNECTIONS) {
-        const m = await measure({ url: `http://127.0.0.1:${raw.port}/`, method: 'POST', headers, body: ORDER }, c, warmupS, durationS);
+        const m = await measure(
+          { url: `http://127.0.0.1:${raw.port}/`, method: 'POST', headers, body: ORDER },
+          c,
+          warmupS,
+          durationS,
+        );
         baseline.m.set(c, m);
         console.log(`${baseline.name.padEnd(58)} ${c} conn: ${describe(m)}`);
       }
@@ -135,13 +187,19 @@ export async function run(args: string[]): Promise<void> {
 }
 
 /** A child with extra environment (fork passes process.env on), restored once it has started. */
-async function startChild(file: string, argv: string[], env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+async function startChild(
+  file: string,
+  argv: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number }> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   try {
     return await start(file, argv);
   } finally {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
 }
 
@@ -164,7 +222,11 @@ function ask(child: ChildProcess, message: string): Promise<unknown> {
 }
 
 async function probe(url: string, headers: Record<string, string>) {
-  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'idempotency-key': randomUUID() }, body: ORDER });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'idempotency-key': randomUUID() },
+    body: ORDER,
+  });
   if (res.status !== 201) throw new Error(`the probe order answered ${res.status}: ${await res.text()}`);
   const out: Record<string, string> = {};
   res.headers.forEach((v, k) => {
@@ -173,10 +235,23 @@ async function probe(url: string, headers: Record<string, string>) {
   return { body: await res.text(), headers: out };
 }
 
-interface Load { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; fresh?: boolean; paths?: string[] }
+interface Load {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  fresh?: boolean;
+  paths?: string[];
+}
 
 /** Warm-up (discarded) then a timed closed-loop run; latency per response, as the client saw it. */
-async function measure(load: Load, connections: number, warmupS: number, durationS: number, on201?: (n: number) => void): Promise<Measurement> {
+async function measure(
+  load: Load,
+  connections: number,
+  warmupS: number,
+  durationS: number,
+  on201?: (n: number) => void,
+): Promise<Measurement> {
   const latencies: number[] = [];
   let other = 0;
   let created = 0;
@@ -184,17 +259,32 @@ async function measure(load: Load, connections: number, warmupS: number, duratio
   const from = process.hrtime.bigint() + BigInt(Math.round(warmupS * 1e9));
   let i = 0;
   const request = {
-    method: load.method, path: new URL(load.url).pathname, headers: load.headers, ...(load.body ? { body: load.body } : {}),
-    ...(load.fresh || load.paths ? {
-      setupRequest: (req: { headers?: Record<string, string>; path?: string }) => ({
-        ...req,
-        ...(load.fresh ? { headers: { ...req.headers, 'idempotency-key': randomUUID() } } : {}),
-        ...(load.paths ? { path: load.paths[i++ % load.paths.length] } : {}),
-      }),
-    } : {}),
+    method: load.method,
+    path: new URL(load.url).pathname,
+    headers: load.headers,
+    ...(load.body ? { body: load.body } : {}),
+    ...(load.fresh || load.paths
+      ? {
+          setupRequest: (req: { headers?: Record<string, string>; path?: string }) => ({
+            ...req,
+            ...(load.fresh ? { headers: { ...req.headers, 'idempotency-key': randomUUID() } } : {}),
+            ...(load.paths ? { path: load.paths[i++ % load.paths.length] } : {}),
+          }),
+        }
+      : {}),
   };
   await new Promise<void>((resolve, reject) => {
-    const instance = autocannon({ url: load.url, connections, pipelining: 1, duration: warmupS + durationS, timeout: 60, requests: [request as autocannon.Request] }, (err) => (err ? reject(err) : resolve()));
+    const instance = autocannon(
+      {
+        url: load.url,
+        connections,
+        pipelining: 1,
+        duration: warmupS + durationS,
+        timeout: 60,
+        requests: [request as autocannon.Request],
+      },
+      (err) => (err ? reject(err) : resolve()),
+    );
     instance.on('response', (_client, status, _bytes, ms) => {
       all++;
       if (status === 201) created++;
@@ -206,13 +296,32 @@ async function measure(load: Load, connections: number, warmupS: number, duratio
   on201?.(created);
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? NaN;
-  return { connections, rps: latencies.length / durationS, p50: at(0.5), p95: at(0.95), p99: at(0.99), requests: latencies.length, all, other };
+  return {
+    connections,
+    rps: latencies.length / durationS,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    requests: latencies.length,
+    all,
+    other,
+  };
 }
 
 const fmt = (n: number, d = 0) => format(n, d);
-const describe = (m: Measurement) => `${fmt(m.rps).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${m.cpuUs ? `  server CPU ${fmt(m.cpuUs)} µs/request` : ''}${m.other ? `  (${m.other} not 2xx)` : ''}`;
+const describe = (m: Measurement) =>
+  `${fmt(m.rps).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${m.cpuUs ? `  server CPU ${fmt(m.cpuUs)} µs/request` : ''}${m.other ? `  (${m.other} not 2xx)` : ''}`;
 
-function render(rows: Row[], baseline: Row, stats: Record<string, unknown>, acknowledged: number, stored: number, durationS: number, warmupS: number, sqlite: string): string {
+function render(
+  rows: Row[],
+  baseline: Row,
+  stats: Record<string, unknown>,
+  acknowledged: number,
+  stored: number,
+  durationS: number,
+  warmupS: number,
+  sqlite: string,
+): string {
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine(sqlite)}.`,
     `Each figure: ${warmupS} s warm-up (discarded), then ${durationS} s of closed-loop load from one process; the server in another. WAL; orders on a sandbox key, a new Idempotency-Key each.`,
@@ -226,24 +335,34 @@ function render(rows: Row[], baseline: Row, stats: Record<string, unknown>, ackn
     const many = row.m.get(32)!;
     const flag = (m: Measurement) => (m.other ? ` (${m.other} not 2xx)` : '');
     const cpu = one.cpuUs === undefined ? '' : `${fmt(one.cpuUs)} / ${fmt(many.cpuUs!)}`;
-    lines.push(`| ${row.name} | ${fmt(one.rps)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p95, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${flag(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p95, 2)} | ${fmt(many.p99, 2)} | ${fmt(many.rps / b32, 2)} | ${cpu} |`);
+    lines.push(
+      `| ${row.name} | ${fmt(one.rps)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p95, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${flag(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p95, 2)} | ${fmt(many.p99, 2)} | ${fmt(many.rps / b32, 2)} | ${cpu} |`,
+    );
   }
   const durable = rows[0]!.m.get(32)!.rps;
   const s = stats.on as { batches: number; jobs: number; largestBatch: number; synchronous: number; journal: string };
   lines.push('');
-  lines.push(`Group commit (durable run): ${fmt(s.jobs)} writes in ${fmt(s.batches)} commits (${fmt(s.jobs / s.batches, 1)} per fsync on average, ${s.largestBatch} at most); journal_mode=${s.journal}, synchronous=FULL at each order commit (NORMAL otherwise).`);
+  lines.push(
+    `Group commit (durable run): ${fmt(s.jobs)} writes in ${fmt(s.batches)} commits (${fmt(s.jobs / s.batches, 1)} per fsync on average, ${s.largestBatch} at most); journal_mode=${s.journal}, synchronous=FULL at each order commit (NORMAL otherwise).`,
+  );
   // A run ends with up to one request per connection in flight: the client abandons them, the server still
   // commits them. So the file may hold a few more tasks than were acknowledged, never fewer.
   const abandoned = stored - acknowledged;
   const allowance = 2 * CONNECTIONS.reduce((a, c) => a + c, 0);
-  lines.push(`Orders acknowledged with 201: ${fmt(acknowledged)}; tasks in the database file afterwards: ${fmt(stored)}` + (abandoned >= 0 && abandoned <= allowance
-    ? ` — every acknowledged order is there (${abandoned} more: requests in flight when the load generator stopped, committed but never read).`
-    : ' — **MISMATCH: an acknowledged order is missing, or orders were made twice**.'));
+  lines.push(
+    `Orders acknowledged with 201: ${fmt(acknowledged)}; tasks in the database file afterwards: ${fmt(stored)}` +
+      (abandoned >= 0 && abandoned <= allowance
+        ? ` — every acknowledged order is there (${abandoned} more: requests in flight when the load generator stopped, committed but never read).`
+        : ' — **MISMATCH: an acknowledged order is missing, or orders were made twice**.'),
+  );
   const cpu32 = rows[0]!.m.get(32)!.cpuUs!;
-  lines.push(`Server CPU per durable order at 32 connections: ${fmt(cpu32)} µs, i.e. ${fmt(1e6 / cpu32)} orders/s if the server had a core to itself (the load generator shares this two-core machine with it).`);
-  lines.push(durable >= TARGET
-    ? `Target: ≥ ${fmt(TARGET)} durable orders/s — met at 32 connections (${fmt(durable)}/s).`
-    : `Target: ≥ ${fmt(TARGET)} durable orders/s — **missed**: ${fmt(durable)}/s at 32 connections.`);
+  lines.push(
+    `Server CPU per durable order at 32 connections: ${fmt(cpu32)} µs, i.e. ${fmt(1e6 / cpu32)} orders/s if the server had a core to itself (the load generator shares this two-core machine with it).`,
+  );
+  lines.push(
+    durable >= TARGET
+      ? `Target: ≥ ${fmt(TARGET)} durable orders/s — met at 32 connections (${fmt(durable)}/s).`
+      : `Target: ≥ ${fmt(TARGET)} durable orders/s — **missed**: ${fmt(durable)}/s at 32 connections.`,
+  );
   return lines.join('\n');
 }
-

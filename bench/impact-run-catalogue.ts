@@ -23,14 +23,27 @@ export function syntheticCatalogue(demo: Register, materials = 200, products = 2
   const production: Production[] = [];
   for (let m = 0; m < materials; m++) {
     const slug = `mat-${String(m).padStart(3, '0')}`;
-    mats.push({ slug, name: `Material ${m}`, sector: pick(EXTRACTION), price_eur_per_kg: Math.exp(-2 + u() * 10), price_source: 'trio-demo' });
+    mats.push({
+      slug,
+      name: `Material ${m}`,
+      sector: pick(EXTRACTION),
+      price_eur_per_kg: Math.exp(-2 + u() * 10),
+      price_source: 'trio-demo',
+    });
     const countries = new Map<string, number>();
     const k = int(3, 10);
     while (countries.size < k) countries.set(pick(harmCountries), Math.round(Math.exp(u() * 14)));
     const listed = [...countries.values()].reduce((a, b) => a + b, 0);
     production.push({
-      material: slug, year: 2023, unit: 't', world_total: Math.round(listed * (1.05 + u())), source: 'usgs-mcs', note: null,
-      countries: [...countries.entries()].sort().map(([iso3, qty]) => ({ iso3, qty, quality: 'estimated', source: 'usgs-mcs' })),
+      material: slug,
+      year: 2023,
+      unit: 't',
+      world_total: Math.round(listed * (1.05 + u())),
+      source: 'usgs-mcs',
+      note: null,
+      countries: [...countries.entries()]
+        .sort()
+        .map(([iso3, qty]) => ({ iso3, qty, quality: 'estimated', source: 'usgs-mcs' })),
     });
   }
 
@@ -47,17 +60,40 @@ export function syntheticCatalogue(demo: Register, materials = 200, products = 2
       const usesSemi = !semi && p > 0 && u() < 0.4;
       const component = usesSemi ? prods[int(0, Math.min(p, semis) - 1)]! : null;
       bom.push({
-        product: slug, line: l, role: `part ${l}`, component_type: component ? 'product' : 'material',
-        component_key: component ? component.slug : pick(mats).slug, component_name: null,
-        qty: component ? int(1, 5) : Math.exp(u() * 6 - 4), unit: component ? 'piece' : 'kg',
-        loss_factor: Math.round(u() * 30) / 100, confidence: pick(['high', 'medium', 'medium', 'low'] as const),
+        product: slug,
+        line: l,
+        role: `part ${l}`,
+        component_type: component ? 'product' : 'material',
+        component_key: component ? component.slug : pick(mats).slug,
+        component_name: null,
+        qty: component ? int(1, 5) : Math.exp(u() * 6 - 4),
+        unit: component ? 'piece' : 'kg',
+        loss_factor: Math.round(u() * 30) / 100,
+        confidence: pick(['high', 'medium', 'medium', 'low'] as const),
       });
     }
     prods.push({
-      slug, name: `Product ${p}`, tier: semi ? 'semi_finished' : 'finished', unit: 'piece', unit_mass_g: Math.round(Math.exp(u() * 10)),
-      is_arms: u() < 0.02, complete: true, bom_confidence: 'medium', price_eur: Math.round(Math.exp(u() * 8)), price_source: 'trio-demo',
-      mrio_region, mrio_sector,
+      slug,
+      name: `Product ${p}`,
+      tier: semi ? 'semi_finished' : 'finished',
+      unit: 'piece',
+      unit_mass_g: Math.round(Math.exp(u() * 10)),
+      is_arms: u() < 0.02,
+      complete: true,
+      bom_confidence: 'medium',
+      price_eur: Math.round(Math.exp(u() * 8)),
+      price_source: 'trio-demo',
+      mrio_region,
+      mrio_sector,
     });
   }
-  return { ...demo, data_version: `synthetic-${materials}-${products}`, materials: mats, production, other_output: [], products: prods, bom };
+  return {
+    ...demo,
+    data_version: `synthetic-${materials}-${products}`,
+    materials: mats,
+    production,
+    other_output: [],
+    products: prods,
+    bom,
+  };
 }

@@ -25,18 +25,33 @@ const SCENARIOS = ['S-MAX', 'S-EVID', 'S-RES', 'S-ARMS', 'S-CONS'];
 const TARGET_S = 300;
 const TARGET_MB = 1024;
 
-interface Measurement { products: number; materials: number; scenarios: number; draws: number; seconds: number; peakMb: number; dbMb: number; failed: string[] }
+interface Measurement {
+  products: number;
+  materials: number;
+  scenarios: number;
+  draws: number;
+  seconds: number;
+  peakMb: number;
+  dbMb: number;
+  failed: string[];
+}
 
 function list(args: string[], name: string, fallback: number[]): number[] {
   const at = args.indexOf(name);
   if (at === -1) return fallback;
   const values = (args[at + 1] ?? '').split(',').map(Number);
-  if (values.some((v) => !Number.isInteger(v) || v <= 0)) throw new Error(`${name} needs positive integers, comma-separated`);
+  if (values.some((v) => !Number.isInteger(v) || v <= 0))
+    throw new Error(`${name} needs positive integers, comma-separated`);
   return values;
 }
 
 /** One configuration, in this (child) process. */
-async function measureHere(products: number, materials: number, scenarios: number, draws: number): Promise<Measurement> {
+async function measureHere(
+  products: number,
+  materials: number,
+  scenarios: number,
+  draws: number,
+): Promise<Measurement> {
   const dir = mkdtempSync(join(tmpdir(), 'trio-bench-impact-'));
   try {
     const db = openDatabase(join(dir, 'bench.sqlite'));
@@ -46,16 +61,37 @@ async function measureHere(products: number, materials: number, scenarios: numbe
     const t0 = performance.now();
     const runs = runImpact(db, { register, scenarios: SCENARIOS.slice(0, scenarios), draws, seed: 1, now: Date.now });
     const seconds = (performance.now() - t0) / 1000;
-    const dbMb = ((db.prepare('PRAGMA page_count').pluck().get() as number) * (db.prepare('PRAGMA page_size').pluck().get() as number)) / 1e6;
+    const dbMb =
+      ((db.prepare('PRAGMA page_count').pluck().get() as number) *
+        (db.prepare('PRAGMA page_size').pluck().get() as number)) /
+      1e6;
     db.close();
-    return { products, materials, scenarios, draws, seconds, peakMb: process.resourceUsage().maxRSS / 1024, dbMb, failed: runs.flatMap((r) => r.failed_gates.map((g) => `${r.scenario}:${g}`)) };
+    return {
+      products,
+      materials,
+      scenarios,
+      draws,
+      seconds,
+      peakMb: process.resourceUsage().maxRSS / 1024,
+      dbMb,
+      failed: runs.flatMap((r) => r.failed_gates.map((g) => `${r.scenario}:${g}`)),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function measureInChild(products: number, materials: number, scenarios: number, draws: number): Promise<Measurement> {
-  const child = fork(import.meta.filename, ['--child', String(products), String(materials), String(scenarios), String(draws)], { execArgv: ['--import', 'tsx'] });
+async function measureInChild(
+  products: number,
+  materials: number,
+  scenarios: number,
+  draws: number,
+): Promise<Measurement> {
+  const child = fork(
+    import.meta.filename,
+    ['--child', String(products), String(materials), String(scenarios), String(draws)],
+    { execArgv: ['--import', 'tsx'] },
+  );
   let result: Measurement | undefined;
   child.on('message', (m) => (result = m as Measurement));
   const [code] = await once(child, 'exit');
@@ -68,13 +104,17 @@ export async function run(args: string[]): Promise<void> {
   const materials = list(args, '--materials', [200])[0]!;
   const sizes = list(args, '--products', [500, 2000]);
   const scenarioCounts = list(args, '--scenarios', [1, 5]);
-  console.log(`impact-run: ${materials} materials, ${draws} draws; ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.versions.node}`);
+  console.log(
+    `impact-run: ${materials} materials, ${draws} draws; ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.versions.node}`,
+  );
   const rows: Measurement[] = [];
   for (const products of sizes) {
     for (const scenarios of scenarioCounts) {
       const m = await measureInChild(products, materials, scenarios, draws);
       rows.push(m);
-      console.log(`  ${products} products × ${scenarios} scenario(s): ${m.seconds.toFixed(1)} s, peak ${m.peakMb.toFixed(0)} MB, database ${m.dbMb.toFixed(0)} MB${m.failed.length ? `, FAILED ${m.failed.join(' ')}` : ''}`);
+      console.log(
+        `  ${products} products × ${scenarios} scenario(s): ${m.seconds.toFixed(1)} s, peak ${m.peakMb.toFixed(0)} MB, database ${m.dbMb.toFixed(0)} MB${m.failed.length ? `, FAILED ${m.failed.join(' ')}` : ''}`,
+      );
     }
   }
   const per = rows.map((r) => (r.seconds * 1000) / (r.products * r.scenarios * (r.draws / 1000)));
@@ -83,7 +123,9 @@ export async function run(args: string[]): Promise<void> {
 
 function section(rows: Measurement[], per: number[], draws: number): string {
   const big = rows.find((r) => r.products === 2000 && r.scenarios === 5);
-  const verdict = big ? `2,000 products × 5 scenarios × ${draws} draws: ${big.seconds.toFixed(0)} s (target < ${TARGET_S} s) and ${big.peakMb.toFixed(0)} MB peak (target < ${TARGET_MB} MB): ${big.seconds < TARGET_S && big.peakMb < TARGET_MB ? 'met' : 'NOT met'}.` : '';
+  const verdict = big
+    ? `2,000 products × 5 scenarios × ${draws} draws: ${big.seconds.toFixed(0)} s (target < ${TARGET_S} s) and ${big.peakMb.toFixed(0)} MB peak (target < ${TARGET_MB} MB): ${big.seconds < TARGET_S && big.peakMb < TARGET_MB ? 'met' : 'NOT met'}.`
+    : '';
   return [
     '## impact-run',
     '',
@@ -91,7 +133,10 @@ function section(rows: Measurement[], per: number[], draws: number): string {
     '',
     '| products | scenarios | time (s) | peak RSS (MB) | database (MB) | ms per product × scenario × 1,000 draws |',
     '|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r, i) => `| ${r.products} | ${r.scenarios} | ${r.seconds.toFixed(1)} | ${r.peakMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${per[i]!.toFixed(1)} |`),
+    ...rows.map(
+      (r, i) =>
+        `| ${r.products} | ${r.scenarios} | ${r.seconds.toFixed(1)} | ${r.peakMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${per[i]!.toFixed(1)} |`,
+    ),
     '',
     verdict,
   ].join('\n');

@@ -20,7 +20,8 @@ import { readConfig } from '../lib/config.ts';
 import { IMPACT_LIMITS } from '../routes/impact/access.ts';
 
 const [databasePath, mode] = process.argv.slice(2);
-if (!databasePath || (mode !== 'trio' && mode !== 'raw') || !process.send) throw new Error('usage: fork bench/impact-server.ts <database> trio|raw (with IPC)');
+if (!databasePath || (mode !== 'trio' && mode !== 'raw') || !process.send)
+  throw new Error('usage: fork bench/impact-server.ts <database> trio|raw (with IPC)');
 
 let stop: () => Promise<void>;
 if (mode === 'trio') {
@@ -37,16 +38,20 @@ if (mode === 'trio') {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { ...(JSON.parse(row.headers) as Record<string, string>), 'content-length': String(row.body.length) });
+    res.writeHead(200, {
+      ...(JSON.parse(row.headers) as Record<string, string>),
+      'content-length': String(row.body.length),
+    });
     res.end(row.body);
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  stop = () => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-    db.close();
-  });
+  stop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+      db.close();
+    });
   process.send({ port: (server.address() as AddressInfo).port });
 }
 

@@ -30,9 +30,20 @@ const CONNECTIONS = [1, 32] as const;
 const RATIO_TARGET = 0.8;
 const P99_TARGET_MS = 5;
 
-interface Measurement { rps: number; p50: number; p95: number; p99: number; other: number }
-interface Row { name: string; paths: string[]; bytes: number; trio: Map<number, Measurement>; raw: Map<number, Measurement> }
-
+interface Measurement {
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  other: number;
+}
+interface Row {
+  name: string;
+  paths: string[];
+  bytes: number;
+  trio: Map<number, Measurement>;
+  raw: Map<number, Measurement>;
+}
 
 export async function run(args: string[]): Promise<void> {
   const durationS = option(args, '--duration', 6);
@@ -49,10 +60,18 @@ export async function run(args: string[]): Promise<void> {
     const slugs = db.prepare('SELECT slug FROM impact_products ORDER BY slug').pluck().all() as string[];
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
-    console.log(`demo register and five published runs in ${((Date.now() - started) / 1000).toFixed(1)} s; ${slugs.length} products`);
+    console.log(
+      `demo register and five published runs in ${((Date.now() - started) / 1000).toFixed(1)} s; ${slugs.length} products`,
+    );
 
     const rows: Row[] = [
-      { name: 'GET /product/{slug} (each product in turn)', paths: slugs.map((s) => `/impact/v1/product/${s}`), bytes: 0, trio: new Map(), raw: new Map() },
+      {
+        name: 'GET /product/{slug} (each product in turn)',
+        paths: slugs.map((s) => `/impact/v1/product/${s}`),
+        bytes: 0,
+        trio: new Map(),
+        raw: new Map(),
+      },
       { name: 'GET /products', paths: ['/impact/v1/products'], bytes: 0, trio: new Map(), raw: new Map() },
     ];
     const trio = await startChild([databasePath, 'trio']);
@@ -80,10 +99,15 @@ export async function run(args: string[]): Promise<void> {
       for (const row of rows) {
         for (const c of CONNECTIONS) {
           for (let round = 1; round <= rounds; round++) {
-            for (const [name, url, into] of [['trio', base, row.trio], ['raw ', rawBase, row.raw]] as const) {
+            for (const [name, url, into] of [
+              ['trio', base, row.trio],
+              ['raw ', rawBase, row.raw],
+            ] as const) {
               const m = await measure(url, row.paths, c, warmupS, durationS);
               if (!into.has(c) || m.rps > into.get(c)!.rps) into.set(c, m);
-              console.log(`${name} ${row.name.padEnd(44)} ${String(c).padStart(2)} conn, round ${round}: ${describe(m)}  (load ${loadavg()[0]!.toFixed(2)})`);
+              console.log(
+                `${name} ${row.name.padEnd(44)} ${String(c).padStart(2)} conn, round ${round}: ${describe(m)}  (load ${loadavg()[0]!.toFixed(2)})`,
+              );
             }
           }
         }
@@ -101,14 +125,17 @@ export async function run(args: string[]): Promise<void> {
 }
 
 async function startChild(argv: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(join(import.meta.dirname, 'impact-server.ts'), argv, { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(import.meta.dirname, 'impact-server.ts'), argv, {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`impact-server.ts ${argv[1]} exited with ${code} before listening`)));
   });
   return { child, port };
 }
-
 
 /** One request; the body and the headers a replay should send (not the per-connection ones). */
 async function fetchOnce(url: string): Promise<{ body: Buffer; headers: string }> {
@@ -122,14 +149,34 @@ async function fetchOnce(url: string): Promise<{ body: Buffer; headers: string }
 }
 
 /** Warm-up (discarded) then a timed closed-loop run over the paths in turn; latency per response. */
-async function measure(base: string, paths: string[], connections: number, warmupS: number, durationS: number): Promise<Measurement> {
+async function measure(
+  base: string,
+  paths: string[],
+  connections: number,
+  warmupS: number,
+  durationS: number,
+): Promise<Measurement> {
   const latencies: number[] = [];
   let other = 0;
   let i = 0;
   const from = process.hrtime.bigint() + BigInt(Math.round(warmupS * 1e9));
-  const request = { method: 'GET', path: paths[0], setupRequest: (req: { path?: string }) => ({ ...req, path: paths[i++ % paths.length] }) };
+  const request = {
+    method: 'GET',
+    path: paths[0],
+    setupRequest: (req: { path?: string }) => ({ ...req, path: paths[i++ % paths.length] }),
+  };
   await new Promise<void>((resolve, reject) => {
-    const instance = autocannon({ url: base + paths[0], connections, pipelining: 1, duration: warmupS + durationS, timeout: 60, requests: [request as autocannon.Request] }, (err) => (err ? reject(err) : resolve()));
+    const instance = autocannon(
+      {
+        url: base + paths[0],
+        connections,
+        pipelining: 1,
+        duration: warmupS + durationS,
+        timeout: 60,
+        requests: [request as autocannon.Request],
+      },
+      (err) => (err ? reject(err) : resolve()),
+    );
     instance.on('response', (_client, status, _bytes, ms) => {
       if (process.hrtime.bigint() < from) return;
       latencies.push(ms);
@@ -137,15 +184,19 @@ async function measure(base: string, paths: string[], connections: number, warmu
     });
   });
   latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? Number.NaN;
+  const at = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? Number.NaN;
   return { rps: latencies.length / durationS, p50: at(0.5), p95: at(0.95), p99: at(0.99), other };
 }
 
-const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d }) : '–');
-const describe = (m: Measurement) => `${fmt(m.rps).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${m.other ? `  (${m.other} not 200)` : ''}`;
+const fmt = (n: number, d = 0) =>
+  Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d }) : '–';
+const describe = (m: Measurement) =>
+  `${fmt(m.rps).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${m.other ? `  (${m.other} not 200)` : ''}`;
 
 function render(rows: Row[], durationS: number, warmupS: number, rounds: number, load: [number, number]): string {
-  const pkg = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  const pkg = (name: string) =>
+    (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
   const cpu = (() => {
     try {
       return /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? cpus()[0]?.model;
@@ -163,22 +214,28 @@ function render(rows: Row[], durationS: number, warmupS: number, rounds: number,
   ];
   const targets: string[] = [];
   for (const row of rows) {
-    for (const [server, m] of [['trio', row.trio], ['raw node:http, same bytes from the same file', row.raw]] as const) {
+    for (const [server, m] of [
+      ['trio', row.trio],
+      ['raw node:http, same bytes from the same file', row.raw],
+    ] as const) {
       const one = m.get(1)!;
       const many = m.get(32)!;
       const flag = (x: Measurement) => (x.other ? ` (${x.other} not 200)` : '');
       const ratio = many.rps / row.raw.get(32)!.rps;
-      lines.push(`| ${row.name} | ${server} | ${fmt(row.bytes)} | ${fmt(one.rps)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${flag(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p95, 2)} | ${fmt(many.p99, 2)} | ${fmt(ratio, 2)} |`);
+      lines.push(
+        `| ${row.name} | ${server} | ${fmt(row.bytes)} | ${fmt(one.rps)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${flag(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p95, 2)} | ${fmt(many.p99, 2)} | ${fmt(ratio, 2)} |`,
+      );
     }
     const t = row.trio.get(32)!;
     const ratio = t.rps / row.raw.get(32)!.rps;
-    targets.push(`- ${row.name}: throughput ${fmt(ratio, 2)} × baseline ${ratio >= RATIO_TARGET ? '≥' : '<'} ${RATIO_TARGET} — ${ratio >= RATIO_TARGET ? 'met' : '**missed**'}; ` +
-      `p99 ${fmt(t.p99, 2)} ms ${t.p99 <= P99_TARGET_MS ? '≤' : '>'} ${P99_TARGET_MS} ms — ${t.p99 <= P99_TARGET_MS ? 'met' : `**missed** (the baseline's own p99: ${fmt(row.raw.get(32)!.p99, 2)} ms)`}.`);
+    targets.push(
+      `- ${row.name}: throughput ${fmt(ratio, 2)} × baseline ${ratio >= RATIO_TARGET ? '≥' : '<'} ${RATIO_TARGET} — ${ratio >= RATIO_TARGET ? 'met' : '**missed**'}; ` +
+        `p99 ${fmt(t.p99, 2)} ms ${t.p99 <= P99_TARGET_MS ? '≤' : '>'} ${P99_TARGET_MS} ms — ${t.p99 <= P99_TARGET_MS ? 'met' : `**missed** (the baseline's own p99: ${fmt(row.raw.get(32)!.p99, 2)} ms)`}.`,
+    );
   }
   lines.push('', 'Targets at 32 connections (issue 7):', ...targets);
   return lines.join('\n');
 }
-
 
 function writeSection(report: string): void {
   writeBenchmarkSection('impact', '## Impact read API (npm run bench -- impact)', report);

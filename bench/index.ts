@@ -6,46 +6,60 @@ type Bench = { describe: string; run: (args: string[]) => Promise<void> };
 
 const BENCHMARKS: Record<string, Bench> = {
   funding: {
-    describe: 'funding /search on a synthetic corpus (default 1,000,000 calls) beside a raw node:http baseline. Options: --calls N, --duration S, --warmup S, --uncached, --no-write',
+    describe:
+      'funding /search on a synthetic corpus (default 1,000,000 calls) beside a raw node:http baseline. Options: --calls N, --duration S, --warmup S, --uncached, --no-write',
     run: async (args) => (await import('./funding.ts')).run(args),
   },
   'funding-sync': {
-    describe: 'funding /search latency while the scheduled funding sync runs (FUNDING_SYNC_EVERY) vs no sync vs raw node:http, 1 connection. Options: --calls N (100,000), --duration S, --days D (backfill, 365), --no-write',
+    describe:
+      'funding /search latency while the scheduled funding sync runs (FUNDING_SYNC_EVERY) vs no sync vs raw node:http, 1 connection. Options: --calls N (100,000), --duration S, --days D (backfill, 365), --no-write',
     run: async (args) => (await import('./funding-sync.ts')).run(args),
   },
   adapter: {
-    describe: 'the HTTP adapter: raw node:http vs trio\'s adapter vs a WHATWG Request/Response per call, same JSON row. Options: --duration S, --warmup S, --no-write',
+    describe:
+      "the HTTP adapter: raw node:http vs trio's adapter vs a WHATWG Request/Response per call, same JSON row. Options: --duration S, --warmup S, --no-write",
     run: async (args) => (await import('./adapter.ts')).run(args),
   },
   human: {
-    describe: 'POST /human/v1/tasks (sandbox, durable and not) and GET /tasks/{ref}/result at 1 and 32 connections beside raw node:http; server CPU per request. Options: --duration S, --warmup S, --no-write',
+    describe:
+      'POST /human/v1/tasks (sandbox, durable and not) and GET /tasks/{ref}/result at 1 and 32 connections beside raw node:http; server CPU per request. Options: --duration S, --warmup S, --no-write',
     run: async (args) => (await import('./human.ts')).run(args),
   },
   impact: {
-    describe: 'impact /product/{slug} and /products at 1 and 32 connections beside raw node:http serving the same bytes from the same SQLite file (quota counting on). Options: --duration S, --warmup S, --rounds N, --no-write',
+    describe:
+      'impact /product/{slug} and /products at 1 and 32 connections beside raw node:http serving the same bytes from the same SQLite file (quota counting on). Options: --duration S, --warmup S, --rounds N, --no-write',
     run: async (args) => (await import('./impact.ts')).run(args),
   },
   'impact-run': {
-    describe: 'impact run pipeline on a synthetic catalogue (200 materials; 500 and 2,000 products; 1 and 5 scenarios; 1,000 draws): time and peak memory. Options: --products 500,2000 --scenarios 1,5 --draws N --materials M',
+    describe:
+      'impact run pipeline on a synthetic catalogue (200 materials; 500 and 2,000 products; 1 and 5 scenarios; 1,000 draws): time and peak memory. Options: --products 500,2000 --scenarios 1,5 --draws N --materials M',
     run: async (args) => (await import('./impact-run.ts')).run(args),
   },
   parsers: {
-    describe: 'the hand-written parsers that stayed (CSV, multipart, EXIF) against csv-parse, busboy and exifr on the same inputs, with whether the answers agree. Options: --rows N, --rounds N',
+    describe:
+      'the hand-written parsers that stayed (CSV, multipart, EXIF) against csv-parse, busboy and exifr on the same inputs, with whether the answers agree. Options: --rows N, --rounds N',
     run: async (args) => (await import('./parsers.ts')).run(args),
   },
   startup: {
-    describe: 'start time to /readyz and memory (at ready, after a warm-up) of the bundle (node dist/main.js serve) vs tsx main.ts serve; medians of several runs. Options: --runs N, --requests N, --no-write',
+    describe:
+      'start time to /readyz and memory (at ready, after a warm-up) of the bundle (node dist/main.js serve) vs tsx main.ts serve; medians of several runs. Options: --runs N, --requests N, --no-write',
     run: async (args) => (await import('./startup.ts')).run(args),
   },
   cluster: {
-    describe: 'reads and durable orders at 32 connections: the single process vs serve --workers N, beside raw node:http; and the shared counters alone (primary round trip vs a SQLite counter). Options: --workers 1,2,4 --duration S, --warmup S, --no-write',
+    describe:
+      'reads and durable orders at 32 connections: the single process vs serve --workers N, beside raw node:http; and the shared counters alone (primary round trip vs a SQLite counter). Options: --workers 1,2,4 --duration S, --warmup S, --no-write',
     run: async (args) => (await import('./cluster.ts')).run(args),
   },
   // Later: human, impact.
 };
 
 function usage(): string {
-  return ['Usage: npm run bench -- <name> [options]', '', 'Benchmarks:', ...Object.entries(BENCHMARKS).map(([name, b]) => `  ${name.padEnd(12)} ${b.describe}`)].join('\n');
+  return [
+    'Usage: npm run bench -- <name> [options]',
+    '',
+    'Benchmarks:',
+    ...Object.entries(BENCHMARKS).map(([name, b]) => `  ${name.padEnd(12)} ${b.describe}`),
+  ].join('\n');
 }
 
 const [name, ...args] = process.argv.slice(2);

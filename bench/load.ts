@@ -14,7 +14,17 @@ import { join } from 'node:path';
 export const ROOT = join(import.meta.dirname, '..');
 const BENCHMARKS_MD = join(ROOT, 'BENCHMARKS.md');
 
-export interface Measurement { connections: number; requests: number; seconds: number; rps: number; p50: number; p95: number; p99: number; non2xx: number; errors: number }
+export interface Measurement {
+  connections: number;
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
 
 /** A positive number option (`--duration 6`), or the fallback when absent. */
 export function option(args: string[], name: string, fallback: number): number {
@@ -25,10 +35,15 @@ export function option(args: string[], name: string, fallback: number): number {
   return n;
 }
 
-export const fmt = (n: number, digits: number) => (Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–');
+export const fmt = (n: number, digits: number) =>
+  Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 
 export async function startChild(file: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(join(import.meta.dirname, file), args, { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(import.meta.dirname, file), args, {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`${file} exited with ${code} before listening`)));
@@ -70,18 +85,33 @@ export function fetchOnce(url: string): Promise<{ status: number; headers: Incom
 export function replayableHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name) || value === undefined) continue;
+    if (
+      ['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name) ||
+      value === undefined
+    )
+      continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
 }
 
-export function cannon(url: string, connections: number, seconds: number, onResponse: (ms: number) => void, paths?: readonly string[]): Promise<autocannon.Result> {
+export function cannon(
+  url: string,
+  connections: number,
+  seconds: number,
+  onResponse: (ms: number) => void,
+  paths?: readonly string[],
+): Promise<autocannon.Result> {
   // With `paths`, every request takes the next path of the list (shared by all connections): a mix.
   let next = 0;
-  const requests = paths ? [{ setupRequest: (req: { path?: string }) => ({ ...req, path: paths[next++ % paths.length]! }) }] : undefined;
+  const requests = paths
+    ? [{ setupRequest: (req: { path?: string }) => ({ ...req, path: paths[next++ % paths.length]! }) }]
+    : undefined;
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, connections, pipelining: 1, duration: seconds, timeout: 120, ...(requests ? { requests } : {}) }, (err, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon(
+      { url, connections, pipelining: 1, duration: seconds, timeout: 120, ...(requests ? { requests } : {}) },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
     instance.on('response', (_client, _status, _bytes, ms) => onResponse(ms));
   });
 }
@@ -91,20 +121,41 @@ export function cannon(url: string, connections: number, seconds: number, onResp
  * count. Requests still in flight when the run ends were abandoned by the client but may still be
  * computed by the server, so before the next measurement we wait until `idleUrl` answers promptly.
  */
-export async function measure(url: string, connections: number, warmupS: number, durationS: number, idleUrl: string, paths?: readonly string[]): Promise<Measurement> {
+export async function measure(
+  url: string,
+  connections: number,
+  warmupS: number,
+  durationS: number,
+  idleUrl: string,
+  paths?: readonly string[],
+): Promise<Measurement> {
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
   const from = started + BigInt(Math.round(warmupS * 1e9));
-  const result = await cannon(url, connections, warmupS + durationS, (ms) => {
-    if (process.hrtime.bigint() >= from) latencies.push(ms);
-  }, paths);
+  const result = await cannon(
+    url,
+    connections,
+    warmupS + durationS,
+    (ms) => {
+      if (process.hrtime.bigint() >= from) latencies.push(ms);
+    },
+    paths,
+  );
   const seconds = Number(process.hrtime.bigint() - from) / 1e9;
   await waitIdle(idleUrl);
   latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)]!;
+  const at = (p: number) =>
+    latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)]!;
   return {
-    connections, requests: latencies.length, seconds, rps: latencies.length / seconds,
-    p50: at(0.5), p95: at(0.95), p99: at(0.99), non2xx: result.non2xx, errors: result.errors + result.timeouts,
+    connections,
+    requests: latencies.length,
+    seconds,
+    rps: latencies.length / seconds,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
   };
 }
 
@@ -120,7 +171,6 @@ export async function waitIdle(url: string): Promise<void> {
 export const describe = (m: Measurement) =>
   `${fmt(m.rps, 0).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms  (${m.requests} requests${m.non2xx ? `, ${m.non2xx} non-2xx` : ''}${m.errors ? `, ${m.errors} errors` : ''})`;
 
-
 export function machine(sqlite: string): string {
   let model = cpus()[0]?.model ?? 'unknown CPU';
   try {
@@ -128,16 +178,21 @@ export function machine(sqlite: string): string {
   } catch {
     // not Linux: os.cpus() is enough
   }
-  const pkg = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-  return `${cpus().length} × ${model}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${process.platform} ${process.arch}, Node ${process.version}, ` +
-    `SQLite ${sqlite} (better-sqlite3 ${pkg('better-sqlite3')}), load by autocannon ${pkg('autocannon')}`;
+  const pkg = (name: string) =>
+    (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  return (
+    `${cpus().length} × ${model}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${process.platform} ${process.arch}, Node ${process.version}, ` +
+    `SQLite ${sqlite} (better-sqlite3 ${pkg('better-sqlite3')}), load by autocannon ${pkg('autocannon')}`
+  );
 }
 
 export function writeBenchmarkSection(name: string, heading: string, report: string, script = name): void {
   const begin = `<!-- bench:${name}:begin — written by bench/${script}.ts on each run; notes go outside these markers -->`;
   const endMark = `<!-- bench:${name}:end -->`;
   const block = `${begin}\n${report}\n${endMark}`;
-  let text = existsSync(BENCHMARKS_MD) ? readFileSync(BENCHMARKS_MD, 'utf8') : '# Benchmarks\n\nSpeed targets live here, never in unit tests. Each benchmark measures its baseline in the same run.\n';
+  let text = existsSync(BENCHMARKS_MD)
+    ? readFileSync(BENCHMARKS_MD, 'utf8')
+    : '# Benchmarks\n\nSpeed targets live here, never in unit tests. Each benchmark measures its baseline in the same run.\n';
   const at = text.indexOf(`<!-- bench:${name}:begin`);
   const end = text.indexOf(endMark);
   if (at !== -1 && end > at) text = text.slice(0, at) + block + text.slice(end + endMark.length);

@@ -11,9 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 
 const [bodyFile, headersFile] = process.argv.slice(2);
-if (!bodyFile || !headersFile || !process.send) throw new Error('usage: fork bench/raw-baseline.ts <body file> <headers file> (with IPC)');
+if (!bodyFile || !headersFile || !process.send)
+  throw new Error('usage: fork bench/raw-baseline.ts <body file> <headers file> (with IPC)');
 const body = readFileSync(bodyFile);
-const headers = { ...(JSON.parse(readFileSync(headersFile, 'utf8')) as Record<string, string>), 'content-length': String(body.length) };
+const headers = {
+  ...(JSON.parse(readFileSync(headersFile, 'utf8')) as Record<string, string>),
+  'content-length': String(body.length),
+};
 
 const server = createServer((_req, res) => {
   res.writeHead(200, headers);

@@ -23,13 +23,31 @@ import { createInterface } from 'node:readline';
 import { buildBundle, EXTERNAL } from '../deploy/build.ts';
 import { fmt, machine, option, ROOT, writeBenchmarkSection } from './load.ts';
 
-interface Variant { name: string; command: string[]; cwd: string }
-interface Sample { readyMs: number; rssStartMb: number; rssWarmMb: number; non2xx: number }
+interface Variant {
+  name: string;
+  command: string[];
+  cwd: string;
+}
+interface Sample {
+  readyMs: number;
+  rssStartMb: number;
+  rssWarmMb: number;
+  non2xx: number;
+}
 
 const WARMUP_PATHS = [
-  '/readyz', '/impact/v1/products', '/impact/v1/product/smartphone', '/impact/v1/compare?a=smartphone&b=laptop',
-  '/funding/v1/search?q=energy', '/funding/v1/search?q=hydrogen&status=open', '/human/v1/capabilities', '/human/v1/coverage',
-  '/impact/v1/openapi.json', '/console/sign-in', '/metrics', '/',
+  '/readyz',
+  '/impact/v1/products',
+  '/impact/v1/product/smartphone',
+  '/impact/v1/compare?a=smartphone&b=laptop',
+  '/funding/v1/search?q=energy',
+  '/funding/v1/search?q=hydrogen&status=open',
+  '/human/v1/capabilities',
+  '/human/v1/coverage',
+  '/impact/v1/openapi.json',
+  '/console/sign-in',
+  '/metrics',
+  '/',
 ];
 
 const median = (xs: number[]) => {
@@ -64,7 +82,10 @@ async function warmUp(url: string, requests: number, addressBase: number): Promi
     while (next < requests) {
       const i = next++;
       const n = addressBase + i;
-      const res = await fetch(url + WARMUP_PATHS[i % WARMUP_PATHS.length], { headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` }, redirect: 'manual' });
+      const res = await fetch(url + WARMUP_PATHS[i % WARMUP_PATHS.length], {
+        headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+        redirect: 'manual',
+      });
       await res.arrayBuffer();
       if (res.status >= 300) non2xx++;
     }
@@ -73,7 +94,12 @@ async function warmUp(url: string, requests: number, addressBase: number): Promi
   return non2xx;
 }
 
-async function sampleOnce(variant: Variant, databasePath: string, requests: number, addressBase: number): Promise<Sample> {
+async function sampleOnce(
+  variant: Variant,
+  databasePath: string,
+  requests: number,
+  addressBase: number,
+): Promise<Sample> {
   const started = performance.now();
   const child = spawn(variant.command[0]!, variant.command.slice(1), {
     cwd: variant.cwd,
@@ -90,7 +116,13 @@ async function sampleOnce(variant: Variant, databasePath: string, requests: numb
       void exited.then(() => reject(new Error(`${variant.name} exited before serving`)));
     });
     child.stdout!.resume();
-    while ((await fetch(url + '/readyz').then((r) => r.status, () => 0)) !== 200) await new Promise((r) => setTimeout(r, 5));
+    while (
+      (await fetch(url + '/readyz').then(
+        (r) => r.status,
+        () => 0,
+      )) !== 200
+    )
+      await new Promise((r) => setTimeout(r, 5));
     const readyMs = performance.now() - started;
     const rssStartMb = treeRssMb(child.pid!);
     const non2xx = await warmUp(url, requests, addressBase);
@@ -110,23 +142,44 @@ export async function run(args: string[]): Promise<void> {
     const built = await buildBundle(join(dir, 'app', 'dist'));
     const buildMs = performance.now() - t0;
     mkdirSync(join(dir, 'app', 'node_modules'));
-    for (const name of EXTERNAL) symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'app', 'node_modules', name), 'dir');
+    for (const name of EXTERNAL)
+      symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'app', 'node_modules', name), 'dir');
     const databasePath = join(dir, 'trio.sqlite');
-    execFileSync(process.execPath, [built.main, 'demo', '--json'], { cwd: join(dir, 'app'), env: { ...process.env, DATABASE_PATH: databasePath }, stdio: 'ignore' });
+    execFileSync(process.execPath, [built.main, 'demo', '--json'], {
+      cwd: join(dir, 'app'),
+      env: { ...process.env, DATABASE_PATH: databasePath },
+      stdio: 'ignore',
+    });
 
     const variants: Variant[] = [
-      { name: 'node dist/main.js serve (bundle)', command: [process.execPath, built.main, 'serve'], cwd: join(dir, 'app') },
-      { name: 'tsx main.ts serve (npm start)', command: [join(ROOT, 'node_modules', '.bin', 'tsx'), 'main.ts', 'serve'], cwd: ROOT },
-      { name: 'node --import tsx main.ts serve', command: [process.execPath, '--import', 'tsx', 'main.ts', 'serve'], cwd: ROOT },
+      {
+        name: 'node dist/main.js serve (bundle)',
+        command: [process.execPath, built.main, 'serve'],
+        cwd: join(dir, 'app'),
+      },
+      {
+        name: 'tsx main.ts serve (npm start)',
+        command: [join(ROOT, 'node_modules', '.bin', 'tsx'), 'main.ts', 'serve'],
+        cwd: ROOT,
+      },
+      {
+        name: 'node --import tsx main.ts serve',
+        command: [process.execPath, '--import', 'tsx', 'main.ts', 'serve'],
+        cwd: ROOT,
+      },
     ];
-    console.log(`startup: ${runs} runs of each, ${requests} warm-up requests; bundle ${(built.bytes / 1024).toFixed(0)} KiB built in ${(buildMs / 1000).toFixed(1)} s`);
+    console.log(
+      `startup: ${runs} runs of each, ${requests} warm-up requests; bundle ${(built.bytes / 1024).toFixed(0)} KiB built in ${(buildMs / 1000).toFixed(1)} s`,
+    );
     const samples = new Map<Variant, Sample[]>(variants.map((v) => [v, []]));
     let addressBase = 0;
     for (let r = 0; r < runs; r++) {
       for (const v of variants) {
         const s = await sampleOnce(v, databasePath, requests, (addressBase += requests));
         samples.get(v)!.push(s);
-        console.log(`  ${v.name.padEnd(34)} ready ${fmt(s.readyMs, 0).padStart(5)} ms  RSS ${fmt(s.rssStartMb, 0)} MB, after warm-up ${fmt(s.rssWarmMb, 0)} MB${s.non2xx ? `  (${s.non2xx} non-2xx)` : ''}`);
+        console.log(
+          `  ${v.name.padEnd(34)} ready ${fmt(s.readyMs, 0).padStart(5)} ms  RSS ${fmt(s.rssStartMb, 0)} MB, after warm-up ${fmt(s.rssWarmMb, 0)} MB${s.non2xx ? `  (${s.non2xx} non-2xx)` : ''}`,
+        );
       }
     }
 
@@ -145,7 +198,8 @@ export async function run(args: string[]): Promise<void> {
       ...rows,
     ].join('\n');
     console.log('\n' + report);
-    if (!args.includes('--no-write')) writeBenchmarkSection('startup', '## Start time and memory (npm run bench -- startup)', report);
+    if (!args.includes('--no-write'))
+      writeBenchmarkSection('startup', '## Start time and memory (npm run bench -- startup)', report);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,16 @@
 /** Operator commands for accounts, keys and subscriptions (SPEC "Accounts and the console"). */
 import {
-  AccountError, createAccount, createKey, findAccount, listKeys, revokeKey, rotateKey, setSubscription,
-  type Environment, type KeyRow, type Service,
+  AccountError,
+  createAccount,
+  createKey,
+  findAccount,
+  listKeys,
+  revokeKey,
+  rotateKey,
+  setSubscription,
+  type Environment,
+  type KeyRow,
+  type Service,
 } from '../db/accounts.ts';
 import type { Db } from '../db/connection.ts';
 import { requireString, UsageError, type Command, type Values } from './command.ts';
@@ -11,7 +20,8 @@ const DAY_MS = 86_400_000;
 
 function accountByEmail(db: Db, email: string) {
   const account = findAccount(db, email);
-  if (!account) throw new AccountError(`no account with e-mail ${email}; create it with 'account create --email ${email}'`);
+  if (!account)
+    throw new AccountError(`no account with e-mail ${email}; create it with 'account create --email ${email}'`);
   return account;
 }
 
@@ -22,9 +32,17 @@ function keyId(raw: string | undefined): number {
 }
 
 const publicKey = (row: KeyRow) => ({
-  id: row.id, service: row.service, environment: row.environment, name: row.name, display_prefix: row.display_prefix,
-  scopes: row.scopes ? row.scopes.split(' ') : [], created_at: iso(row.created_at), last_used_at: iso(row.last_used_at),
-  revoked_at: iso(row.revoked_at), expires_at: iso(row.expires_at), rotated_from: row.rotated_from,
+  id: row.id,
+  service: row.service,
+  environment: row.environment,
+  name: row.name,
+  display_prefix: row.display_prefix,
+  scopes: row.scopes ? row.scopes.split(' ') : [],
+  created_at: iso(row.created_at),
+  last_used_at: iso(row.last_used_at),
+  revoked_at: iso(row.revoked_at),
+  expires_at: iso(row.expires_at),
+  rotated_from: row.rotated_from,
 });
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -32,7 +50,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export function parseGrace(value: string): number {
   const m = /^(\d+)([mhd]?)$/.exec(value);
   if (!m) throw new UsageError(`--expire-old-in takes a duration such as 0, 90m, 24h or 7d (got '${value}')`);
-  const ms = Number(m[1]) * ({ '': 1000, m: 60_000, h: 3_600_000, d: DAY_MS }[m[2] as '' | 'm' | 'h' | 'd']);
+  const ms = Number(m[1]) * { '': 1000, m: 60_000, h: 3_600_000, d: DAY_MS }[m[2] as '' | 'm' | 'h' | 'd'];
   if (ms > 7 * DAY_MS) throw new UsageError('--expire-old-in is at most 7d');
   return ms;
 }
@@ -48,8 +66,15 @@ export const accountCommands: Command[] = [
   {
     words: ['key', 'create'],
     summary: 'Create an API key; it is printed this once and never again',
-    usage: 'key create --account EMAIL --service impact|human|funding [--name NAME] [--env test|live] [--scopes tasks:read,tasks:write]',
-    options: { account: { type: 'string' }, service: { type: 'string' }, name: { type: 'string' }, env: { type: 'string' }, scopes: { type: 'string' } },
+    usage:
+      'key create --account EMAIL --service impact|human|funding [--name NAME] [--env test|live] [--scopes tasks:read,tasks:write]',
+    options: {
+      account: { type: 'string' },
+      service: { type: 'string' },
+      name: { type: 'string' },
+      env: { type: 'string' },
+      scopes: { type: 'string' },
+    },
     run(ctx, values: Values) {
       const db = ctx.openDb();
       const service = requireString(values, 'service');
@@ -59,14 +84,28 @@ export const accountCommands: Command[] = [
         throw new UsageError('--env is test or live, and only for human keys');
       }
       const account = accountByEmail(db, requireString(values, 'account'));
-      const scopes = typeof values.scopes === 'string' ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
-      const { key, row } = createKey(db, {
-        accountId: account.id, service: service as Service, name: (values.name as string | undefined) ?? `${service} key`,
-        environment: (env as Environment | undefined) ?? null, ...(scopes ? { scopes } : {}),
-      }, ctx.now());
+      const scopes =
+        typeof values.scopes === 'string'
+          ? values.scopes
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : undefined;
+      const { key, row } = createKey(
+        db,
+        {
+          accountId: account.id,
+          service: service as Service,
+          name: (values.name as string | undefined) ?? `${service} key`,
+          environment: (env as Environment | undefined) ?? null,
+          ...(scopes ? { scopes } : {}),
+        },
+        ctx.now(),
+      );
       return { key, ...publicKey(row) };
     },
-    text: (r) => `${r.key}\n\nThis key is shown once. Store it now: only its hash is kept. (id ${r.id}, ${r.display_prefix}…)`,
+    text: (r) =>
+      `${r.key}\n\nThis key is shown once. Store it now: only its hash is kept. (id ${r.id}, ${r.display_prefix}…)`,
   },
   {
     words: ['key', 'list'],
@@ -77,14 +116,29 @@ export const accountCommands: Command[] = [
       const db = ctx.openDb();
       const accountId = typeof values.account === 'string' ? accountByEmail(db, values.account).id : undefined;
       const service = values.service as Service | undefined;
-      if (service !== undefined && !SERVICES.includes(service)) throw new UsageError(`--service is one of ${SERVICES.join(', ')}`);
-      return { keys: listKeys(db, { ...(accountId ? { accountId } : {}), ...(service ? { service } : {}) }).map(publicKey) };
+      if (service !== undefined && !SERVICES.includes(service))
+        throw new UsageError(`--service is one of ${SERVICES.join(', ')}`);
+      return {
+        keys: listKeys(db, { ...(accountId ? { accountId } : {}), ...(service ? { service } : {}) }).map(publicKey),
+      };
     },
     text: (r) => {
       const keys = r.keys as ReturnType<typeof publicKey>[];
       if (keys.length === 0) return 'no keys';
-      return keys.map((k) => [k.id, k.service, k.environment ?? '-', `${k.display_prefix}…`, JSON.stringify(k.name), k.scopes.join(',') || '-',
-        k.revoked_at ? `revoked ${k.revoked_at}` : k.expires_at ? `expires ${k.expires_at}` : 'active', `last used ${k.last_used_at ?? 'never'}`].join('  ')).join('\n');
+      return keys
+        .map((k) =>
+          [
+            k.id,
+            k.service,
+            k.environment ?? '-',
+            `${k.display_prefix}…`,
+            JSON.stringify(k.name),
+            k.scopes.join(',') || '-',
+            k.revoked_at ? `revoked ${k.revoked_at}` : k.expires_at ? `expires ${k.expires_at}` : 'active',
+            `last used ${k.last_used_at ?? 'never'}`,
+          ].join('  '),
+        )
+        .join('\n');
     },
   },
   {
@@ -107,7 +161,8 @@ export const accountCommands: Command[] = [
       const { key, row } = rotateKey(ctx.openDb(), keyId(id), now, grace === null ? null : now + grace);
       return { key, ...publicKey(row), old_key_expires_at: grace === null ? null : iso(now + grace) };
     },
-    text: (r) => `${r.key}\n\nThis key is shown once. The old key (id ${r.rotated_from}) works ${r.old_key_expires_at ? `until ${r.old_key_expires_at}` : 'until you revoke it'}.`,
+    text: (r) =>
+      `${r.key}\n\nThis key is shown once. The old key (id ${r.rotated_from}) works ${r.old_key_expires_at ? `until ${r.old_key_expires_at}` : 'until you revoke it'}.`,
   },
   {
     words: ['subscription', 'set'],
@@ -119,9 +174,16 @@ export const accountCommands: Command[] = [
       const plan = requireString(values, 'plan');
       if (plan !== 'pro' && plan !== 'none') throw new UsageError('--plan is pro or none');
       const until = values.until as string | undefined;
-      if (until !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(until)) throw new UsageError('--until is a date, YYYY-MM-DD (the plan ends at 00:00 UTC that day)');
+      if (until !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(until))
+        throw new UsageError('--until is a date, YYYY-MM-DD (the plan ends at 00:00 UTC that day)');
       const account = accountByEmail(db, requireString(values, 'account'));
-      setSubscription(db, account.id, plan === 'pro' ? 'pro' : null, ctx.now(), until ? Date.parse(`${until}T00:00:00Z`) : null);
+      setSubscription(
+        db,
+        account.id,
+        plan === 'pro' ? 'pro' : null,
+        ctx.now(),
+        until ? Date.parse(`${until}T00:00:00Z`) : null,
+      );
       return { account: account.email, plan, until: until ?? null };
     },
   },

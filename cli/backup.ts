@@ -29,19 +29,26 @@ function pageBar(ctx: CliContext, label: string): { onProgress?: Progress; stop(
 export const backupCommands: Command[] = [
   {
     words: ['backup'],
-    summary: 'Copy the database to FILE while the server keeps serving (SQLite online backup, checked with integrity_check); --force replaces an existing FILE',
+    summary:
+      'Copy the database to FILE while the server keeps serving (SQLite online backup, checked with integrity_check); --force replaces an existing FILE',
     usage: 'backup FILE [--force]',
     options: { force: { type: 'boolean' } },
     positionals: ['FILE'],
     async run(ctx, values, [file]) {
       const bar = pageBar(ctx, 'backup');
       try {
-        return { ...(await backupDatabase(ctx.config.databasePath, file!, { force: values.force === true, ...(bar.onProgress ? { onProgress: bar.onProgress } : {}) })) };
+        return {
+          ...(await backupDatabase(ctx.config.databasePath, file!, {
+            force: values.force === true,
+            ...(bar.onProgress ? { onProgress: bar.onProgress } : {}),
+          })),
+        };
       } finally {
         bar.stop();
       }
     },
-    text: (r) => `backed up ${r.database} to ${r.file}: ${mib(r.bytes)}, migration ${r.migration}, integrity ${r.integrity}, ${r.ms} ms` +
+    text: (r) =>
+      `backed up ${r.database} to ${r.file}: ${mib(r.bytes)}, migration ${r.migration}, integrity ${r.integrity}, ${r.ms} ms` +
       (r.restarts ? ` (${r.restarts} restart${r.restarts === 1 ? '' : 's'}: the server wrote while copying)` : ''),
   },
   {
@@ -53,12 +60,21 @@ export const backupCommands: Command[] = [
     async run(ctx, _values, [file]) {
       const bar = pageBar(ctx, 'restore');
       try {
-        return { ...(await restoreDatabase(file!, ctx.config.databasePath, bar.onProgress ? { onProgress: bar.onProgress } : {})) };
+        return {
+          ...(await restoreDatabase(
+            file!,
+            ctx.config.databasePath,
+            bar.onProgress ? { onProgress: bar.onProgress } : {},
+          )),
+        };
       } finally {
         bar.stop();
       }
     },
-    text: (r) => `restored ${r.file} to ${r.database}${r.replaced ? ' (replacing it)' : ''}: ${mib(r.bytes)}, migration ${r.migration}, integrity ${r.integrity}` +
-      ((r.pending as number[]).length ? `; the next start applies migrations ${(r.pending as number[]).join(', ')}` : ''),
+    text: (r) =>
+      `restored ${r.file} to ${r.database}${r.replaced ? ' (replacing it)' : ''}: ${mib(r.bytes)}, migration ${r.migration}, integrity ${r.integrity}` +
+      ((r.pending as number[]).length
+        ? `; the next start applies migrations ${(r.pending as number[]).join(', ')}`
+        : ''),
   },
 ];

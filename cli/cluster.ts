@@ -25,13 +25,21 @@ import { RateLimiter } from '../lib/rate-limit.ts';
 import type { RedisLimiter } from '../db/counters/redis.ts';
 import { answerWorker, CommitLockQueue, type ToPrimary, type ToWorker } from '../db/counters/ipc.ts';
 
-export interface RunningCluster { url: string; workers: () => number[]; stop(): Promise<void> }
+export interface RunningCluster {
+  url: string;
+  workers: () => number[];
+  stop(): Promise<void>;
+}
 
 /** A worker that dies this soon after its start counts as a crash loop: the next fork waits. */
 const CRASH_LOOP_MS = 5000;
 const DRAIN_MS = 15_000;
 
-export async function startCluster(config: Config, workers: number, log: Logger = createLogger(config.logLevel)): Promise<RunningCluster> {
+export async function startCluster(
+  config: Config,
+  workers: number,
+  log: Logger = createLogger(config.logLevel),
+): Promise<RunningCluster> {
   const clock = Date.now;
   // A READ_ONLY cluster (several workers on a replica) owns nothing: no lock, no migration, no jobs;
   // its primary still counts for its workers (in memory) and hands out nothing else.
@@ -48,11 +56,18 @@ export async function startCluster(config: Config, workers: number, log: Logger 
   }
   const base = { config, db, clock, log };
   const persisted = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
-  const limiter = redis ? null : new RateLimiter((bucket, day) => (persisted.get(bucket, day) as number | undefined) ?? 0);
-  const jobs = readOnly ? null : startBackgroundJobs(base, limiter, createHumanService({ db, clock, log, config: config.human }));
+  const limiter = redis
+    ? null
+    : new RateLimiter((bucket, day) => (persisted.get(bucket, day) as number | undefined) ?? 0);
+  const jobs = readOnly
+    ? null
+    : startBackgroundJobs(base, limiter, createHumanService({ db, clock, log, config: config.human }));
   const noteKeyUse = (id: number, at: number) => jobs?.writeBehind.noteKeyUse(id, at);
   // FUNDING_SYNC_EVERY: one scheduled sync for the file, run by its owner (never by a worker).
-  const syncScheduler = readOnly || config.fundingSync.everyMs === null ? null : startSyncScheduler({ everyMs: config.fundingSync.everyMs, db, clock, log });
+  const syncScheduler =
+    readOnly || config.fundingSync.everyMs === null
+      ? null
+      : startSyncScheduler({ everyMs: config.fundingSync.everyMs, db, clock, log });
 
   let stopping = false;
   const started = new Map<number, number>(); // worker id → start time
@@ -68,7 +83,10 @@ export async function startCluster(config: Config, workers: number, log: Logger 
       if (msg?.trio === 'unlock') return commitLock.release(worker.id);
       if (msg?.trio === 'metrics') {
         const id = msg.id;
-        aggregator.clusterMetrics().then((text) => tell(worker, { trio: 'metrics', id, text }), (err: Error) => tell(worker, { trio: 'metrics', id, error: err.message }));
+        aggregator.clusterMetrics().then(
+          (text) => tell(worker, { trio: 'metrics', id, text }),
+          (err: Error) => tell(worker, { trio: 'metrics', id, error: err.message }),
+        );
         return;
       }
       // With Redis the workers count there; key uses still come here, to the one write-behind.

@@ -26,7 +26,11 @@ export interface Command {
   options: Options;
   /** Names of the positional arguments, in order (all required). */
   positionals?: string[];
-  run(ctx: CliContext, values: Values, positionals: string[]): Promise<Record<string, unknown>> | Record<string, unknown>;
+  run(
+    ctx: CliContext,
+    values: Values,
+    positionals: string[],
+  ): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Text for a person; defaults to key: value lines. */
   text?(result: Record<string, unknown>): string;
   /** Exit status after printing the result (default 0): a command can report and still fail. */

@@ -10,7 +10,8 @@ import type { Command } from './command.ts';
 export const fundingRuleCommands: Command[] = [
   {
     words: ['funding', 'reapply-rules'],
-    summary: 'Re-apply the funding data rules (personal data, relative deadlines, notices that are not calls) to the stored calls and notices; says how many it withheld and released',
+    summary:
+      'Re-apply the funding data rules (personal data, relative deadlines, notices that are not calls) to the stored calls and notices; says how many it withheld and released',
     usage: 'funding reapply-rules',
     options: {},
     run(ctx) {

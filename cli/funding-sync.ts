@@ -11,30 +11,49 @@ export const TRIO_VERSION = '0.1.0';
 
 function sourcesOption(value: string | boolean | undefined): SourceCode[] | undefined {
   if (value === undefined) return undefined;
-  const list = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  const list = String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = list.filter((s) => !(SYNC_SOURCES as readonly string[]).includes(s));
-  if (list.length === 0 || bad.length) throw new UsageError(`--source is one of ${SYNC_SOURCES.join(', ')} (or several, comma-separated)${bad.length ? `; not ${bad.join(', ')}` : ''}`);
+  if (list.length === 0 || bad.length)
+    throw new UsageError(
+      `--source is one of ${SYNC_SOURCES.join(', ')} (or several, comma-separated)${bad.length ? `; not ${bad.join(', ')}` : ''}`,
+    );
   return list as SourceCode[];
 }
 
 function line(s: SourceSummary): string {
   const counts = `fetched ${s.fetched}, inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, withheld ${s.withheld}, skipped ${s.skipped}, failed ${s.failed}`;
   const head = `${s.source.padEnd(6)} ${s.status === 'ok' ? 'ok    ' : 'FAILED'} ${counts} (${s.requests} requests, ${s.seconds.toFixed(1)} s)`;
-  return [head, ...s.notes.map((n) => `       note: ${n}`), ...(s.error ? [`       error: ${s.error}${s.consecutive_failures > 1 ? ` (${s.consecutive_failures} runs in a row)` : ''}`] : [])].join('\n');
+  return [
+    head,
+    ...s.notes.map((n) => `       note: ${n}`),
+    ...(s.error
+      ? [`       error: ${s.error}${s.consecutive_failures > 1 ? ` (${s.consecutive_failures} runs in a row)` : ''}`]
+      : []),
+  ].join('\n');
 }
 
 export const fundingSyncCommands: Command[] = [
   {
     words: ['funding', 'sync'],
-    summary: 'Fetch new and changed funding calls from the sources (EU portal, CORDIS, BDNS, BOE) and import them; resumes where the last sync stopped',
+    summary:
+      'Fetch new and changed funding calls from the sources (EU portal, CORDIS, BDNS, BOE) and import them; resumes where the last sync stopped',
     usage: 'funding sync [--source eu|cordis|bdns|boe] [--since YYYY-MM-DD]',
     options: { source: { type: 'string' }, since: { type: 'string' } },
     async run(ctx, values) {
       const sources = sourcesOption(values.source);
       const since = values.since === undefined ? null : String(values.since);
-      if (since !== null && !isIsoDate(since)) throw new UsageError('--since is a day, YYYY-MM-DD (for example 2026-11-01)');
+      if (since !== null && !isIsoDate(since))
+        throw new UsageError('--since is a day, YYYY-MM-DD (for example 2026-11-01)');
       const db = ctx.openDb();
-      const multi = ctx.interactive ? new MultiBar({ format: '{source} [{bar}] {value}/{total} {label}', clearOnComplete: false, hideCursor: true }, Presets.shades_classic) : null;
+      const multi = ctx.interactive
+        ? new MultiBar(
+            { format: '{source} [{bar}] {value}/{total} {label}', clearOnComplete: false, hideCursor: true },
+            Presets.shades_classic,
+          )
+        : null;
       const bars = new Map<SourceCode, SingleBar>();
       // Stopped (serve's scheduler stopping, systemd, Ctrl-C): batches are synchronous transactions, so
       // the handler runs between two of them; free the lock so the next run need not wait for its expiry.
@@ -48,7 +67,11 @@ export const fundingSyncCommands: Command[] = [
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       const summary: SyncSummary = await runFundingSync(db, {
-        config: ctx.config.fundingSync, sources, since, now: ctx.now, version: TRIO_VERSION,
+        config: ctx.config.fundingSync,
+        sources,
+        since,
+        now: ctx.now,
+        version: TRIO_VERSION,
         onProgress: (source, p) => {
           if (!multi) return;
           let bar = bars.get(source);

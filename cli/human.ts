@@ -30,12 +30,19 @@ function durably<T>(db: Db, fn: () => T): T {
   }
 }
 
-const list = (value: unknown) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const list = (value: unknown) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 /** --countries FR,ES → whole countries; --cities paris,ES/madrid → those cities (within --countries when given). */
 export function areasFrom(db: Db, countriesArg: unknown, citiesArg: unknown): Area[] {
   const countries = list(countriesArg).map((c) => c.toUpperCase());
-  for (const c of countries) if (!/^[A-Z]{2}$/.test(c)) throw new UsageError(`--countries takes two-letter codes such as FR,ES (got '${c}')`);
+  for (const c of countries)
+    if (!/^[A-Z]{2}$/.test(c)) throw new UsageError(`--countries takes two-letter codes such as FR,ES (got '${c}')`);
   const cities = list(citiesArg);
   if (cities.length === 0) {
     if (countries.length === 0) throw new UsageError('give --countries, --cities or both');
@@ -43,10 +50,23 @@ export function areasFrom(db: Db, countriesArg: unknown, citiesArg: unknown): Ar
   }
   const known = db.prepare('SELECT country_iso, city_slug FROM human_cities').all() as Area[];
   return cities.map((given) => {
-    const [country, slug] = given.includes('/') ? [given.split('/')[0]!.toUpperCase(), given.split('/')[1]!.toLowerCase()] : [null, given.toLowerCase()];
-    const matches = known.filter((k) => k.city_slug === slug && (country === null || k.country_iso === country) && (countries.length === 0 || countries.includes(k.country_iso)));
-    if (matches.length === 0) throw new UsageError(`no city '${given}'${countries.length ? ` in ${countries.join(', ')}` : ''} in the catalogue (GET /human/v1/coverage lists them)`);
-    if (matches.length > 1) throw new UsageError(`'${given}' is a city in several countries: write it as ${matches.map((m) => `${m.country_iso}/${m.city_slug}`).join(' or ')}`);
+    const [country, slug] = given.includes('/')
+      ? [given.split('/')[0]!.toUpperCase(), given.split('/')[1]!.toLowerCase()]
+      : [null, given.toLowerCase()];
+    const matches = known.filter(
+      (k) =>
+        k.city_slug === slug &&
+        (country === null || k.country_iso === country) &&
+        (countries.length === 0 || countries.includes(k.country_iso)),
+    );
+    if (matches.length === 0)
+      throw new UsageError(
+        `no city '${given}'${countries.length ? ` in ${countries.join(', ')}` : ''} in the catalogue (GET /human/v1/coverage lists them)`,
+      );
+    if (matches.length > 1)
+      throw new UsageError(
+        `'${given}' is a city in several countries: write it as ${matches.map((m) => `${m.country_iso}/${m.city_slug}`).join(' or ')}`,
+      );
     return matches[0]!;
   });
 }
@@ -54,26 +74,44 @@ export function areasFrom(db: Db, countriesArg: unknown, citiesArg: unknown): Ar
 export const humanCommands: Command[] = [
   {
     words: ['balance', 'credit'],
-    summary: 'Credit an account\'s prepaid balance for live human tasks (a top-up received outside trio)',
+    summary: "Credit an account's prepaid balance for live human tasks (a top-up received outside trio)",
     usage: 'balance credit --account EMAIL --amount CENTS [--memo TEXT]',
     options: { account: { type: 'string' }, amount: { type: 'string' }, memo: { type: 'string' } },
     run(ctx, values) {
       const db = ctx.openDb();
       const amountText = requireString(values, 'amount');
-      if (!/^\d{1,9}$/.test(amountText) || Number(amountText) === 0) throw new UsageError('--amount is a positive whole number of cents, e.g. 5000 for €50.00');
+      if (!/^\d{1,9}$/.test(amountText) || Number(amountText) === 0)
+        throw new UsageError('--amount is a positive whole number of cents, e.g. 5000 for €50.00');
       const who = account(db, requireString(values, 'account'));
-      const memo = typeof values.memo === 'string' && values.memo.trim() ? values.memo.trim().slice(0, 200) : 'top-up by an operator';
+      const memo =
+        typeof values.memo === 'string' && values.memo.trim()
+          ? values.memo.trim().slice(0, 200)
+          : 'top-up by an operator';
       const journal = durably(db, () => credit(db, who.id, Number(amountText), memo, ctx.now()));
       const balance = balanceOf(db, who.id);
-      return { account: who.email, credited_cents: Number(amountText), journal: `led_${journal}`, available_cents: balance.available_cents, held_cents: balance.held_cents };
+      return {
+        account: who.email,
+        credited_cents: Number(amountText),
+        journal: `led_${journal}`,
+        available_cents: balance.available_cents,
+        held_cents: balance.held_cents,
+      };
     },
-    text: (r) => `credited ${r.credited_cents} cents to ${r.account}: available ${r.available_cents}, held ${r.held_cents} (${r.journal})`,
+    text: (r) =>
+      `credited ${r.credited_cents} cents to ${r.account}: available ${r.available_cents}, held ${r.held_cents} (${r.journal})`,
   },
   {
     words: ['worker', 'verify'],
-    summary: 'Verify a person to do tasks in countries or cities (their console shows the tasks offered there), or --revoke',
+    summary:
+      'Verify a person to do tasks in countries or cities (their console shows the tasks offered there), or --revoke',
     usage: 'worker verify --account EMAIL [--countries FR,ES] [--cities paris,ES/madrid] [--note TEXT] [--revoke]',
-    options: { account: { type: 'string' }, countries: { type: 'string' }, cities: { type: 'string' }, note: { type: 'string' }, revoke: { type: 'boolean' } },
+    options: {
+      account: { type: 'string' },
+      countries: { type: 'string' },
+      cities: { type: 'string' },
+      note: { type: 'string' },
+      revoke: { type: 'boolean' },
+    },
     run(ctx, values) {
       const db = ctx.openDb();
       const who = account(db, requireString(values, 'account'));
@@ -84,9 +122,16 @@ export const humanCommands: Command[] = [
       }
       const areas = areasFrom(db, values.countries, values.cities);
       const worker = verifyWorker(db, who.id, areas, ctx.now(), typeof values.note === 'string' ? values.note : null);
-      return { account: who.email, verified: true, areas: worker.areas.map((a) => (a.city_slug === '*' ? a.country_iso : `${a.country_iso}/${a.city_slug}`)) };
+      return {
+        account: who.email,
+        verified: true,
+        areas: worker.areas.map((a) => (a.city_slug === '*' ? a.country_iso : `${a.country_iso}/${a.city_slug}`)),
+      };
     },
-    text: (r) => (r.verified ? `${r.account} is verified for ${(r.areas as string[]).join(', ')}` : `${r.account} is no longer verified (${r.revoked_at})`),
+    text: (r) =>
+      r.verified
+        ? `${r.account} is verified for ${(r.areas as string[]).join(', ')}`
+        : `${r.account} is no longer verified (${r.revoked_at})`,
   },
   {
     words: ['dispute', 'resolve'],
@@ -100,14 +145,17 @@ export const humanCommands: Command[] = [
       const ref = requireString(values, 'task');
       const note = typeof values.note === 'string' && values.note.trim() ? values.note.trim().slice(0, 2000) : null;
       try {
-        const task = durably(db, () => resolveDispute(db, ref, outcome, note, ctx.now(), readHumanConfig(process.env).sandboxDelayMs));
+        const task = durably(db, () =>
+          resolveDispute(db, ref, outcome, note, ctx.now(), readHumanConfig(process.env).sandboxDelayMs),
+        );
         return { task: task.ref, status: task.status, resolution: task.resolution, price_cents: task.price_cents };
       } catch (err) {
         if (err instanceof DomainError) throw new UsageError(err.message);
         throw err;
       }
     },
-    text: (r) => `${r.task} is ${r.status} (${r.resolution === 'refunded' ? `${r.price_cents} cents released to the client` : 'the hold is paid out'})`,
+    text: (r) =>
+      `${r.task} is ${r.status} (${r.resolution === 'refunded' ? `${r.price_cents} cents released to the client` : 'the hold is paid out'})`,
   },
   {
     words: ['catalogue', 'load'],
@@ -116,7 +164,9 @@ export const humanCommands: Command[] = [
     options: { file: { type: 'string' } },
     run(ctx, values) {
       try {
-        return { ...loadCatalogue(ctx.openDb(), typeof values.file === 'string' ? values.file : DEMO_CATALOGUE, ctx.now()) };
+        return {
+          ...loadCatalogue(ctx.openDb(), typeof values.file === 'string' ? values.file : DEMO_CATALOGUE, ctx.now()),
+        };
       } catch (err) {
         if (err instanceof CatalogueError) throw new UsageError(err.message);
         throw err;
@@ -125,7 +175,7 @@ export const humanCommands: Command[] = [
   },
   {
     words: ['ledger', 'check'],
-    summary: 'Check the human ledger\'s invariants (balanced journals, holds, balances); exit 1 on a violation',
+    summary: "Check the human ledger's invariants (balanced journals, holds, balances); exit 1 on a violation",
     usage: 'ledger check',
     options: {},
     run(ctx) {

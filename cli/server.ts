@@ -30,7 +30,8 @@ export const serverCommands: Command[] = [
         return { url: app.url, database: ctx.config.databasePath, worker: process.pid };
       }
       const workers = values.workers === undefined ? ctx.config.scaling.workers : Number(values.workers);
-      if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError('--workers must be an integer from 1 to 64');
+      if (!Number.isInteger(workers) || workers < 1 || workers > 64)
+        throw new UsageError('--workers must be an integer from 1 to 64');
       if (workers > 1) {
         const running = await startCluster(ctx.config, workers);
         const shutdown = (signal: string) => {
@@ -51,7 +52,10 @@ export const serverCommands: Command[] = [
       return { url: app.url, database: ctx.config.databasePath };
     },
     // A worker prints nothing: its primary says where the cluster serves.
-    text: (r) => (r.worker ? '' : `trio is serving at ${r.url} (database ${r.database}${r.workers ? `, ${r.workers} workers` : ''}). Ctrl-C stops it.`),
+    text: (r) =>
+      r.worker
+        ? ''
+        : `trio is serving at ${r.url} (database ${r.database}${r.workers ? `, ${r.workers} workers` : ''}). Ctrl-C stops it.`,
   },
   {
     words: ['migrate'],
@@ -67,16 +71,22 @@ export const serverCommands: Command[] = [
         db.close();
       }
     },
-    text: (r) => ((r.applied as number[]).length ? `applied migrations ${(r.applied as number[]).join(', ')}` : 'the database is up to date'),
+    text: (r) =>
+      (r.applied as number[]).length
+        ? `applied migrations ${(r.applied as number[]).join(', ')}`
+        : 'the database is up to date',
   },
   {
     words: ['demo'],
-    summary: 'Load the demo data sets (funding corpus, impact register, human task catalogue) and publish the impact demo run of every scenario; --no-publish loads the register only (figures stay withheld)',
+    summary:
+      'Load the demo data sets (funding corpus, impact register, human task catalogue) and publish the impact demo run of every scenario; --no-publish loads the register only (figures stay withheld)',
     usage: 'demo [--no-publish]',
     options: { 'no-publish': { type: 'boolean' } },
     run(ctx, values) {
       const db = ctx.openDb();
-      const bar = ctx.interactive ? new SingleBar({ format: 'demo data [{bar}] {value}/{total} files' }, Presets.shades_classic) : null;
+      const bar = ctx.interactive
+        ? new SingleBar({ format: 'demo data [{bar}] {value}/{total} files' }, Presets.shades_classic)
+        : null;
       let started = false;
       const files = loadFundingDemo(db, ctx.now(), (done, total) => {
         if (bar && !started) {
@@ -86,7 +96,9 @@ export const serverCommands: Command[] = [
         bar?.update(done);
       });
       bar?.stop();
-      const impactBar = ctx.interactive ? new SingleBar({ format: 'impact demo [{bar}] {percentage}% {stage}' }, Presets.shades_classic) : null;
+      const impactBar = ctx.interactive
+        ? new SingleBar({ format: 'impact demo [{bar}] {percentage}% {stage}' }, Presets.shades_classic)
+        : null;
       let impactStarted = false;
       const impact = loadImpactDemo(db, ctx.now, {
         publish: values['no-publish'] !== true,
@@ -105,9 +117,13 @@ export const serverCommands: Command[] = [
     },
     text: (r) => {
       const impact = r.impact as { register: { data_version: string; changed: boolean }; runs: RunSummary[] };
-      return [`loaded ${r.files} demo files`,
+      return [
+        `loaded ${r.files} demo files`,
         `impact register ${impact.register.data_version} ${impact.register.changed ? 'loaded' : 'already loaded'}`,
-        ...(impact.runs.length ? impact.runs.map(runLine) : ['no impact run published (--no-publish): figures are withheld'])].join('\n');
+        ...(impact.runs.length
+          ? impact.runs.map(runLine)
+          : ['no impact run published (--no-publish): figures are withheld']),
+      ].join('\n');
     },
   },
   {
@@ -118,7 +134,8 @@ export const serverCommands: Command[] = [
     positionals: ['FILE'],
     run(ctx, values, [file]) {
       const source = requireString(values, 'source');
-      if (!(SOURCES as readonly string[]).includes(source)) throw new UsageError(`--source is one of ${SOURCES.join(', ')}`);
+      if (!(SOURCES as readonly string[]).includes(source))
+        throw new UsageError(`--source is one of ${SOURCES.join(', ')}`);
       return { ...importFundingFile(ctx.openDb(), source as (typeof SOURCES)[number], file!, ctx.now()) };
     },
   },

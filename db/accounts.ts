@@ -11,7 +11,11 @@ import type { StoredKey } from '../lib/key-check.ts';
 export type Service = 'impact' | 'human' | 'funding';
 export type Environment = 'test' | 'live';
 
-export interface Account { id: number; email: string; created_at: number }
+export interface Account {
+  id: number;
+  email: string;
+  created_at: number;
+}
 
 export interface KeyRow extends StoredKey {
   name: string;
@@ -37,39 +41,69 @@ export class AccountError extends Error {}
 
 export function createAccount(db: Db, email: string, now: number, passwordHash: string | null = null): Account {
   const clean = email.trim();
-  if (!/^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/.test(clean)) throw new AccountError(`'${clean}' is not an e-mail address`);
+  if (!/^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/.test(clean))
+    throw new AccountError(`'${clean}' is not an e-mail address`);
   if (findAccount(db, clean)) throw new AccountError(`an account with e-mail ${clean} exists already`);
-  const info = db.prepare('INSERT INTO accounts (email, password_hash, created_at) VALUES (?, ?, ?)').run(clean, passwordHash, now);
+  const info = db
+    .prepare('INSERT INTO accounts (email, password_hash, created_at) VALUES (?, ?, ?)')
+    .run(clean, passwordHash, now);
   return { id: Number(info.lastInsertRowid), email: clean, created_at: now };
 }
 
 export function findAccount(db: Db, email: string): Account | undefined {
-  return db.prepare('SELECT id, email, created_at FROM accounts WHERE email = ?').get(email.trim()) as Account | undefined;
+  return db.prepare('SELECT id, email, created_at FROM accounts WHERE email = ?').get(email.trim()) as
+    Account | undefined;
 }
 
-export interface NewKey { key: string; row: KeyRow }
+export interface NewKey {
+  key: string;
+  row: KeyRow;
+}
 
 export function createKey(
   db: Db,
-  input: { accountId: number; service: Service; name: string; environment?: Environment | null; scopes?: string[]; expiresAt?: number | null; rotatedFrom?: number | null },
+  input: {
+    accountId: number;
+    service: Service;
+    name: string;
+    environment?: Environment | null;
+    scopes?: string[];
+    expiresAt?: number | null;
+    rotatedFrom?: number | null;
+  },
   now: number,
 ): NewKey {
   const environment = input.service === 'human' ? (input.environment ?? 'test') : null;
   const scopes = input.scopes ?? SERVICE_SCOPES[input.service];
   const unknown = scopes.filter((s) => !SERVICE_SCOPES[input.service].includes(s));
   if (unknown.length) throw new AccountError(`scope ${unknown.join(', ')} does not exist for ${input.service} keys`);
-  if (input.service === 'human' && scopes.length === 0) throw new AccountError('a human task key needs at least one scope');
+  if (input.service === 'human' && scopes.length === 0)
+    throw new AccountError('a human task key needs at least one scope');
   const name = input.name.trim();
   if (name.length < 1 || name.length > 80) throw new AccountError('a key name is 1 to 80 characters');
   const key = formatKey(keyPrefix(input.service, environment), randomBytes(32));
   const info = db
-    .prepare(`INSERT INTO api_keys (account_id, service, environment, name, hash, display_prefix, scopes, created_at, expires_at, rotated_from)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(input.accountId, input.service, environment, name, hashKey(key), displayPrefix(key), scopes.join(' '), now, input.expiresAt ?? null, input.rotatedFrom ?? null);
+    .prepare(
+      `INSERT INTO api_keys (account_id, service, environment, name, hash, display_prefix, scopes, created_at, expires_at, rotated_from)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      input.accountId,
+      input.service,
+      environment,
+      name,
+      hashKey(key),
+      displayPrefix(key),
+      scopes.join(' '),
+      now,
+      input.expiresAt ?? null,
+      input.rotatedFrom ?? null,
+    );
   return { key, row: getKey(db, Number(info.lastInsertRowid))! };
 }
 
-const KEY_COLUMNS = 'id, account_id, service, environment, name, display_prefix, scopes, created_at, last_used_at, revoked_at, expires_at, rotated_from';
+const KEY_COLUMNS =
+  'id, account_id, service, environment, name, display_prefix, scopes, created_at, last_used_at, revoked_at, expires_at, rotated_from';
 
 export function getKey(db: Db, id: number): KeyRow | undefined {
   return db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`).get(id) as KeyRow | undefined;
@@ -77,8 +111,10 @@ export function getKey(db: Db, id: number): KeyRow | undefined {
 
 export function listKeys(db: Db, filter: { accountId?: number; service?: Service } = {}): KeyRow[] {
   return db
-    .prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE (@accountId IS NULL OR account_id = @accountId)
-              AND (@service IS NULL OR service = @service) ORDER BY id`)
+    .prepare(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE (@accountId IS NULL OR account_id = @accountId)
+              AND (@service IS NULL OR service = @service) ORDER BY id`,
+    )
     .all({ accountId: filter.accountId ?? null, service: filter.service ?? null }) as KeyRow[];
 }
 
@@ -94,17 +130,27 @@ export function revokeKey(db: Db, id: number, now: number): KeyRow {
  * until revoked, or until `oldExpiresAt` when given (the console offers now … 7 days).
  */
 export function rotateKey(db: Db, id: number, now: number, oldExpiresAt: number | null = null): NewKey {
-  return db.transaction(() => {
-    const old = getKey(db, id);
-    if (!old) throw new AccountError(`no key with id ${id}`);
-    if (old.revoked_at !== null) throw new AccountError(`key ${id} is revoked; create a new key instead`);
-    const created = createKey(db, {
-      accountId: old.account_id, service: old.service as Service, name: old.name,
-      environment: old.environment as Environment | null, scopes: old.scopes ? old.scopes.split(' ') : [], rotatedFrom: old.id,
-    }, now);
-    if (oldExpiresAt !== null) db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(oldExpiresAt, id);
-    return created;
-  }).immediate();
+  return db
+    .transaction(() => {
+      const old = getKey(db, id);
+      if (!old) throw new AccountError(`no key with id ${id}`);
+      if (old.revoked_at !== null) throw new AccountError(`key ${id} is revoked; create a new key instead`);
+      const created = createKey(
+        db,
+        {
+          accountId: old.account_id,
+          service: old.service as Service,
+          name: old.name,
+          environment: old.environment as Environment | null,
+          scopes: old.scopes ? old.scopes.split(' ') : [],
+          rotatedFrom: old.id,
+        },
+        now,
+      );
+      if (oldExpiresAt !== null) db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(oldExpiresAt, id);
+      return created;
+    })
+    .immediate();
 }
 
 /** Prepared once per database: the lookup every keyed request makes. */
@@ -114,20 +160,34 @@ export function keyLookup(db: Db): (hash: string) => KeyRow | undefined {
 }
 
 /** Ends the current subscription (if any) and, unless plan is null, starts a new one now. */
-export function setSubscription(db: Db, accountId: number, plan: 'pro' | null, now: number, endsAt: number | null = null): void {
+export function setSubscription(
+  db: Db,
+  accountId: number,
+  plan: 'pro' | null,
+  now: number,
+  endsAt: number | null = null,
+): void {
   if (endsAt !== null && endsAt <= now) throw new AccountError('the end of a subscription must be in the future');
   db.transaction(() => {
-    db.prepare(`UPDATE subscriptions SET ends_at = ? WHERE account_id = ? AND service = 'funding'
-                AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?)`).run(now, accountId, now, now);
+    db.prepare(
+      `UPDATE subscriptions SET ends_at = ? WHERE account_id = ? AND service = 'funding'
+                AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?)`,
+    ).run(now, accountId, now, now);
     if (plan) {
-      db.prepare(`INSERT INTO subscriptions (account_id, service, plan, starts_at, ends_at, created_at)
-                  VALUES (?, 'funding', ?, ?, ?, ?)`).run(accountId, plan, now, endsAt, now);
+      db.prepare(
+        `INSERT INTO subscriptions (account_id, service, plan, starts_at, ends_at, created_at)
+                  VALUES (?, 'funding', ?, ?, ?, ?)`,
+      ).run(accountId, plan, now, endsAt, now);
     }
   }).immediate();
 }
 
 export function activePlanLookup(db: Db): (accountId: number, now: number) => 'pro' | null {
-  const stmt = db.prepare(`SELECT plan FROM subscriptions WHERE account_id = ? AND service = 'funding'
-                           AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?) LIMIT 1`).pluck();
+  const stmt = db
+    .prepare(
+      `SELECT plan FROM subscriptions WHERE account_id = ? AND service = 'funding'
+                           AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?) LIMIT 1`,
+    )
+    .pluck();
   return (accountId, now) => (stmt.get(accountId, now, now) as 'pro' | undefined) ?? null;
 }

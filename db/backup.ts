@@ -23,11 +23,28 @@ import { acquireServerLock } from './server-lock.ts';
 
 export type Progress = (done: number, total: number) => void;
 
-export interface DatabaseFacts { migration: number; migrationName: string; pages: number; bytes: number; integrity: 'ok' }
+export interface DatabaseFacts {
+  migration: number;
+  migrationName: string;
+  pages: number;
+  bytes: number;
+  integrity: 'ok';
+}
 
-export interface BackupSummary extends DatabaseFacts { file: string; database: string; restarts: number; ms: number }
+export interface BackupSummary extends DatabaseFacts {
+  file: string;
+  database: string;
+  restarts: number;
+  ms: number;
+}
 
-export interface RestoreSummary extends DatabaseFacts { file: string; database: string; replaced: boolean; pending: number[]; ms: number }
+export interface RestoreSummary extends DatabaseFacts {
+  file: string;
+  database: string;
+  replaced: boolean;
+  pending: number[];
+  ms: number;
+}
 
 /** Refused input: the command prints the message and exits 1. */
 export class BackupError extends Error {}
@@ -36,12 +53,22 @@ export class BackupError extends Error {}
 export function inspectDatabase(db: Db, label: string): Omit<DatabaseFacts, 'bytes'> {
   const problems = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
   if (problems.length !== 1 || problems[0] !== 'ok') {
-    throw new BackupError(`${label} fails PRAGMA integrity_check: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? '; …' : ''}`);
+    throw new BackupError(
+      `${label} fails PRAGMA integrity_check: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? '; …' : ''}`,
+    );
   }
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
-  const newest = hasTable ? (db.prepare('SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1').get() as { version: number; name: string } | undefined) : undefined;
+  const newest = hasTable
+    ? (db.prepare('SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1').get() as
+        { version: number; name: string } | undefined)
+    : undefined;
   if (!newest) throw new BackupError(`${label} is not a trio database (no migrations recorded in schema_migrations)`);
-  return { migration: newest.version, migrationName: newest.name, pages: db.pragma('page_count', { simple: true }) as number, integrity: 'ok' };
+  return {
+    migration: newest.version,
+    migrationName: newest.name,
+    pages: db.pragma('page_count', { simple: true }) as number,
+    integrity: 'ok',
+  };
 }
 
 /** Copies with SQLite's online backup, growing the step after each restart (see the header). */
@@ -98,13 +125,18 @@ function removeWithSidecars(path: string): void {
   for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(path + suffix, { force: true });
 }
 
-export async function backupDatabase(databasePath: string, file: string, options: { force?: boolean; onProgress?: Progress } = {}): Promise<BackupSummary> {
+export async function backupDatabase(
+  databasePath: string,
+  file: string,
+  options: { force?: boolean; onProgress?: Progress } = {},
+): Promise<BackupSummary> {
   const started = Date.now();
   const database = resolve(databasePath);
   file = resolve(file);
   if (file === database) throw new BackupError('the backup file is the database itself: choose another FILE');
   if (!existsSync(database)) throw new BackupError(`there is no database at ${database} (DATABASE_PATH)`);
-  if (existsSync(file) && !options.force) throw new BackupError(`${file} exists already: choose a new name, or pass --force to replace it`);
+  if (existsSync(file) && !options.force)
+    throw new BackupError(`${file} exists already: choose a new name, or pass --force to replace it`);
   if (!existsSync(dirname(file))) throw new BackupError(`the directory ${dirname(file)} does not exist`);
   const partial = `${file}.partial-${process.pid}`;
   removeWithSidecars(partial);
@@ -127,7 +159,11 @@ export async function backupDatabase(databasePath: string, file: string, options
   }
 }
 
-export async function restoreDatabase(file: string, databasePath: string, options: { onProgress?: Progress } = {}): Promise<RestoreSummary> {
+export async function restoreDatabase(
+  file: string,
+  databasePath: string,
+  options: { onProgress?: Progress } = {},
+): Promise<RestoreSummary> {
   const started = Date.now();
   const database = resolve(databasePath);
   file = resolve(file);
@@ -144,7 +180,9 @@ export async function restoreDatabase(file: string, databasePath: string, option
     const facts = inspectDatabase(source, file);
     const known = loadMigrations().map((m) => m.version);
     if (facts.migration > Math.max(...known)) {
-      throw new BackupError(`${file} is at migration ${facts.migration} (${facts.migrationName}), newer than this trio knows (up to ${Math.max(...known)}): restore it with the trio version that wrote it`);
+      throw new BackupError(
+        `${file} is at migration ${facts.migration} (${facts.migrationName}), newer than this trio knows (up to ${Math.max(...known)}): restore it with the trio version that wrote it`,
+      );
     }
     const applied = new Set(source.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
     const lock = acquireServerLock(database, 'restore');
@@ -161,7 +199,14 @@ export async function restoreDatabase(file: string, databasePath: string, option
       renameSync(target, database);
       target = undefined;
       syncDirectory(database);
-      return { file, database, ...copied, replaced, pending: known.filter((v) => !applied.has(v)), ms: Date.now() - started };
+      return {
+        file,
+        database,
+        ...copied,
+        replaced,
+        pending: known.filter((v) => !applied.has(v)),
+        ms: Date.now() - started,
+      };
     } finally {
       lock.release();
     }

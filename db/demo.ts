@@ -12,7 +12,10 @@ import { isImpactEmpty, loadImpactDemo } from './impact/demo.ts';
 
 const FUNDING_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'funding');
 
-interface ManifestEntry { source: 'eu' | 'cordis' | 'bdns' | 'boe'; path: string }
+interface ManifestEntry {
+  source: 'eu' | 'cordis' | 'bdns' | 'boe';
+  path: string;
+}
 
 export function isFundingEmpty(db: Db): boolean {
   return (db.prepare('SELECT count(*) FROM funding_imports').pluck().get() as number) === 0;

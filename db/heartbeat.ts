@@ -15,7 +15,11 @@ export function heartbeatWriter(db: Db): (now: number) => void {
   return (now) => void write.run(now, writer);
 }
 
-export interface Lag { lagMs: number | null; writtenAt: number | null; writer: string | null }
+export interface Lag {
+  lagMs: number | null;
+  writtenAt: number | null;
+  writer: string | null;
+}
 
 /** The age of this copy of the data: null when the primary has never written a heartbeat. */
 export function heartbeatReader(db: Db): (now: number) => Lag {

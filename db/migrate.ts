@@ -9,7 +9,11 @@ import type { Db } from './connection.ts';
 
 const MIGRATIONS_DIR = join(import.meta.dirname, 'migrations');
 
-export interface Migration { version: number; name: string; sql: string }
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
 
 export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return readdirSync(dir)

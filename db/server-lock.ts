@@ -16,7 +16,10 @@ import { dirname } from 'node:path';
 
 export class DatabaseInUseError extends Error {}
 
-export interface ServerLock { path: string; release(): void }
+export interface ServerLock {
+  path: string;
+  release(): void;
+}
 
 export const lockPath = (databasePath: string) => `${databasePath}.lock`;
 
@@ -39,7 +42,9 @@ export function acquireServerLock(databasePath: string, purpose: 'serve' | 'rest
     if ((err as { code?: string }).code === 'SQLITE_BUSY') {
       throw new DatabaseInUseError(
         `${databasePath} is in use: another process holds ${path} (a trio server is serving this database, or a restore is in progress). ` +
-          (purpose === 'restore' ? 'Stop the server first (systemctl stop trio, docker stop …), then restore.' : 'Stop it first, or give this server another DATABASE_PATH.'),
+          (purpose === 'restore'
+            ? 'Stop the server first (systemctl stop trio, docker stop …), then restore.'
+            : 'Stop it first, or give this server another DATABASE_PATH.'),
       );
     }
     throw err;

@@ -10,11 +10,18 @@ const DAY_MS = 86_400_000;
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export interface SessionAccount { account_id: number; email: string; expires_at: number }
+export interface SessionAccount {
+  account_id: number;
+  email: string;
+  expires_at: number;
+}
 
 export function sessionStore(db: Db) {
-  const insert = db.prepare('INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)');
-  const find = db.prepare(`SELECT s.account_id, a.email, s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
+  const insert = db.prepare(
+    'INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
+  );
+  const find =
+    db.prepare(`SELECT s.account_id, a.email, s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
                            WHERE s.token_hash = ? AND s.ended_at IS NULL AND s.expires_at > ?`);
   const end = db.prepare('UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL');
   const prune = db.prepare('DELETE FROM sessions WHERE expires_at < ? OR ended_at < ?');
@@ -26,7 +33,8 @@ export function sessionStore(db: Db) {
       prune.run(now - DAY_MS, now - DAY_MS);
       return { token, expiresAt };
     },
-    find: (token: string, now: number) => (/^[A-Za-z0-9_-]{43}$/.test(token) ? (find.get(hash(token), now) as SessionAccount | undefined) : undefined),
+    find: (token: string, now: number) =>
+      /^[A-Za-z0-9_-]{43}$/.test(token) ? (find.get(hash(token), now) as SessionAccount | undefined) : undefined,
     end: (token: string, now: number) => void end.run(now, hash(token)),
   };
 }
@@ -44,7 +52,10 @@ export function attemptStore(db: Db) {
     /** How many attempts in the window, and seconds until the oldest leaves it. */
     recent(bucket: string, now: number, windowMs: number): { count: number; retryAfterSeconds: number } {
       const row = count.get(bucket, now - windowMs) as { n: number; oldest: number | null };
-      return { count: row.n, retryAfterSeconds: row.oldest === null ? 0 : Math.max(1, Math.ceil((row.oldest + windowMs - now) / 1000)) };
+      return {
+        count: row.n,
+        retryAfterSeconds: row.oldest === null ? 0 : Math.max(1, Math.ceil((row.oldest + windowMs - now) / 1000)),
+      };
     },
     clear: (bucket: string) => void clear.run(bucket),
   };

@@ -34,7 +34,9 @@ export class WriteBehind {
   ) {
     this.saveCount = db.prepare(`INSERT INTO quota_daily (bucket, day, count) VALUES (?, ?, ?)
       ON CONFLICT (bucket, day) DO UPDATE SET count = max(count, excluded.count)`);
-    this.saveUse = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
+    this.saveUse = db.prepare(
+      'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+    );
   }
 
   noteKeyUse(keyId: number, now: number): void {
@@ -52,10 +54,12 @@ export class WriteBehind {
     if (this.pendingCounts.size === 0 && this.keyUses.size === 0) return;
     const counts = [...this.pendingCounts.values()];
     const uses = [...this.keyUses];
-    this.db.transaction(() => {
-      for (const c of counts) this.saveCount.run(c.bucket, c.day, c.count);
-      for (const [id, at] of uses) this.saveUse.run(at, id, at);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const c of counts) this.saveCount.run(c.bucket, c.day, c.count);
+        for (const [id, at] of uses) this.saveUse.run(at, id, at);
+      })
+      .immediate();
     // Synchronous since the copies were taken: nothing was added in between.
     this.pendingCounts.clear();
     this.keyUses.clear();

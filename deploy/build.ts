@@ -27,10 +27,23 @@ export function runtimeDirectories(root = ROOT): string[] {
   const assets = readdirSync(join(root, 'routes'), { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(root, 'routes', d.name, 'assets')))
     .map((d) => join('routes', d.name, 'assets'));
-  return [join('db', 'migrations'), ...assets, join('fixtures', 'funding'), join('fixtures', 'human'), join('fixtures', 'impact'), join('docs', 'methodology')];
+  return [
+    join('db', 'migrations'),
+    ...assets,
+    join('fixtures', 'funding'),
+    join('fixtures', 'human'),
+    join('fixtures', 'impact'),
+    join('docs', 'methodology'),
+  ];
 }
 
-export interface BuildResult { outDir: string; main: string; bytes: number; copied: string[]; metafile: Metafile }
+export interface BuildResult {
+  outDir: string;
+  main: string;
+  bytes: number;
+  copied: string[];
+  metafile: Metafile;
+}
 
 /** Rewrites import.meta.dirname in our own modules to the module's source folder under the bundle's folder. */
 function sourceDirnamePlugin(root: string): Plugin {
@@ -42,7 +55,8 @@ function sourceDirnamePlugin(root: string): Plugin {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.dirname')) return { contents: text, loader: 'ts' };
         const folder = relative(root, dirname(args.path)).split(sep).join('/');
-        const replacement = folder === '' ? 'import.meta.dirname' : `(import.meta.dirname + ${JSON.stringify('/' + folder)})`;
+        const replacement =
+          folder === '' ? 'import.meta.dirname' : `(import.meta.dirname + ${JSON.stringify('/' + folder)})`;
         return { contents: text.replaceAll('import.meta.dirname', replacement), loader: 'ts' };
       });
     },
@@ -67,7 +81,9 @@ export async function buildBundle(outDir = join(ROOT, 'dist'), root = ROOT): Pro
     logLevel: 'warning',
     plugins: [sourceDirnamePlugin(root)],
     // CommonJS packages inside an ES module bundle still call require() for node's built-ins.
-    banner: { js: "import { createRequire as __trioCreateRequire } from 'node:module';\nconst require = __trioCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __trioCreateRequire } from 'node:module';\nconst require = __trioCreateRequire(import.meta.url);",
+    },
   });
   const copied = runtimeDirectories(root);
   for (const dir of copied) cpSync(join(root, dir), join(outDir, dir), { recursive: true });
@@ -92,6 +108,8 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   const started = Date.now();
   const out = await buildBundle(process.argv[2] ? resolve(process.argv[2]) : undefined);
   const outside = runtimeImports(out.metafile);
-  console.log(`built ${relative(process.cwd(), out.main) || out.main} (${(out.bytes / 1024).toFixed(0)} KiB) in ${Date.now() - started} ms; ` +
-    `copied ${out.copied.join(', ')}; loaded from node_modules at run time: ${outside.join(', ') || 'nothing'}`);
+  console.log(
+    `built ${relative(process.cwd(), out.main) || out.main} (${(out.bytes / 1024).toFixed(0)} KiB) in ${Date.now() - started} ms; ` +
+      `copied ${out.copied.join(', ')}; loaded from node_modules at run time: ${outside.join(', ') || 'nothing'}`,
+  );
 }

@@ -49,7 +49,10 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
-    allowedHosts: (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    allowedHosts: (env.ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     databasePath: env.DATABASE_PATH ?? './data/trio.sqlite',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     trustProxySetting: env.TRUST_PROXY ?? 'off',
@@ -84,7 +87,8 @@ function redisUrl(value: string | undefined): string | null {
   } catch {
     throw new Error('REDIS_URL must be a URL such as redis://127.0.0.1:6379/0 (or rediss:// for TLS)');
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new Error(`REDIS_URL must start with redis:// or rediss:// (got ${url.protocol})`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new Error(`REDIS_URL must start with redis:// or rediss:// (got ${url.protocol})`);
   return url.toString();
 }
 

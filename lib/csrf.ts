@@ -7,10 +7,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export function csrfToken(secret: Buffer, visitor: string, session: string | null): string {
-  return createHmac('sha256', secret).update(`${visitor}|${session ?? ''}`).digest('base64url');
+  return createHmac('sha256', secret)
+    .update(`${visitor}|${session ?? ''}`)
+    .digest('base64url');
 }
 
-export function csrfValid(secret: Buffer, visitor: string | undefined, session: string | null, presented: unknown): boolean {
+export function csrfValid(
+  secret: Buffer,
+  visitor: string | undefined,
+  session: string | null,
+  presented: unknown,
+): boolean {
   if (!visitor || typeof presented !== 'string') return false;
   const expected = Buffer.from(csrfToken(secret, visitor, session));
   const actual = Buffer.from(presented);

@@ -3,13 +3,19 @@
  * time it is. Least recently used entries go first when the entry or byte budget is full.
  */
 
-interface Entry { body: string; validUntil: number }
+interface Entry {
+  body: string;
+  validUntil: number;
+}
 
 export class ExpiringCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
-  constructor(private readonly maxEntries = 1000, private readonly maxBytes = 32 * 1024 * 1024) {}
+  constructor(
+    private readonly maxEntries = 1000,
+    private readonly maxBytes = 32 * 1024 * 1024,
+  ) {}
 
   get(key: string, now: number): string | undefined {
     const entry = this.entries.get(key);

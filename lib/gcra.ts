@@ -29,7 +29,8 @@ export interface GcraResult {
   retryAfterSeconds: number;
 }
 
-export const intervalUs = (limit: number, windowMs: number): number => Math.max(1, Math.floor((windowMs * 1000) / limit));
+export const intervalUs = (limit: number, windowMs: number): number =>
+  Math.max(1, Math.floor((windowMs * 1000) / limit));
 
 /**
  * A TAT more than a window ahead of now cannot happen while time moves forward: the clock went back.
@@ -63,7 +64,12 @@ export function gcra(tatUs: number, nowMs: number, limit: number, windowMs: numb
 }
 
 /** The state of a bucket without spending from it (a request refused by another limit). */
-export function gcraPeek(tatUs: number, nowMs: number, limit: number, windowMs: number): { remaining: number; resetSeconds: number } {
+export function gcraPeek(
+  tatUs: number,
+  nowMs: number,
+  limit: number,
+  windowMs: number,
+): { remaining: number; resetSeconds: number } {
   const now = Math.floor(nowMs * 1000);
   const owed = Math.max(0, sane(tatUs, now, windowMs * 1000) - now);
   return {

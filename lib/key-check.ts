@@ -16,10 +16,7 @@ export interface StoredKey {
 }
 
 export type KeyCheck<K extends StoredKey> =
-  | { kind: 'ok'; key: K }
-  | { kind: 'unknown' }
-  | { kind: 'revoked'; key: K }
-  | { kind: 'expired'; key: K };
+  { kind: 'ok'; key: K } | { kind: 'unknown' } | { kind: 'revoked'; key: K } | { kind: 'expired'; key: K };
 
 export function checkKey<K extends StoredKey>(
   presented: string,

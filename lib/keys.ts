@@ -47,7 +47,10 @@ export function formatKey(prefix: KeyPrefix, random: Uint8Array): string {
   return prefix + body + checksum(prefix + body);
 }
 
-export interface ParsedKey { prefix: KeyPrefix; body: string }
+export interface ParsedKey {
+  prefix: KeyPrefix;
+  body: string;
+}
 
 /**
  * Checks shape and checksum. Returns null for anything that is not a well-formed key, so a caller

@@ -58,7 +58,11 @@ export interface ApiSpec {
 }
 
 const convert = (schema: AnySchema): Json => {
-  const { $schema: _drop, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'output', ignoreActions: ['check'] }) as Json;
+  const { $schema: _drop, ...rest } = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    typeMode: 'output',
+    ignoreActions: ['check'],
+  }) as Json;
   return rest;
 };
 
@@ -82,7 +86,9 @@ export function buildOpenApi(spec: ApiSpec): Json {
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: convert(op.body) } } } } : {}),
+      ...(op.body
+        ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: convert(op.body) } } } }
+        : {}),
       responses,
       ...(op.security ? { security: op.security } : {}),
     };
@@ -120,10 +126,15 @@ function parameterList(schema: ParamsSchema | undefined, where: 'path' | 'query'
 }
 
 function responseObject(response: ResponseSpec, spec: ApiSpec): Json {
-  const headers = Object.fromEntries((response.headers ?? spec.everyResponseHeaders ?? []).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+  const headers = Object.fromEntries(
+    (response.headers ?? spec.everyResponseHeaders ?? []).map((h) => [h, { $ref: `#/components/headers/${h}` }]),
+  );
   const content: Json = {};
   if (response.schema !== undefined) {
-    const schema = typeof response.schema === 'string' ? { $ref: `#/components/schemas/${response.schema}` } : convert(response.schema);
+    const schema =
+      typeof response.schema === 'string'
+        ? { $ref: `#/components/schemas/${response.schema}` }
+        : convert(response.schema);
     content[response.contentType ?? 'application/json'] = { schema };
   }
   Object.assign(content, response.alternatives ?? {});
@@ -155,7 +166,11 @@ export function contractOperation(spec: () => ApiSpec, finish: (doc: Json) => Js
     handle(req: ApiRequest): Reply {
       parseQuery(CONTRACT_QUERY, req);
       document ??= JSON.stringify(finish(buildOpenApi(spec())));
-      return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' }, body: document };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' },
+        body: document,
+      };
     },
   };
 }

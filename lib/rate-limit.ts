@@ -18,9 +18,16 @@
 import { gcra, gcraPeek } from './gcra.ts';
 import { utcDay } from './quota-window.ts';
 
-export interface Limits { perMinute: number | null; perDay: number | null }
+export interface Limits {
+  perMinute: number | null;
+  perDay: number | null;
+}
 
-export interface WindowState { limit: number; remaining: number; resetSeconds: number }
+export interface WindowState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
 
 export interface Decision {
   allowed: boolean;
@@ -32,7 +39,11 @@ export interface Decision {
   day: WindowState | null;
 }
 
-export interface DayCount { bucket: string; day: string; count: number }
+export interface DayCount {
+  bucket: string;
+  day: string;
+  count: number;
+}
 
 export interface Limiter {
   take(bucket: string, limits: Limits, now: number): Decision | Promise<Decision>;
@@ -45,21 +56,37 @@ export const MINUTE_MS = 60_000;
  * every store that keeps the state (memory here, the cluster primary, the Redis script's mirror in
  * tests). Returns what to store back: `tatUs` and `dayCount` (unchanged when refused).
  */
-export function decide(limits: Limits, tatUs: number, dayCount: number, now: number): Decision & { tatUs: number; dayCount: number } {
+export function decide(
+  limits: Limits,
+  tatUs: number,
+  dayCount: number,
+  now: number,
+): Decision & { tatUs: number; dayCount: number } {
   const dayWindow = limits.perDay === null ? null : utcDay(now);
   const dayFull = limits.perDay !== null && dayCount >= limits.perDay;
   const minute = limits.perMinute === null ? null : gcra(tatUs, now, limits.perMinute, MINUTE_MS);
   const minuteFull = minute !== null && !minute.allowed;
   const allowed = !dayFull && !minuteFull;
   // Refused by the day, the minute spends nothing: its headers show it as it stands.
-  const shown = minute === null ? null : dayFull && minute.allowed ? gcraPeek(tatUs, now, limits.perMinute!, MINUTE_MS) : minute;
+  const shown =
+    minute === null ? null : dayFull && minute.allowed ? gcraPeek(tatUs, now, limits.perMinute!, MINUTE_MS) : minute;
   const count = allowed && limits.perDay !== null ? dayCount + 1 : dayCount;
   return {
     allowed,
     refusedBy: dayFull ? 'day' : minuteFull ? 'minute' : null,
     retryAfterSeconds: dayFull ? dayWindow!.resetSeconds : minuteFull ? minute.retryAfterSeconds : 0,
-    minute: shown === null ? null : { limit: limits.perMinute!, remaining: shown.remaining, resetSeconds: shown.resetSeconds },
-    day: dayWindow === null ? null : { limit: limits.perDay!, remaining: Math.max(0, limits.perDay! - count), resetSeconds: dayWindow.resetSeconds },
+    minute:
+      shown === null
+        ? null
+        : { limit: limits.perMinute!, remaining: shown.remaining, resetSeconds: shown.resetSeconds },
+    day:
+      dayWindow === null
+        ? null
+        : {
+            limit: limits.perDay!,
+            remaining: Math.max(0, limits.perDay! - count),
+            resetSeconds: dayWindow.resetSeconds,
+          },
     tatUs: allowed && minute !== null ? minute.tatUs : tatUs,
     dayCount: count,
   };

@@ -40,11 +40,20 @@ export function characters(s: string): number {
  * A string parameter whose length is counted in characters (code points), as the documents state
  * limits; the contract still says minLength/maxLength, which JSON Schema counts in code points too.
  */
-export function stringParam(opts: { min?: number; max: number; pattern?: RegExp; accepts: string; description: string }) {
+export function stringParam(opts: {
+  min?: number;
+  max: number;
+  pattern?: RegExp;
+  accepts: string;
+  description: string;
+}) {
   const lo = opts.min ?? 1;
   const hi = opts.max;
   // A string longer than 2·max UTF-16 units has more than max code points: no need to count them.
-  const length = v.check<string, string>((s) => s.length <= 2 * hi && characters(s) >= lo && characters(s) <= hi, opts.accepts);
+  const length = v.check<string, string>(
+    (s) => s.length <= 2 * hi && characters(s) >= lo && characters(s) <= hi,
+    opts.accepts,
+  );
   const schema = v.pipe(v.string(), v.minLength(lo, opts.accepts), v.maxLength(2 * hi, opts.accepts), length);
   const withMeta = v.pipe(schema, v.metadata({ minLength: lo, maxLength: hi }));
   const description = v.description<string, string>(opts.description);
@@ -60,10 +69,13 @@ export function parseQuery<S extends ParamsSchema>(schema: S, req: ApiRequest): 
   const repeated = repeatedNames(req.url);
   for (const [name, value] of Object.entries(req.query)) {
     if (!accepted.includes(name)) {
-      const list = accepted.length ? `Accepted parameters: ${accepted.join(', ')}.` : 'This endpoint takes no query parameters.';
+      const list = accepted.length
+        ? `Accepted parameters: ${accepted.join(', ')}.`
+        : 'This endpoint takes no query parameters.';
       throw badRequest(`Unknown query parameter '${printable(name)}'. ${list}`, name);
     }
-    if (Array.isArray(value) || repeated.has(name)) throw badRequest(`Query parameter '${name}' is given more than once; give it once.`, name);
+    if (Array.isArray(value) || repeated.has(name))
+      throw badRequest(`Query parameter '${name}' is given more than once; give it once.`, name);
     if (value !== undefined) input[name] = value;
   }
   return parseWith(schema, input, 'query parameter');

@@ -19,14 +19,42 @@ export function readyz(db: Db, replica?: AppContext['replica'], clock: () => num
       ping.get();
       if (replica) {
         const { lagMs, writtenAt, writer } = replica.lag(clock());
-        const body = { role: 'read-only', replication_lag_ms: lagMs, max_lag_ms: replica.maxLagMs, heartbeat_at: writtenAt === null ? null : new Date(writtenAt).toISOString(), primary: writer };
-        if (lagMs === null) return jsonReply(503, { status: 'unavailable', reason: 'no heartbeat from the primary in this copy (set REPLICA_HEARTBEAT_MS on the primary)', ...body }, { 'cache-control': 'no-store' });
-        if (lagMs > replica.maxLagMs) return jsonReply(503, { status: 'unavailable', reason: `this copy is ${lagMs} ms behind the primary (more than READ_ONLY_MAX_LAG_MS)`, ...body }, { 'cache-control': 'no-store' });
+        const body = {
+          role: 'read-only',
+          replication_lag_ms: lagMs,
+          max_lag_ms: replica.maxLagMs,
+          heartbeat_at: writtenAt === null ? null : new Date(writtenAt).toISOString(),
+          primary: writer,
+        };
+        if (lagMs === null)
+          return jsonReply(
+            503,
+            {
+              status: 'unavailable',
+              reason: 'no heartbeat from the primary in this copy (set REPLICA_HEARTBEAT_MS on the primary)',
+              ...body,
+            },
+            { 'cache-control': 'no-store' },
+          );
+        if (lagMs > replica.maxLagMs)
+          return jsonReply(
+            503,
+            {
+              status: 'unavailable',
+              reason: `this copy is ${lagMs} ms behind the primary (more than READ_ONLY_MAX_LAG_MS)`,
+              ...body,
+            },
+            { 'cache-control': 'no-store' },
+          );
         return jsonReply(200, { status: 'ready', ...body }, { 'cache-control': 'no-store' });
       }
       return jsonReply(200, { status: 'ready' }, { 'cache-control': 'no-store' });
     } catch {
-      return jsonReply(503, { status: 'unavailable', reason: 'the database does not answer' }, { 'cache-control': 'no-store' });
+      return jsonReply(
+        503,
+        { status: 'unavailable', reason: 'the database does not answer' },
+        { 'cache-control': 'no-store' },
+      );
     }
   };
 }
@@ -39,7 +67,9 @@ export function metricsEndpoint(metrics: Metrics) {
   return async (): Promise<Reply> => ({
     status: 200,
     headers: { 'content-type': metrics.registry.contentType },
-    body: await (metrics.cluster ? metrics.cluster().catch(() => metrics.registry.metrics()) : metrics.registry.metrics()),
+    body: await (metrics.cluster
+      ? metrics.cluster().catch(() => metrics.registry.metrics())
+      : metrics.registry.metrics()),
   });
 }
 
@@ -61,6 +91,10 @@ const HOME = `<!doctype html>
 
 export const home = (req: ApiRequest): Reply => ({
   status: 200,
-  headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'self'; style-src 'unsafe-inline'", 'x-content-type-options': 'nosniff' },
+  headers: {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': "default-src 'self'; style-src 'unsafe-inline'",
+    'x-content-type-options': 'nosniff',
+  },
   body: req.path === '/' ? HOME : '',
 });

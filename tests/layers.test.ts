@@ -40,32 +40,54 @@ test('the project keeps its layers: no violation, no cycle', () => {
 const cases: { rule: string; files: Record<string, string> }[] = [
   {
     rule: 'lib-imports-no-db-or-routes',
-    files: { 'lib/rule.ts': "import { row } from '../db/rows.ts';\nexport const rule = row;\n", 'db/rows.ts': 'export const row = 1;\n' },
+    files: {
+      'lib/rule.ts': "import { row } from '../db/rows.ts';\nexport const rule = row;\n",
+      'db/rows.ts': 'export const row = 1;\n',
+    },
   },
   {
     rule: 'lib-imports-no-db-or-routes',
-    files: { 'lib/human/rule.ts': "import type { Route } from '../../routes/r.ts';\nexport type R = Route;\n", 'routes/r.ts': 'export type Route = string;\n' },
+    files: {
+      'lib/human/rule.ts': "import type { Route } from '../../routes/r.ts';\nexport type R = Route;\n",
+      'routes/r.ts': 'export type Route = string;\n',
+    },
   },
-  { rule: 'lib-does-no-io', files: { 'lib/read.ts': "import { readFileSync } from 'node:fs';\nexport const read = () => readFileSync('x');\n" } },
-  { rule: 'lib-does-no-io', files: { 'lib/net.ts': "import { createServer } from 'http';\nexport const s = createServer;\n" } },
+  {
+    rule: 'lib-does-no-io',
+    files: { 'lib/read.ts': "import { readFileSync } from 'node:fs';\nexport const read = () => readFileSync('x');\n" },
+  },
+  {
+    rule: 'lib-does-no-io',
+    files: { 'lib/net.ts': "import { createServer } from 'http';\nexport const s = createServer;\n" },
+  },
   {
     rule: 'lib-uses-only-pure-http-parts',
-    files: { 'lib/quote.ts': "import { log } from './http/log.ts';\nexport const q = log;\n", 'lib/http/log.ts': 'export const log = 1;\n' },
+    files: {
+      'lib/quote.ts': "import { log } from './http/log.ts';\nexport const q = log;\n",
+      'lib/http/log.ts': 'export const log = 1;\n',
+    },
   },
   {
     rule: 'db-imports-no-routes',
-    files: { 'db/q.ts': "import { r } from '../routes/r.ts';\nexport const q = r;\n", 'routes/r.ts': 'export const r = 1;\n' },
+    files: {
+      'db/q.ts': "import { r } from '../routes/r.ts';\nexport const q = r;\n",
+      'routes/r.ts': 'export const r = 1;\n',
+    },
   },
   {
     rule: 'lib-http-imports-no-db-or-routes',
-    files: { 'lib/http/a.ts': "import { q } from '../../db/q.ts';\nexport const a = q;\n", 'db/q.ts': 'export const q = 1;\n' },
+    files: {
+      'lib/http/a.ts': "import { q } from '../../db/q.ts';\nexport const a = q;\n",
+      'db/q.ts': 'export const q = 1;\n',
+    },
   },
   {
     // A cycle through a type-only import counts: scheduler.ts and service.ts were one.
     rule: 'no-cycles',
     files: {
       'db/service.ts': "import { Scheduler } from './scheduler.ts';\nexport interface Service { s: Scheduler }\n",
-      'db/scheduler.ts': "import type { Service } from './service.ts';\nexport class Scheduler { constructor(readonly svc?: Service) {} }\n",
+      'db/scheduler.ts':
+        "import type { Service } from './service.ts';\nexport class Scheduler { constructor(readonly svc?: Service) {} }\n",
     },
   },
 ];
@@ -91,7 +113,8 @@ test('the same imports outside the rules pass: lib/http may do I/O, routes may i
     'lib/http/server.ts': "import { createServer } from 'node:http';\nexport const s = createServer;\n",
     'lib/pure.ts': 'export const add = (a: number, b: number) => a + b;\n',
     'db/q.ts': "import { add } from '../lib/pure.ts';\nexport const q = add(1, 2);\n",
-    'routes/r.ts': "import { q } from '../db/q.ts';\nimport { s } from '../lib/http/server.ts';\nexport const r = [q, s];\n",
+    'routes/r.ts':
+      "import { q } from '../db/q.ts';\nimport { s } from '../lib/http/server.ts';\nexport const r = [q, s];\n",
   });
   try {
     const { status, out } = cruise(dir, 'lib', 'db', 'routes');
@@ -103,11 +126,18 @@ test('the same imports outside the rules pass: lib/http may do I/O, routes may i
 
 // lib/ reads no clock, environment or process: `now` and settings come in as arguments. Comments are
 // skipped so a module may still say why it takes `now`.
-const FORBIDDEN_IN_LIB = [/\bDate\.now\(/, /\bnew Date\(\)/, /\bperformance\.now\(/, /\bset(Timeout|Interval|Immediate)\(/, /\bprocess\.(env|argv|exit|hrtime|cwd|stdout|stderr|on)\b/];
+const FORBIDDEN_IN_LIB = [
+  /\bDate\.now\(/,
+  /\bnew Date\(\)/,
+  /\bperformance\.now\(/,
+  /\bset(Timeout|Interval|Immediate)\(/,
+  /\bprocess\.(env|argv|exit|hrtime|cwd|stdout|stderr|on)\b/,
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 test('lib/ outside lib/http reads no clock, timer, environment or process state', () => {
@@ -115,7 +145,9 @@ test('lib/ outside lib/http reads no clock, timer, environment or process state'
   for (const file of sources(join(root, 'lib'))) {
     const rel = relative(root, file);
     if (rel.startsWith('lib/http/')) continue;
-    const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+    const code = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
     for (const pattern of FORBIDDEN_IN_LIB) if (pattern.test(code)) found.push(`${rel}: ${pattern}`);
   }
   assert.deepEqual(found, []);

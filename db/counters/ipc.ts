@@ -33,7 +33,10 @@ const ANSWER_TIMEOUT_MS = 5000;
 /** Worker side. */
 export class IpcLimiter implements Limiter {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (d: Decision) => void; reject: (err: unknown) => void; at: number }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (d: Decision) => void; reject: (err: unknown) => void; at: number }
+  >();
   private outbox: TakeRequest[] = [];
   private scheduled = false;
   private readonly sweeper: NodeJS.Timeout;
@@ -86,7 +89,8 @@ export class IpcLimiter implements Limiter {
       this.channel.send!({ trio: 'take', batch } satisfies ToPrimary); // false only means "queued"
       return;
     }
-    for (const [id] of batch) { // the primary is gone: 503 now rather than after the timeout
+    for (const [id] of batch) {
+      // the primary is gone: 503 now rather than after the timeout
       const w = this.pending.get(id);
       this.pending.delete(id);
       w?.reject(new LimiterUnavailableError('the cluster primary is gone'));
@@ -94,27 +98,34 @@ export class IpcLimiter implements Limiter {
   };
 
   private readonly granted: Array<() => void> = [];
-  private readonly metricsWaiting = new Map<number, { resolve: (text: string) => void; reject: (err: Error) => void }>();
+  private readonly metricsWaiting = new Map<
+    number,
+    { resolve: (text: string) => void; reject: (err: Error) => void }
+  >();
 
   /** The cluster's metrics, every worker's summed by the primary (prom-client's AggregatorRegistry). */
-  readonly clusterMetrics = (): Promise<string> => new Promise((resolve, reject) => {
-    const id = this.nextId++;
-    this.metricsWaiting.set(id, { resolve, reject });
-    if (!this.channel.connected) return reject(new Error('the cluster primary is gone'));
-    this.channel.send!({ trio: 'metrics', id } satisfies ToPrimary);
-  });
+  readonly clusterMetrics = (): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.metricsWaiting.set(id, { resolve, reject });
+      if (!this.channel.connected) return reject(new Error('the cluster primary is gone'));
+      this.channel.send!({ trio: 'metrics', id } satisfies ToPrimary);
+    });
 
   /**
    * The cluster's commit lock (db/human/writer.ts): resolves with its release once the primary hands
    * it to this worker. One request at a time per worker (the writer commits one batch at a time).
    */
-  readonly commitLock = (): Promise<() => void> => new Promise((resolve, reject) => {
-    if (!this.channel.connected) return reject(new LimiterUnavailableError('the cluster primary is gone'));
-    this.granted.push(() => resolve(() => {
-      if (this.channel.connected) this.channel.send!({ trio: 'unlock' } satisfies ToPrimary);
-    }));
-    this.channel.send!({ trio: 'lock' } satisfies ToPrimary);
-  });
+  readonly commitLock = (): Promise<() => void> =>
+    new Promise((resolve, reject) => {
+      if (!this.channel.connected) return reject(new LimiterUnavailableError('the cluster primary is gone'));
+      this.granted.push(() =>
+        resolve(() => {
+          if (this.channel.connected) this.channel.send!({ trio: 'unlock' } satisfies ToPrimary);
+        }),
+      );
+      this.channel.send!({ trio: 'lock' } satisfies ToPrimary);
+    });
 
   stop(): void {
     clearInterval(this.sweeper);
@@ -146,7 +157,8 @@ export class CommitLockQueue {
   }
 
   forget(workerId: number): void {
-    for (let i = this.waiting.indexOf(workerId); i !== -1; i = this.waiting.indexOf(workerId)) this.waiting.splice(i, 1);
+    for (let i = this.waiting.indexOf(workerId); i !== -1; i = this.waiting.indexOf(workerId))
+      this.waiting.splice(i, 1);
     this.release(workerId);
   }
 }
@@ -156,7 +168,10 @@ export class KeyUseForwarder {
   private uses = new Map<number, number>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly channel: NodeJS.Process = process, intervalMs = 250) {
+  constructor(
+    private readonly channel: NodeJS.Process = process,
+    intervalMs = 250,
+  ) {
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.timer.unref();
   }
@@ -178,9 +193,19 @@ export class KeyUseForwarder {
 }
 
 /** Primary side: answers one worker's message from the one limiter. */
-export function answerWorker(msg: ToPrimary, limiter: RateLimiter, noteKeyUse: (keyId: number, at: number) => void): ToWorker | null {
+export function answerWorker(
+  msg: ToPrimary,
+  limiter: RateLimiter,
+  noteKeyUse: (keyId: number, at: number) => void,
+): ToWorker | null {
   if (msg?.trio === 'take') {
-    return { trio: 'took', batch: msg.batch.map(([id, bucket, perMinute, perDay, now]) => [id, limiter.take(bucket, { perMinute, perDay }, now)]) };
+    return {
+      trio: 'took',
+      batch: msg.batch.map(([id, bucket, perMinute, perDay, now]) => [
+        id,
+        limiter.take(bucket, { perMinute, perDay }, now),
+      ]),
+    };
   }
   if (msg?.trio === 'keyUses') for (const [id, at] of msg.uses) noteKeyUse(id, at);
   return null;

@@ -53,12 +53,23 @@ end
 return { string.format('%.0f', tat), day }
 `;
 
-type TakeCommand = (minuteKey: string, dayKey: string, now: number, perMinute: number, perDay: number, windowMs: number, expireAt: number) => Promise<[string, number]>;
+type TakeCommand = (
+  minuteKey: string,
+  dayKey: string,
+  now: number,
+  perMinute: number,
+  perDay: number,
+  windowMs: number,
+  expireAt: number,
+) => Promise<[string, number]>;
 
 export class RedisLimiter implements Limiter {
   readonly redis: Redis & { trioTake: TakeCommand };
 
-  constructor(url: string, private readonly onError: (err: unknown) => void = () => {}) {
+  constructor(
+    url: string,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {
     const redis = new Redis(url, {
       enableOfflineQueue: false, // a command while disconnected fails at once instead of waiting
       maxRetriesPerRequest: 0,
@@ -77,7 +88,10 @@ export class RedisLimiter implements Limiter {
   async ready(timeoutMs = 5000): Promise<void> {
     if (this.redis.status === 'ready') return;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => (cleanup(), reject(new Error(`Redis at REDIS_URL did not answer within ${timeoutMs} ms`))), timeoutMs);
+      const timer = setTimeout(
+        () => (cleanup(), reject(new Error(`Redis at REDIS_URL did not answer within ${timeoutMs} ms`))),
+        timeoutMs,
+      );
       const onReady = () => (cleanup(), resolve());
       const cleanup = () => (clearTimeout(timer), this.redis.off('ready', onReady));
       this.redis.on('ready', onReady);
@@ -88,7 +102,15 @@ export class RedisLimiter implements Limiter {
     const day = utcDay(now);
     let before: [string, number];
     try {
-      before = await this.redis.trioTake(`trio:m:${bucket}`, `trio:d:${bucket}:${day.key}`, now, limits.perMinute ?? 0, limits.perDay ?? 0, MINUTE_MS, Math.ceil((day.endMs - now) / 1000) + 86_400);
+      before = await this.redis.trioTake(
+        `trio:m:${bucket}`,
+        `trio:d:${bucket}:${day.key}`,
+        now,
+        limits.perMinute ?? 0,
+        limits.perDay ?? 0,
+        MINUTE_MS,
+        Math.ceil((day.endMs - now) / 1000) + 86_400,
+      );
     } catch (err) {
       throw new LimiterUnavailableError(`Redis did not answer: ${(err as Error).message}`, { cause: err });
     }

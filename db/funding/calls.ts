@@ -26,11 +26,16 @@ export function fundingReads(db: Db) {
   return {
     call: (id: string) => call.get(id) as CallRow | undefined,
     projects: (topic: string) => projects.all(topic) as Record<string, unknown>[],
-    notices: (call: CallRow & { body?: string | null }) => notices.all({
-      bdns: call.bdns_id, boe: call.source === 'boe' ? call.source_id : null, funder: call.funder ?? '',
-      own: dispositionKey(call.title, 'own'), bases: call.body ? dispositionKey(call.body, 'own') : null,
-    }) as Record<string, unknown>[],
-    sources: () => sources.all() as Array<Record<string, unknown> & { last_import_ms: number | null; last_sync_ms: number | null }>,
+    notices: (call: CallRow & { body?: string | null }) =>
+      notices.all({
+        bdns: call.bdns_id,
+        boe: call.source === 'boe' ? call.source_id : null,
+        funder: call.funder ?? '',
+        own: dispositionKey(call.title, 'own'),
+        bases: call.body ? dispositionKey(call.body, 'own') : null,
+      }) as Record<string, unknown>[],
+    sources: () =>
+      sources.all() as Array<Record<string, unknown> & { last_import_ms: number | null; last_sync_ms: number | null }>,
     licences: () => licences.all() as Array<{ code: string; licence: string; attribution: string }>,
   };
 }

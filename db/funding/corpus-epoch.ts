@@ -6,19 +6,34 @@
  */
 import type { Db } from '../connection.ts';
 
-export interface Epoch { generation: number; validUntil: number }
+export interface Epoch {
+  generation: number;
+  validUntil: number;
+}
 
 const DAY_MS = 86_400_000;
 
 export function corpusEpoch(db: Db) {
   // Moves with every import and every `funding reapply-rules` run (db/funding/rules.ts).
-  const generation = db.prepare(`SELECT (SELECT coalesce(max(id), 0) FROM funding_imports)
-    + (SELECT coalesce(max(id), 0) FROM funding_rule_runs)`).pluck();
+  const generation = db
+    .prepare(
+      `SELECT (SELECT coalesce(max(id), 0) FROM funding_imports)
+    + (SELECT coalesce(max(id), 0) FROM funding_rule_runs)`,
+    )
+    .pluck();
   // The served deadline (of several cut-offs, the next): its passing changes what a page shows and
   // how it sorts; the last cut-off's passing (status) is one of these instants too.
-  const nextClose = db.prepare(`SELECT min(coalesce(served_closes_at, 253402300799999)) FROM funding_calls
-    WHERE personal_data = 0 AND coalesce(served_closes_at, 253402300799999) > ?`).pluck();
-  const nextOpen = db.prepare('SELECT min(opens_at) FROM funding_calls WHERE personal_data = 0 AND opens_at IS NOT NULL AND opens_at > ?').pluck();
+  const nextClose = db
+    .prepare(
+      `SELECT min(coalesce(served_closes_at, 253402300799999)) FROM funding_calls
+    WHERE personal_data = 0 AND coalesce(served_closes_at, 253402300799999) > ?`,
+    )
+    .pluck();
+  const nextOpen = db
+    .prepare(
+      'SELECT min(opens_at) FROM funding_calls WHERE personal_data = 0 AND opens_at IS NOT NULL AND opens_at > ?',
+    )
+    .pluck();
 
   return {
     generation: () => generation.get() as number,

@@ -17,9 +17,17 @@ import type { Db } from '../connection.ts';
 
 const SELECTIVE = 0.25;
 
-export interface FacetFilters { country: string | null; source: string | null; status: 'open' | 'forthcoming' | 'closed' | null; now: number }
+export interface FacetFilters {
+  country: string | null;
+  source: string | null;
+  status: 'open' | 'forthcoming' | 'closed' | null;
+  now: number;
+}
 
-export interface FacetPlan { expr: string | null; exact: { country: boolean; source: boolean } }
+export interface FacetPlan {
+  expr: string | null;
+  exact: { country: boolean; source: boolean };
+}
 
 export function facetPlanner(db: Db) {
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.funding_vocab USING fts5vocab(main, funding_calls_fts, row)');
@@ -35,7 +43,10 @@ export function facetPlanner(db: Db) {
     if (current === seen) return;
     seen = current;
     docs = new Map();
-    for (const [lo, hi] of [['zc', 'zd'], ['zs', 'zt']]) {
+    for (const [lo, hi] of [
+      ['zc', 'zd'],
+      ['zs', 'zt'],
+    ]) {
       for (const { term, doc } of range.all(lo, hi) as Array<{ term: string; doc: number }>) docs.set(term, doc);
     }
     total = [...docs].filter(([t]) => t.startsWith('zs')).reduce((n, [, d]) => n + d, 0);
@@ -57,18 +68,25 @@ export function facetPlanner(db: Db) {
     const selective = (n: number) => n <= total * SELECTIVE;
     if (f.country) {
       const t = `zc${f.country.toLowerCase()}`;
-      if (selective(docs.get(t) ?? 0)) { terms.push(`"${t}"`); exact.country = true; }
+      if (selective(docs.get(t) ?? 0)) {
+        terms.push(`"${t}"`);
+        exact.country = true;
+      }
     }
     if (f.source) {
       const t = `zs${f.source}`;
-      if (selective(docs.get(t) ?? 0)) { terms.push(`"${t}"`); exact.source = true; }
+      if (selective(docs.get(t) ?? 0)) {
+        terms.push(`"${t}"`);
+        exact.source = true;
+      }
     }
     if (f.status === 'open' || f.status === 'forthcoming') {
       const from = `zm${new Date(f.now).toISOString().slice(0, 7).replace('-', '')}`;
       // zmnone sorts after every zmYYYYMM: it is always in the range.
       const open = months.filter(([t]) => t >= from);
       if (open.length === 0) terms.push('"zmnone"');
-      else if (selective(open.reduce((n, [, d]) => n + d, 0))) terms.push(`(${open.map(([t]) => `"${t}"`).join(' OR ')})`);
+      else if (selective(open.reduce((n, [, d]) => n + d, 0)))
+        terms.push(`(${open.map(([t]) => `"${t}"`).join(' OR ')})`);
     }
     return terms.length ? { expr: `{facets} : (${terms.join(' AND ')})`, exact } : none;
   };

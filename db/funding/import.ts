@@ -42,16 +42,16 @@ import type { CallRecord, NoticeRecord, ProjectRecord, SourceCode } from '../../
 export interface ImportSummary {
   source: SourceCode;
   file: string;
-  inserted: number;            // rows created (calls; for boe notices and calls; for cordis projects)
-  updated: number;             // rows whose merged content or current deadline changed
-  unchanged: number;           // rows left untouched
-  withheld: number;            // records stored with personal_data = 1
-  skipped?: number;            // eu: tenders in the file, not imported
-  folded?: number;             // bdns: boe: calls removed because their BDNS call is now here
-  attached?: number;           // boe: notices whose BDNS call exists (no boe: call kept)
-  notices?: number;            // boe: grant items in the sumario (calls and other notices)
-  recomputed?: number;         // boe: BDNS calls whose deadline an extract's date now fixes
-  projects?: number;           // cordis: projects in the file
+  inserted: number; // rows created (calls; for boe notices and calls; for cordis projects)
+  updated: number; // rows whose merged content or current deadline changed
+  unchanged: number; // rows left untouched
+  withheld: number; // records stored with personal_data = 1
+  skipped?: number; // eu: tenders in the file, not imported
+  folded?: number; // bdns: boe: calls removed because their BDNS call is now here
+  attached?: number; // boe: notices whose BDNS call exists (no boe: call kept)
+  notices?: number; // boe: grant items in the sumario (calls and other notices)
+  recomputed?: number; // boe: BDNS calls whose deadline an extract's date now fixes
+  projects?: number; // cordis: projects in the file
   coordinatorsWithheld?: number; // cordis: natural-person coordinators whose name was not stored
 }
 
@@ -71,11 +71,19 @@ export function importFundingFile(db: Db, source: SourceCode, path: string, now:
 
 /** Same as importFundingFile with the text in hand; for CORDIS, `organization` is organization.csv. */
 export function importFundingText(
-  db: Db, source: SourceCode, fileName: string, text: string, now: number, organization: string | null = null,
+  db: Db,
+  source: SourceCode,
+  fileName: string,
+  text: string,
+  now: number,
+  organization: string | null = null,
 ): ImportSummary {
   const fileSha = sha256(organization === null ? text : `${text}\u0000${organization}`);
   const summary: ImportSummary = { source, file: fileName, inserted: 0, updated: 0, unchanged: 0, withheld: 0 };
-  const count = (o: Outcome, personal: boolean) => { summary[o]++; if (personal) summary.withheld++; };
+  const count = (o: Outcome, personal: boolean) => {
+    summary[o]++;
+    if (personal) summary.withheld++;
+  };
   const w = writers(db, now);
   let write: () => void;
 
@@ -87,21 +95,23 @@ export function importFundingText(
   } else if (source === 'bdns') {
     const { calls } = parseBdns(text, now);
     summary.folded = 0;
-    write = () => calls.forEach((c) => {
-      count(...w.call(c));
-      summary.folded! += w.foldBoe(c.source_id);
-    });
+    write = () =>
+      calls.forEach((c) => {
+        count(...w.call(c));
+        summary.folded! += w.foldBoe(c.source_id);
+      });
   } else if (source === 'boe') {
     const { notices, calls } = parseBoe(text);
     Object.assign(summary, { notices: notices.length, attached: 0, recomputed: 0 });
-    write = () => notices.forEach((n, i) => {
-      count(...w.notice(n));
-      if (n.bdns_id !== null && w.hasBdnsCall(n.bdns_id)) {
-        summary.attached!++;
-        summary.recomputed! += w.refreshBdns(n.bdns_id);
-      } else if (noticeKind(n.title) === 'call') count(...w.call(calls[i]!));
-      else w.unserve(`boe:${n.source_id}`);
-    });
+    write = () =>
+      notices.forEach((n, i) => {
+        count(...w.notice(n));
+        if (n.bdns_id !== null && w.hasBdnsCall(n.bdns_id)) {
+          summary.attached!++;
+          summary.recomputed! += w.refreshBdns(n.bdns_id);
+        } else if (noticeKind(n.title) === 'call') count(...w.call(calls[i]!));
+        else w.unserve(`boe:${n.source_id}`);
+      });
   } else {
     const { projects, coordinatorsKnown, coordinatorsWithheld } = parseCordis({ project: text, organization });
     Object.assign(summary, { projects: projects.length, coordinatorsWithheld });
@@ -110,18 +120,51 @@ export function importFundingText(
 
   db.transaction(() => {
     write();
-    db.prepare(`INSERT INTO funding_imports (source, file_name, file_sha256, imported_at, inserted, updated, unchanged, withheld)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(source, fileName, fileSha, now, summary.inserted, summary.updated, summary.unchanged, summary.withheld);
+    db.prepare(
+      `INSERT INTO funding_imports (source, file_name, file_sha256, imported_at, inserted, updated, unchanged, withheld)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(source, fileName, fileSha, now, summary.inserted, summary.updated, summary.unchanged, summary.withheld);
   }).immediate();
   return summary;
 }
 
 // ---- row writers ----
 
-const CALL_COLUMNS = [...CALL_FIELDS, 'deadline', 'deadline_time', 'opens_at', 'closes_at', 'deadline_source', 'content_hash'] as const;
-const PROJECT_FIELDS = ['source_id', 'acronym', 'title', 'topic', 'status', 'start_date', 'end_date', 'total_cost',
-  'ec_contribution', 'framework', 'coordinator', 'coordinator_country', 'url', 'personal_data'] as const;
-const NOTICE_FIELDS = ['source_id', 'bdns_id', 'title', 'url', 'published_on', 'section', 'department', 'personal_data'] as const;
+const CALL_COLUMNS = [
+  ...CALL_FIELDS,
+  'deadline',
+  'deadline_time',
+  'opens_at',
+  'closes_at',
+  'deadline_source',
+  'content_hash',
+] as const;
+const PROJECT_FIELDS = [
+  'source_id',
+  'acronym',
+  'title',
+  'topic',
+  'status',
+  'start_date',
+  'end_date',
+  'total_cost',
+  'ec_contribution',
+  'framework',
+  'coordinator',
+  'coordinator_country',
+  'url',
+  'personal_data',
+] as const;
+const NOTICE_FIELDS = [
+  'source_id',
+  'bdns_id',
+  'title',
+  'url',
+  'published_on',
+  'section',
+  'department',
+  'personal_data',
+] as const;
 const NOTICE_COLUMNS = [...NOTICE_FIELDS, 'kind', 'refers_to'] as const;
 
 function toParams(rec: object): Row {
@@ -137,13 +180,16 @@ function writers(db: Db, now: number) {
     getCall: db.prepare('SELECT * FROM funding_calls WHERE id = ?'),
     insertCall: db.prepare(`INSERT INTO funding_calls (id, ${CALL_COLUMNS.join(', ')}, imported_at, updated_at)
       VALUES (@id, ${CALL_COLUMNS.map((c) => `@${c}`).join(', ')}, @now, @now)`),
-    updateCall: db.prepare(`UPDATE funding_calls SET ${CALL_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id`),
+    updateCall: db.prepare(
+      `UPDATE funding_calls SET ${CALL_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id`,
+    ),
     hasBdns: db.prepare("SELECT 1 FROM funding_calls WHERE source = 'bdns' AND bdns_id = ? LIMIT 1").pluck(),
     foldBoe: db.prepare("DELETE FROM funding_calls WHERE source = 'boe' AND bdns_id = ?"),
     unserve: db.prepare('DELETE FROM funding_calls WHERE id = ?'),
     bdnsCall: db.prepare("SELECT * FROM funding_calls WHERE source = 'bdns' AND bdns_id = ?"),
     getProject: db.prepare('SELECT * FROM funding_projects WHERE source_id = ?'),
-    insertProject: db.prepare(`INSERT INTO funding_projects (${PROJECT_FIELDS.join(', ')}, content_hash, imported_at, updated_at)
+    insertProject:
+      db.prepare(`INSERT INTO funding_projects (${PROJECT_FIELDS.join(', ')}, content_hash, imported_at, updated_at)
       VALUES (${PROJECT_FIELDS.map((c) => `@${c}`).join(', ')}, @content_hash, @now, @now)`),
     updateProject: db.prepare(`UPDATE funding_projects SET ${PROJECT_FIELDS.map((c) => `${c} = @${c}`).join(', ')},
       content_hash = @content_hash, updated_at = @now WHERE source_id = @source_id`),
@@ -162,11 +208,24 @@ function writers(db: Db, now: number) {
     const deadlineSource = ruled.deadlineSource === null ? null : JSON.stringify(ruled.deadlineSource);
     // The current deadline moves on when a cut-off passes, and a computed one when the publication it
     // counts from arrives: either alone is worth a write.
-    if (row && row.content_hash === hash && row.deadline === dates.deadline && row.deadline_time === dates.deadline_time
-      && row.closes_at === dates.closes_at && row.deadline_source === deadlineSource) {
+    if (
+      row &&
+      row.content_hash === hash &&
+      row.deadline === dates.deadline &&
+      row.deadline_time === dates.deadline_time &&
+      row.closes_at === dates.closes_at &&
+      row.deadline_source === deadlineSource
+    ) {
       return ['unchanged', ruled.record.personal_data];
     }
-    (row ? sql.updateCall : sql.insertCall).run({ ...toParams(ruled.record), ...dates, deadline_source: deadlineSource, id, content_hash: hash, now });
+    (row ? sql.updateCall : sql.insertCall).run({
+      ...toParams(ruled.record),
+      ...dates,
+      deadline_source: deadlineSource,
+      id,
+      content_hash: hash,
+      now,
+    });
     return [row ? 'updated' : 'inserted', ruled.record.personal_data];
   };
 
@@ -196,7 +255,10 @@ function writers(db: Db, now: number) {
     },
     notice(rec: NoticeRecord): [Outcome, boolean] {
       const row = sql.getNotice.get(rec.source_id) as Row | undefined;
-      const merged = noticeRules({ ...rec, personal_data: rec.personal_data || row?.personal_data === 1 || isAboutPerson(rec) });
+      const merged = noticeRules({
+        ...rec,
+        personal_data: rec.personal_data || row?.personal_data === 1 || isAboutPerson(rec),
+      });
       const hash = sha256(canonicalJson(merged));
       if (row?.content_hash === hash) return ['unchanged', merged.personal_data];
       (row ? sql.updateNotice : sql.insertNotice).run({ ...toParams(merged), content_hash: hash, now });

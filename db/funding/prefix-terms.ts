@@ -16,7 +16,9 @@ export const foldToken = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, ''
 export function prefixExpander(db: Db) {
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.funding_vocab USING fts5vocab(main, funding_calls_fts, row)');
   const generation = db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck();
-  const terms = db.prepare('SELECT term FROM temp.funding_vocab WHERE term >= @lo AND term < @hi ORDER BY term LIMIT @limit').pluck();
+  const terms = db
+    .prepare('SELECT term FROM temp.funding_vocab WHERE term >= @lo AND term < @hi ORDER BY term LIMIT @limit')
+    .pluck();
   const cache = new Map<string, string>();
   let seen = -1;
 
@@ -34,7 +36,8 @@ export function prefixExpander(db: Db) {
       let expanded = cache.get(prefix);
       if (expanded === undefined) {
         const found = terms.all({ lo: prefix, hi: prefix + '\u{10FFFF}', limit: MAX_TERMS + 1 }) as string[];
-        expanded = found.length === 0 || found.length > MAX_TERMS ? whole : `(${found.map((t) => `"${t}"`).join(' OR ')})`;
+        expanded =
+          found.length === 0 || found.length > MAX_TERMS ? whole : `(${found.map((t) => `"${t}"`).join(' OR ')})`;
         cache.set(prefix, expanded);
       }
       return expanded;

@@ -28,18 +28,19 @@ export function callRules(rec: CallRecord, lookups: RuleLookups, sticky = true):
 /** A notice's kind and what it refers to: a BOE id it names, else the disposition it is about. */
 export function noticeRules<T extends NoticeRecord>(rec: T): T & { kind: NoticeKind; refers_to: string | null } {
   const kind = noticeKind(rec.title);
-  const refersTo = boeIdsIn(rec.title).find((id) => id !== rec.source_id)
-    ?? (kind === 'call' ? null : dispositionKey(rec.title, kind === 'bases' ? 'own' : 'referred'));
+  const refersTo =
+    boeIdsIn(rec.title).find((id) => id !== rec.source_id) ??
+    (kind === 'call' ? null : dispositionKey(rec.title, kind === 'bases' ? 'own' : 'referred'));
   return { ...rec, kind, refers_to: refersTo };
 }
 
 export interface ReapplySummary {
   calls: number;
-  withheld: number;      // served before, withheld now
-  released: number;      // withheld before, served now
-  deadlines: number;     // calls whose deadline or deadline_source changed
-  unserved: number;      // boe: calls removed because their item is a notice, not a call
-  notices: number;       // notices whose kind, link or withholding changed
+  withheld: number; // served before, withheld now
+  released: number; // withheld before, served now
+  deadlines: number; // calls whose deadline or deadline_source changed
+  unserved: number; // boe: calls removed because their item is a notice, not a call
+  notices: number; // notices whose kind, link or withholding changed
   withheld_ids: string[];
   released_ids: string[];
 }
@@ -53,7 +54,16 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
  * holds releases the record; an import keeps a withheld record withheld.
  */
 export function reapplyFundingRules(db: Db, now: number): ReapplySummary {
-  const out: ReapplySummary = { calls: 0, withheld: 0, released: 0, deadlines: 0, unserved: 0, notices: 0, withheld_ids: [], released_ids: [] };
+  const out: ReapplySummary = {
+    calls: 0,
+    withheld: 0,
+    released: 0,
+    deadlines: 0,
+    unserved: 0,
+    notices: 0,
+    withheld_ids: [],
+    released_ids: [],
+  };
   const lookups = ruleLookups(db);
   const updateCall = db.prepare(`UPDATE funding_calls SET personal_data = @personal_data, deadline = @deadline,
     deadline_time = @deadline_time, opens_at = @opens_at, closes_at = @closes_at, deadline_source = @deadline_source,
@@ -64,10 +74,18 @@ export function reapplyFundingRules(db: Db, now: number): ReapplySummary {
   db.transaction(() => {
     // Notices first: a BDNS call's deadline may count from an extract's date.
     for (const row of db.prepare('SELECT * FROM funding_notices').all() as Row[]) {
-      const rec = noticeRules({ ...(row as unknown as NoticeRecord), personal_data: isAboutPerson({ title: row.title as string }) });
+      const rec = noticeRules({
+        ...(row as unknown as NoticeRecord),
+        personal_data: isAboutPerson({ title: row.title as string }),
+      });
       const personal = rec.personal_data ? 1 : 0;
       if (rec.kind !== row.kind || rec.refers_to !== row.refers_to || personal !== row.personal_data) {
-        updateNotice.run({ kind: rec.kind, refers_to: rec.refers_to, personal_data: personal, source_id: row.source_id });
+        updateNotice.run({
+          kind: rec.kind,
+          refers_to: rec.refers_to,
+          personal_data: personal,
+          source_id: row.source_id,
+        });
         out.notices++;
       }
     }
@@ -83,15 +101,31 @@ export function reapplyFundingRules(db: Db, now: number): ReapplySummary {
       const dates = deriveDates({ ...ruled.record, cutoffs: ruled.cutoffs }, now);
       const deadlineSource = ruled.deadlineSource === null ? null : JSON.stringify(ruled.deadlineSource);
       const personal = ruled.record.personal_data ? 1 : 0;
-      const deadlineChanged = dates.deadline !== row.deadline || dates.closes_at !== row.closes_at || deadlineSource !== row.deadline_source;
+      const deadlineChanged =
+        dates.deadline !== row.deadline || dates.closes_at !== row.closes_at || deadlineSource !== row.deadline_source;
       if (!deadlineChanged && personal === row.personal_data) continue;
       if (deadlineChanged) out.deadlines++;
-      if (personal === 1 && row.personal_data === 0) { out.withheld++; out.withheld_ids.push(row.id as string); }
-      if (personal === 0 && row.personal_data === 1) { out.released++; out.released_ids.push(row.id as string); }
-      updateCall.run({ ...dates, personal_data: personal, deadline_source: deadlineSource, content_hash: sha256(canonicalJson(ruled.record)), now, id: row.id });
+      if (personal === 1 && row.personal_data === 0) {
+        out.withheld++;
+        out.withheld_ids.push(row.id as string);
+      }
+      if (personal === 0 && row.personal_data === 1) {
+        out.released++;
+        out.released_ids.push(row.id as string);
+      }
+      updateCall.run({
+        ...dates,
+        personal_data: personal,
+        deadline_source: deadlineSource,
+        content_hash: sha256(canonicalJson(ruled.record)),
+        now,
+        id: row.id,
+      });
     }
-    db.prepare(`INSERT INTO funding_rule_runs (ran_at, calls, withheld, released, deadlines, unserved)
-      VALUES (?, ?, ?, ?, ?, ?)`).run(now, out.calls, out.withheld, out.released, out.deadlines, out.unserved);
+    db.prepare(
+      `INSERT INTO funding_rule_runs (ran_at, calls, withheld, released, deadlines, unserved)
+      VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(now, out.calls, out.withheld, out.released, out.deadlines, out.unserved);
   }).immediate();
   return out;
 }

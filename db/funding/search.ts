@@ -45,7 +45,11 @@ export interface SearchFilters {
 }
 
 /** Where a page ended: the segment (relevance tier) and the last row's key. Opaque to clients (routes/funding/filters.ts). */
-export interface Position { segment: number; key: string | number; id: string }
+export interface Position {
+  segment: number;
+  key: string | number;
+  id: string;
+}
 
 // The status rules of lib/funding/status.ts, in SQL (the end-to-end tests hold the two to each other).
 const CLOSED = `(coalesce(c.source_status, '') = 'closed' OR coalesce(c.closes_at, ${NO_DEADLINE}) <= @now
@@ -72,22 +76,45 @@ function where(f: SearchFilters, range: boolean): string {
   if (f.status) parts.push(statusSql(f.status, range));
   // The day is checked exactly; the instant range around it (a local day lies within UTC-3h..+1d+1h
   // for the sources' zones) lets the deadline index find the window.
-  if (f.deadlineFrom) parts.push(`c.deadline >= @deadlineFrom AND coalesce(c.served_closes_at, ${NO_DEADLINE}) >= @deadlineFromMs`);
-  if (f.deadlineTo) parts.push(`c.deadline <= @deadlineTo AND coalesce(c.served_closes_at, ${NO_DEADLINE}) < @deadlineToMs`);
+  if (f.deadlineFrom)
+    parts.push(`c.deadline >= @deadlineFrom AND coalesce(c.served_closes_at, ${NO_DEADLINE}) >= @deadlineFromMs`);
+  if (f.deadlineTo)
+    parts.push(`c.deadline <= @deadlineTo AND coalesce(c.served_closes_at, ${NO_DEADLINE}) < @deadlineToMs`);
   return parts.join(' AND ');
 }
 
 const hasFilters = (f: SearchFilters) => Boolean(f.country || f.source || f.status || f.deadlineFrom || f.deadlineTo);
 
 export interface CallRow {
-  seq: number; id: string; source: string; source_id: string; title: string; summary: string | null;
-  funder: string | null; programme: string | null; country: string; region: string | null; url: string | null;
-  published_on: string | null; opening_on: string | null; deadline: string | null; deadline_time: string | null;
-  deadline_text: string | null; cutoffs: string; time_zone: string; opens_at: number | null; closes_at: number | null;
-  budget: number | null; currency: string | null; language: string; source_status: 'open' | 'forthcoming' | 'closed' | null;
-  bdns_id: string | null; deadline_source: string | null;
+  seq: number;
+  id: string;
+  source: string;
+  source_id: string;
+  title: string;
+  summary: string | null;
+  funder: string | null;
+  programme: string | null;
+  country: string;
+  region: string | null;
+  url: string | null;
+  published_on: string | null;
+  opening_on: string | null;
+  deadline: string | null;
+  deadline_time: string | null;
+  deadline_text: string | null;
+  cutoffs: string;
+  time_zone: string;
+  opens_at: number | null;
+  closes_at: number | null;
+  budget: number | null;
+  currency: string | null;
+  language: string;
+  source_status: 'open' | 'forthcoming' | 'closed' | null;
+  bdns_id: string | null;
+  deadline_source: string | null;
   /** The row's order key and the segment it came from: a Position after it is {segment, key: k, id}. */
-  k: string | number; segment: number;
+  k: string | number;
+  segment: number;
 }
 
 /** The position just after a row. */
@@ -98,7 +125,10 @@ const COLUMNS = `c.seq, c.id, c.source, c.source_id, c.title, c.summary, c.funde
   c.closes_at, c.budget, c.currency, c.language, c.source_status, c.bdns_id, c.deadline_source`;
 
 /** One ordered stream of rows; a sort is one or more of them, read in turn. */
-interface Segment { sql: (keyed: boolean, paged: boolean) => string; match: string | null }
+interface Segment {
+  sql: (keyed: boolean, paged: boolean) => string;
+  match: string | null;
+}
 
 /** Order key, its direction, and whether the deadline index should drive the filters. */
 const ORDERS: Record<Exclude<Sort, 'relevance'>, { key: string; dir: 'ASC' | 'DESC'; range: boolean }> = {
@@ -107,7 +137,11 @@ const ORDERS: Record<Exclude<Sort, 'relevance'>, { key: string; dir: 'ASC' | 'DE
   published: { key: "coalesce(c.published_on, '')", dir: 'DESC', range: false },
 };
 
-export interface SearchPage { rows: CallRow[]; total: number; exact: boolean }
+export interface SearchPage {
+  rows: CallRow[];
+  total: number;
+  exact: boolean;
+}
 
 /** Statements are cached per SQL text: there are few distinct shapes (filters × sort). */
 export class FundingSearch {
@@ -122,7 +156,10 @@ export class FundingSearch {
    * 0), and text asks the FTS index about each row it walks. A filtered text count looks through at most `countBudget` text
    * matches. (Tests lower these to run every plan on a small corpus.)
    */
-  constructor(private readonly db: Db, private readonly options = { materializeUpTo: TOTAL_CAP, listUpTo: MATERIALIZE_CAP, countBudget: COUNT_BUDGET }) {
+  constructor(
+    private readonly db: Db,
+    private readonly options = { materializeUpTo: TOTAL_CAP, listUpTo: MATERIALIZE_CAP, countBudget: COUNT_BUDGET },
+  ) {
     this.expand = prefixExpander(db);
     this.refreshServed = servedDeadlines(db);
     this.facets = facetPlanner(db);
@@ -143,8 +180,12 @@ export class FundingSearch {
 
   private params(f: SearchFilters) {
     return {
-      country: f.country, source: f.source, now: f.now, undatedHorizon: undatedHorizon(f.now),
-      deadlineFrom: f.deadlineFrom, deadlineTo: f.deadlineTo,
+      country: f.country,
+      source: f.source,
+      now: f.now,
+      undatedHorizon: undatedHorizon(f.now),
+      deadlineFrom: f.deadlineFrom,
+      deadlineTo: f.deadlineTo,
       deadlineFromMs: f.deadlineFrom ? Date.parse(`${f.deadlineFrom}T00:00:00Z`) - 3 * 3_600_000 : null,
       deadlineToMs: f.deadlineTo ? Date.parse(`${f.deadlineTo}T00:00:00Z`) + DAY_MS + 3_600_000 : null,
     };
@@ -158,7 +199,10 @@ export class FundingSearch {
         match: this.match(f, match),
         // CROSS JOIN: the index's matches drive (newest first); a filter index must not (it would run
         // the MATCH once per row it walks).
-        sql: (keyed, paged) => `SELECT ${COLUMNS}, c.seq AS k FROM funding_calls_fts f CROSS JOIN funding_calls c ON c.seq = f.rowid
+        sql: (
+          keyed,
+          paged,
+        ) => `SELECT ${COLUMNS}, c.seq AS k FROM funding_calls_fts f CROSS JOIN funding_calls c ON c.seq = f.rowid
           WHERE funding_calls_fts MATCH @match AND ${where(f, true)}${keyed ? ' AND f.rowid < @k' : ''}
           ORDER BY f.rowid DESC LIMIT @limit${paged ? ' OFFSET @offset' : ''}`,
       });
@@ -170,7 +214,13 @@ export class FundingSearch {
     const tail = (keyed: boolean, paged: boolean) =>
       `${keyset(keyed)} ORDER BY ${order.key} ${order.dir}, c.id ${order.dir} LIMIT @limit${paged ? ' OFFSET @offset' : ''}`;
     if (!text) {
-      return [{ match: null, sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c WHERE ${where(f, order.range)} ${tail(keyed, paged)}` }];
+      return [
+        {
+          match: null,
+          sql: (keyed, paged) =>
+            `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c WHERE ${where(f, order.range)} ${tail(keyed, paged)}`,
+        },
+      ];
     }
     const match = this.match(f, text.all);
     // The plan by selectivity: few matches (counted, up to TOTAL_CAP) are read from the index and
@@ -179,21 +229,36 @@ export class FundingSearch {
     // may match half the corpus), and the walk stops when the page is full.
     const counted = this.count(f);
     if (counted.exact && counted.total <= this.options.materializeUpTo) {
-      return [{ match, sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k
+      return [
+        {
+          match,
+          sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k
         FROM (SELECT rowid AS seq FROM funding_calls_fts WHERE funding_calls_fts MATCH @match) m CROSS JOIN funding_calls c ON c.seq = m.seq
-        WHERE ${where(f, order.range)} ${tail(keyed, paged)}` }];
+        WHERE ${where(f, order.range)} ${tail(keyed, paged)}`,
+        },
+      ];
     }
     // A region alone (no q) is a filter of middling size (a region holds a few per cent of the calls):
     // its list is built at once. Text may match half the corpus: it is asked about row by row.
     if (!text.primary && this.options.listUpTo > 0) {
       // `+c.seq`: the list filters the walk; it must not drive it.
-      return [{ match, sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
+      return [
+        {
+          match,
+          sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
         WHERE ${where(f, order.range)} AND +c.seq IN (SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH @match)
-        ${tail(keyed, paged)}` }];
+        ${tail(keyed, paged)}`,
+        },
+      ];
     }
-    return [{ match, sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
+    return [
+      {
+        match,
+        sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
       WHERE ${where(f, order.range)} AND EXISTS (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match AND rowid = c.seq)
-      ${tail(keyed, paged)}` }];
+      ${tail(keyed, paged)}`,
+      },
+    ];
   }
 
   /**
@@ -208,7 +273,14 @@ export class FundingSearch {
     for (let s = after ? after.segment : 0; s < segments.length && rows.length < limit; s++) {
       const seg = segments[s]!;
       const keyed = after !== null && after.segment === s;
-      const params = { ...base, match: seg.match, limit: limit - rows.length, offset: skip, k: keyed ? after.key : null, id: keyed ? after.id : null };
+      const params = {
+        ...base,
+        match: seg.match,
+        limit: limit - rows.length,
+        offset: skip,
+        k: keyed ? after.key : null,
+        id: keyed ? after.id : null,
+      };
       const got = this.stmt(seg.sql(keyed, skip > 0)).all(params) as CallRow[];
       if (skip > 0) {
         // Numbered pages: rows skipped in this segment count against the offset.
@@ -223,7 +295,9 @@ export class FundingSearch {
 
   /** How many rows a segment has, counted up to `cap`. */
   private segmentSize(seg: Segment, base: object, cap: number): number {
-    return (this.stmt(`SELECT count(*) FROM (${seg.sql(false, false)})`).pluck().get({ ...base, match: seg.match, limit: cap, offset: 0, k: null, id: null }) as number);
+    return this.stmt(`SELECT count(*) FROM (${seg.sql(false, false)})`)
+      .pluck()
+      .get({ ...base, match: seg.match, limit: cap, offset: 0, k: null, id: null }) as number;
   }
 
   /** One page of results and the (capped) number of matches. */
@@ -248,7 +322,11 @@ export class FundingSearch {
       match = this.match(f, f.text.all);
       // Filters the facets decide exactly need no row: without others, the index alone counts.
       const decided = this.facets(f).exact;
-      const rest: SearchFilters = { ...f, country: decided.country ? null : f.country, source: decided.source ? null : f.source };
+      const rest: SearchFilters = {
+        ...f,
+        country: decided.country ? null : f.country,
+        source: decided.source ? null : f.source,
+      };
       // A filtered text count looks through at most countBudget text matches, newest first (one more
       // to know whether there were more): past that it says its total is a floor (total_exact false),
       // so its cost is bounded. The budget is TOTAL_CAP, so "found" never needs a cap of its own.
@@ -259,20 +337,27 @@ export class FundingSearch {
         // filters read): their ids go in a temporary b-tree once, and each text match is checked against
         // it instead of reading its row (q=ayudas&status=forthcoming on 1M calls: 150 → 57 ms). For open
         // calls, ten times as many, reading the rows of the matches was as fast or faster.
-        const passes = f.status === 'forthcoming'
-          ? `m.seq IN (SELECT c.seq FROM funding_calls c WHERE ${where(rest, true)})`
-          : where(rest, true);
-        const from = f.status === 'forthcoming' ? candidates : `${candidates} CROSS JOIN funding_calls c ON c.seq = m.seq`;
-        const { seen, found } = this.stmt(`SELECT count(*) AS seen, coalesce(sum(CASE WHEN ${passes} THEN 1 ELSE 0 END), 0) AS found FROM ${from}`)
-          .get({ ...this.params(f), match }) as { seen: number; found: number };
-        return seen > budget ? { total: Math.min(found, TOTAL_CAP), exact: false } : { total: found, exact: found <= TOTAL_CAP };
+        const passes =
+          f.status === 'forthcoming'
+            ? `m.seq IN (SELECT c.seq FROM funding_calls c WHERE ${where(rest, true)})`
+            : where(rest, true);
+        const from =
+          f.status === 'forthcoming' ? candidates : `${candidates} CROSS JOIN funding_calls c ON c.seq = m.seq`;
+        const { seen, found } = this.stmt(
+          `SELECT count(*) AS seen, coalesce(sum(CASE WHEN ${passes} THEN 1 ELSE 0 END), 0) AS found FROM ${from}`,
+        ).get({ ...this.params(f), match }) as { seen: number; found: number };
+        return seen > budget
+          ? { total: Math.min(found, TOTAL_CAP), exact: false }
+          : { total: found, exact: found <= TOTAL_CAP };
       }
       // Only public calls are in the index: no join needed.
       sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${TOTAL_CAP + 1})`;
     } else {
       sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls c WHERE ${where(f, true)} LIMIT ${TOTAL_CAP + 1})`;
     }
-    const n = this.stmt(sql).pluck().get({ ...this.params(f), match }) as number;
+    const n = this.stmt(sql)
+      .pluck()
+      .get({ ...this.params(f), match }) as number;
     return n > TOTAL_CAP ? { total: TOTAL_CAP, exact: false } : { total: n, exact: true };
   }
 

@@ -15,7 +15,9 @@ import { closesAt } from '../../lib/funding/zoned-time.ts';
 export function servedDeadlines(db: Db) {
   const stale = db.prepare(`SELECT seq, cutoffs, time_zone FROM funding_calls
     WHERE served_closes_at < closes_at AND served_closes_at <= ?`);
-  const anyStale = db.prepare('SELECT 1 FROM funding_calls WHERE served_closes_at < closes_at AND served_closes_at <= ? LIMIT 1').pluck();
+  const anyStale = db
+    .prepare('SELECT 1 FROM funding_calls WHERE served_closes_at < closes_at AND served_closes_at <= ? LIMIT 1')
+    .pluck();
   const update = db.prepare('UPDATE funding_calls SET deadline = ?, deadline_time = ? WHERE seq = ?');
   const refresh = db.transaction((now: number) => {
     let moved = 0;

@@ -12,9 +12,17 @@ import type Database from 'better-sqlite3';
 import { indexText } from '../../lib/funding/stem.ts';
 import { closesAt } from '../../lib/funding/zoned-time.ts';
 
-export function registerFundingFunctions(db: Database.Database): void { // not Db: connection.ts imports this file
+export function registerFundingFunctions(db: Database.Database): void {
+  // not Db: connection.ts imports this file
   db.function('funding_index_text', { deterministic: true }, (text: unknown, language: unknown) =>
-    indexText(typeof text === 'string' ? text : text === null ? null : String(text), typeof language === 'string' ? language : null));
+    indexText(
+      typeof text === 'string' ? text : text === null ? null : String(text),
+      typeof language === 'string' ? language : null,
+    ),
+  );
   db.function('funding_closes_at', { deterministic: true }, (date: unknown, time: unknown, zone: unknown) =>
-    typeof date === 'string' && typeof zone === 'string' ? closesAt({ date, time: typeof time === 'string' ? time : null }, zone) : null);
+    typeof date === 'string' && typeof zone === 'string'
+      ? closesAt({ date, time: typeof time === 'string' ? time : null }, zone)
+      : null,
+  );
 }

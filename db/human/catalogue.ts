@@ -17,19 +17,41 @@ import type { CapabilityRow, CatalogueReads, CityRow, PriceRow, SlaRow } from '.
 
 export const DEMO_CATALOGUE = join(import.meta.dirname, '..', '..', 'fixtures', 'human', 'catalogue.json');
 
-const slug = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a city slug: lower-case letters, digits and hyphens'));
+const slug = v.pipe(
+  v.string(),
+  v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a city slug: lower-case letters, digits and hyphens'),
+);
 const country = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'a two-letter upper-case country code'));
 const cents = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000_000));
 
 const CatalogueFile = v.strictObject({
   currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
-  slas: v.pipe(v.array(v.strictObject({ code: slug, title: v.string(), hours: v.pipe(v.number(), v.integer(), v.minValue(1)) })), v.minLength(1)),
-  capabilities: v.pipe(v.array(v.strictObject({ id: v.string(), title: v.string(), description: v.string() })), v.minLength(1)),
-  cities: v.array(v.strictObject({
-    country_iso: country, city_slug: slug, name: v.string(),
-    latitude: v.pipe(v.number(), v.minValue(-90), v.maxValue(90)), longitude: v.pipe(v.number(), v.minValue(-180), v.maxValue(180)), live: v.boolean(),
-  })),
-  prices: v.array(v.strictObject({ capability: v.string(), country_iso: country, city_slug: v.optional(slug), sla: v.record(v.string(), cents) })),
+  slas: v.pipe(
+    v.array(v.strictObject({ code: slug, title: v.string(), hours: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
+    v.minLength(1),
+  ),
+  capabilities: v.pipe(
+    v.array(v.strictObject({ id: v.string(), title: v.string(), description: v.string() })),
+    v.minLength(1),
+  ),
+  cities: v.array(
+    v.strictObject({
+      country_iso: country,
+      city_slug: slug,
+      name: v.string(),
+      latitude: v.pipe(v.number(), v.minValue(-90), v.maxValue(90)),
+      longitude: v.pipe(v.number(), v.minValue(-180), v.maxValue(180)),
+      live: v.boolean(),
+    }),
+  ),
+  prices: v.array(
+    v.strictObject({
+      capability: v.string(),
+      country_iso: country,
+      city_slug: v.optional(slug),
+      sla: v.record(v.string(), cents),
+    }),
+  ),
 });
 
 export class CatalogueError extends Error {}
@@ -39,7 +61,14 @@ export function isCatalogueEmpty(db: Db): boolean {
   return db.prepare("SELECT count(*) FROM human_catalogue_meta WHERE key = 'version'").pluck().get() === 0;
 }
 
-export interface LoadSummary { version: number; capabilities: number; slas: number; cities: number; live_cities: number; prices: number }
+export interface LoadSummary {
+  version: number;
+  capabilities: number;
+  slas: number;
+  cities: number;
+  live_cities: number;
+  prices: number;
+}
 
 /** Replaces the catalogue with the file's (tasks keep the capabilities and SLAs they were ordered under). */
 export function loadCatalogue(db: Db, path: string = DEMO_CATALOGUE, now: number = Date.now()): LoadSummary {
@@ -57,7 +86,10 @@ export function loadCatalogue(db: Db, path: string = DEMO_CATALOGUE, now: number
   }
   const file = result.output;
   for (const c of file.capabilities) {
-    if (!definition(c.id)) throw new CatalogueError(`capability ${c.id} has no definition in lib/human/capabilities.ts (its spec and result schemas)`);
+    if (!definition(c.id))
+      throw new CatalogueError(
+        `capability ${c.id} has no definition in lib/human/capabilities.ts (its spec and result schemas)`,
+      );
   }
   const slaCodes = new Set(file.slas.map((s) => s.code));
   const capIds = new Set(file.capabilities.map((c) => c.id));
@@ -65,46 +97,82 @@ export function loadCatalogue(db: Db, path: string = DEMO_CATALOGUE, now: number
   if (cities.size !== file.cities.length) throw new CatalogueError('a city is listed twice');
 
   // Expand: country entries for every live city of the country, then city entries replace them.
-  const expanded = new Map<string, { capability: string; country: string; city: string; sla: string; price: number }[]>();
-  const ordered = [...file.prices].sort((a, b) => Number(a.city_slug !== undefined) - Number(b.city_slug !== undefined));
+  const expanded = new Map<
+    string,
+    { capability: string; country: string; city: string; sla: string; price: number }[]
+  >();
+  const ordered = [...file.prices].sort(
+    (a, b) => Number(a.city_slug !== undefined) - Number(b.city_slug !== undefined),
+  );
   for (const p of ordered) {
-    if (!capIds.has(p.capability)) throw new CatalogueError(`a price names capability ${p.capability}, which the file does not list`);
-    for (const sla of Object.keys(p.sla)) if (!slaCodes.has(sla)) throw new CatalogueError(`a price names SLA ${sla}, which the file does not list`);
-    const targets = p.city_slug === undefined
-      ? file.cities.filter((c) => c.country_iso === p.country_iso && c.live)
-      : [cities.get(`${p.country_iso}/${p.city_slug}`) ?? fail(`a price names city ${p.country_iso}/${p.city_slug}, which the file does not list`)];
+    if (!capIds.has(p.capability))
+      throw new CatalogueError(`a price names capability ${p.capability}, which the file does not list`);
+    for (const sla of Object.keys(p.sla))
+      if (!slaCodes.has(sla)) throw new CatalogueError(`a price names SLA ${sla}, which the file does not list`);
+    const targets =
+      p.city_slug === undefined
+        ? file.cities.filter((c) => c.country_iso === p.country_iso && c.live)
+        : [
+            cities.get(`${p.country_iso}/${p.city_slug}`) ??
+              fail(`a price names city ${p.country_iso}/${p.city_slug}, which the file does not list`),
+          ];
     for (const city of targets) {
       if (!city.live) continue; // a city that is not live serves nothing, whatever its prices
-      expanded.set(`${p.capability}|${city.country_iso}|${city.city_slug}`, Object.entries(p.sla).map(([sla, price]) => ({
-        capability: p.capability, country: city.country_iso, city: city.city_slug, sla, price,
-      })));
+      expanded.set(
+        `${p.capability}|${city.country_iso}|${city.city_slug}`,
+        Object.entries(p.sla).map(([sla, price]) => ({
+          capability: p.capability,
+          country: city.country_iso,
+          city: city.city_slug,
+          sla,
+          price,
+        })),
+      );
     }
   }
   const prices = [...expanded.values()].flat();
 
-  return db.transaction(() => {
-    db.prepare('DELETE FROM human_prices').run();
-    db.prepare('DELETE FROM human_cities').run();
-    db.prepare('UPDATE human_capabilities SET active = 0').run();
-    db.prepare('UPDATE human_slas SET active = 0').run();
-    const cap = db.prepare(`INSERT INTO human_capabilities (id, title, description, ordinal, active) VALUES (?, ?, ?, ?, 1)
+  return db
+    .transaction(() => {
+      db.prepare('DELETE FROM human_prices').run();
+      db.prepare('DELETE FROM human_cities').run();
+      db.prepare('UPDATE human_capabilities SET active = 0').run();
+      db.prepare('UPDATE human_slas SET active = 0').run();
+      const cap =
+        db.prepare(`INSERT INTO human_capabilities (id, title, description, ordinal, active) VALUES (?, ?, ?, ?, 1)
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description, ordinal = excluded.ordinal, active = 1`);
-    file.capabilities.forEach((c, i) => cap.run(c.id, c.title, c.description, i));
-    const sla = db.prepare(`INSERT INTO human_slas (code, title, hours, ordinal, active) VALUES (?, ?, ?, ?, 1)
+      file.capabilities.forEach((c, i) => cap.run(c.id, c.title, c.description, i));
+      const sla = db.prepare(`INSERT INTO human_slas (code, title, hours, ordinal, active) VALUES (?, ?, ?, ?, 1)
       ON CONFLICT (code) DO UPDATE SET title = excluded.title, hours = excluded.hours, ordinal = excluded.ordinal, active = 1`);
-    file.slas.forEach((s, i) => sla.run(s.code, s.title, s.hours, i));
-    const city = db.prepare('INSERT INTO human_cities (country_iso, city_slug, name, latitude, longitude, live) VALUES (?, ?, ?, ?, ?, ?)');
-    for (const c of file.cities) city.run(c.country_iso, c.city_slug, c.name, c.latitude, c.longitude, c.live ? 1 : 0);
-    const price = db.prepare('INSERT INTO human_prices (capability, country_iso, city_slug, sla, price_cents) VALUES (?, ?, ?, ?, ?)');
-    for (const p of prices) price.run(p.capability, p.country, p.city, p.sla, p.price);
-    const version = Number(db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'version'").pluck().get() ?? 0) + 1;
-    const meta = db.prepare('INSERT INTO human_catalogue_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-    meta.run('version', String(version));
-    meta.run('currency', file.currency);
-    meta.run('loaded_at', String(now));
-    meta.run('source_sha256', createHash('sha256').update(raw).digest('hex'));
-    return { version, capabilities: file.capabilities.length, slas: file.slas.length, cities: file.cities.length, live_cities: file.cities.filter((c) => c.live).length, prices: prices.length };
-  }).immediate();
+      file.slas.forEach((s, i) => sla.run(s.code, s.title, s.hours, i));
+      const city = db.prepare(
+        'INSERT INTO human_cities (country_iso, city_slug, name, latitude, longitude, live) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      for (const c of file.cities)
+        city.run(c.country_iso, c.city_slug, c.name, c.latitude, c.longitude, c.live ? 1 : 0);
+      const price = db.prepare(
+        'INSERT INTO human_prices (capability, country_iso, city_slug, sla, price_cents) VALUES (?, ?, ?, ?, ?)',
+      );
+      for (const p of prices) price.run(p.capability, p.country, p.city, p.sla, p.price);
+      const version =
+        Number(db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'version'").pluck().get() ?? 0) + 1;
+      const meta = db.prepare(
+        'INSERT INTO human_catalogue_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      );
+      meta.run('version', String(version));
+      meta.run('currency', file.currency);
+      meta.run('loaded_at', String(now));
+      meta.run('source_sha256', createHash('sha256').update(raw).digest('hex'));
+      return {
+        version,
+        capabilities: file.capabilities.length,
+        slas: file.slas.length,
+        cities: file.cities.length,
+        live_cities: file.cities.filter((c) => c.live).length,
+        prices: prices.length,
+      };
+    })
+    .immediate();
 }
 
 function fail(message: string): never {
@@ -114,17 +182,33 @@ function fail(message: string): never {
 export type { CatalogueReads };
 
 function readSnapshot(db: Db, version: string): CatalogueReads {
-  const currency = String(db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'currency'").pluck().get() ?? 'EUR');
-  const capabilities = db.prepare('SELECT id, title, description FROM human_capabilities WHERE active = 1 ORDER BY ordinal').all() as CapabilityRow[];
-  const slas = db.prepare('SELECT code, title, hours FROM human_slas WHERE active = 1 ORDER BY ordinal').all() as SlaRow[];
-  const cities = db.prepare('SELECT country_iso, city_slug, name, latitude, longitude, live FROM human_cities ORDER BY country_iso, city_slug').all() as CityRow[];
-  const prices = db.prepare(`SELECT p.capability, p.country_iso, p.city_slug, p.sla, p.price_cents FROM human_prices p
+  const currency = String(
+    db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'currency'").pluck().get() ?? 'EUR',
+  );
+  const capabilities = db
+    .prepare('SELECT id, title, description FROM human_capabilities WHERE active = 1 ORDER BY ordinal')
+    .all() as CapabilityRow[];
+  const slas = db
+    .prepare('SELECT code, title, hours FROM human_slas WHERE active = 1 ORDER BY ordinal')
+    .all() as SlaRow[];
+  const cities = db
+    .prepare(
+      'SELECT country_iso, city_slug, name, latitude, longitude, live FROM human_cities ORDER BY country_iso, city_slug',
+    )
+    .all() as CityRow[];
+  const prices = db
+    .prepare(
+      `SELECT p.capability, p.country_iso, p.city_slug, p.sla, p.price_cents FROM human_prices p
     JOIN human_slas s ON s.code = p.sla JOIN human_capabilities c ON c.id = p.capability
-    WHERE c.active = 1 AND s.active = 1 ORDER BY c.ordinal, p.country_iso, p.city_slug, s.ordinal`).all() as PriceRow[];
+    WHERE c.active = 1 AND s.active = 1 ORDER BY c.ordinal, p.country_iso, p.city_slug, s.ordinal`,
+    )
+    .all() as PriceRow[];
   const capabilityById = new Map(capabilities.map((c) => [c.id, c]));
   const slaByCode = new Map(slas.map((x) => [x.code, x]));
   const cityByKey = new Map(cities.map((c) => [`${c.country_iso}/${c.city_slug}`, c]));
-  const priceByKey = new Map(prices.map((p) => [`${p.capability}|${p.country_iso}|${p.city_slug}|${p.sla}`, p.price_cents]));
+  const priceByKey = new Map(
+    prices.map((p) => [`${p.capability}|${p.country_iso}|${p.city_slug}|${p.sla}`, p.price_cents]),
+  );
   return {
     version: () => version,
     currency: () => currency,

@@ -25,7 +25,9 @@ export type { EvidenceRow };
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 function prepare(db: Db) {
   return {
-    file: db.prepare('INSERT INTO human_files (sha256, media_type, size, bytes, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING'),
+    file: db.prepare(
+      'INSERT INTO human_files (sha256, media_type, size, bytes, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING',
+    ),
     fileId: db.prepare('SELECT id FROM human_files WHERE sha256 = ?').pluck(),
     add: db.prepare(`INSERT INTO human_evidence (task_id, kind, file_id, filename, note, captured_at, captured_source, latitude, longitude,
       accuracy_m, position_source, synthetic, created_at) VALUES (@task_id, @kind, @file_id, @filename, @note, @captured_at, @captured_source,
@@ -33,7 +35,8 @@ function prepare(db: Db) {
     list: db.prepare(`SELECT e.id, e.kind, e.filename, e.note, e.captured_at, e.captured_source, e.latitude, e.longitude, e.accuracy_m,
       e.position_source, e.synthetic, e.created_at, f.sha256, f.media_type, f.size
       FROM human_evidence e LEFT JOIN human_files f ON f.id = e.file_id WHERE e.task_id = ? ORDER BY e.id`),
-    bytes: db.prepare(`SELECT f.sha256, f.media_type, f.size, f.bytes, e.filename FROM human_evidence e JOIN human_files f ON f.id = e.file_id
+    bytes:
+      db.prepare(`SELECT f.sha256, f.media_type, f.size, f.bytes, e.filename FROM human_evidence e JOIN human_files f ON f.id = e.file_id
       WHERE e.task_id = ? AND e.id = ?`),
   };
 }
@@ -53,15 +56,27 @@ export function addEvidence(db: Db, taskId: number, item: NewEvidence, now: numb
     s.file.run(hash, item.file.mediaType, item.file.bytes.length, item.file.bytes, now);
     fileId = s.fileId.get(hash) as number;
   }
-  return Number(s.add.run({
-    task_id: taskId, kind: item.kind, file_id: fileId, filename: item.file?.filename ?? null, note: item.note ?? null,
-    captured_at: item.captured_at ?? null, captured_source: item.captured_source ?? null, latitude: item.latitude ?? null,
-    longitude: item.longitude ?? null, accuracy_m: item.accuracy_m ?? null, position_source: item.position_source ?? null,
-    synthetic: item.synthetic ? 1 : 0, created_at: now,
-  }).lastInsertRowid);
+  return Number(
+    s.add.run({
+      task_id: taskId,
+      kind: item.kind,
+      file_id: fileId,
+      filename: item.file?.filename ?? null,
+      note: item.note ?? null,
+      captured_at: item.captured_at ?? null,
+      captured_source: item.captured_source ?? null,
+      latitude: item.latitude ?? null,
+      longitude: item.longitude ?? null,
+      accuracy_m: item.accuracy_m ?? null,
+      position_source: item.position_source ?? null,
+      synthetic: item.synthetic ? 1 : 0,
+      created_at: now,
+    }).lastInsertRowid,
+  );
 }
 
 export const evidenceOf = (db: Db, taskId: number) => q(db).list.all(taskId) as EvidenceRow[];
 
 export const evidenceFile = (db: Db, taskId: number, evidenceId: number) =>
-  q(db).bytes.get(taskId, evidenceId) as { sha256: string; media_type: string; size: number; bytes: Buffer; filename: string | null } | undefined;
+  q(db).bytes.get(taskId, evidenceId) as
+    { sha256: string; media_type: string; size: number; bytes: Buffer; filename: string | null } | undefined;

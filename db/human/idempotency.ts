@@ -9,7 +9,13 @@ import type { Db } from '../connection.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
-export interface IdempotencyRecord { fingerprint: string; status: number; body: string; task_id: number; created_at: number }
+export interface IdempotencyRecord {
+  fingerprint: string;
+  status: number;
+  body: string;
+  task_id: number;
+  created_at: number;
+}
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 function prepare(db: Db) {
@@ -29,12 +35,33 @@ const q = (db: Db) => {
   return s;
 };
 
-export function findIdempotency(db: Db, accountId: number, environment: string, key: string, now: number): IdempotencyRecord | undefined {
+export function findIdempotency(
+  db: Db,
+  accountId: number,
+  environment: string,
+  key: string,
+  now: number,
+): IdempotencyRecord | undefined {
   return q(db).find.get(accountId, environment, key, now - IDEMPOTENCY_TTL_MS) as IdempotencyRecord | undefined;
 }
 
-export function saveIdempotency(db: Db, accountId: number, environment: string, key: string, record: IdempotencyRecord): void {
-  q(db).save.run(accountId, environment, key, record.fingerprint, record.status, record.body, record.task_id, record.created_at);
+export function saveIdempotency(
+  db: Db,
+  accountId: number,
+  environment: string,
+  key: string,
+  record: IdempotencyRecord,
+): void {
+  q(db).save.run(
+    accountId,
+    environment,
+    key,
+    record.fingerprint,
+    record.status,
+    record.body,
+    record.task_id,
+    record.created_at,
+  );
 }
 
 export function pruneIdempotency(db: Db, now: number): number {

@@ -14,28 +14,52 @@
 import type { Db } from '../connection.ts';
 
 const CHECKS: Array<[string, string]> = [
-  ['journal does not balance', `SELECT j.id || ' (' || j.kind || '): sum ' || ifnull(sum(p.amount), 0) || ', ' || count(p.journal_id) || ' postings'
-    FROM human_journals j LEFT JOIN human_postings p ON p.journal_id = j.id GROUP BY j.id HAVING ifnull(sum(p.amount), 0) <> 0 OR count(p.journal_id) < 2`],
-  ['cached balance differs from postings', `SELECT a.id || ' ' || a.kind || ': cached ' || a.balance || ', postings ' || ifnull((SELECT sum(amount) FROM human_postings p WHERE p.ledger_account_id = a.id), 0)
-    FROM human_ledger_accounts a WHERE a.balance <> ifnull((SELECT sum(amount) FROM human_postings p WHERE p.ledger_account_id = a.id), 0)`],
-  ['negative customer balance', `SELECT a.kind || ' of account ' || a.account_id || ': ' || a.balance
-    FROM human_ledger_accounts a WHERE a.kind IN ('customer_available', 'customer_held') AND a.balance < 0`],
-  ['held differs from open holds', `SELECT 'account ' || owner || ': held ' || held || ', open holds ' || open FROM (
+  [
+    'journal does not balance',
+    `SELECT j.id || ' (' || j.kind || '): sum ' || ifnull(sum(p.amount), 0) || ', ' || count(p.journal_id) || ' postings'
+    FROM human_journals j LEFT JOIN human_postings p ON p.journal_id = j.id GROUP BY j.id HAVING ifnull(sum(p.amount), 0) <> 0 OR count(p.journal_id) < 2`,
+  ],
+  [
+    'cached balance differs from postings',
+    `SELECT a.id || ' ' || a.kind || ': cached ' || a.balance || ', postings ' || ifnull((SELECT sum(amount) FROM human_postings p WHERE p.ledger_account_id = a.id), 0)
+    FROM human_ledger_accounts a WHERE a.balance <> ifnull((SELECT sum(amount) FROM human_postings p WHERE p.ledger_account_id = a.id), 0)`,
+  ],
+  [
+    'negative customer balance',
+    `SELECT a.kind || ' of account ' || a.account_id || ': ' || a.balance
+    FROM human_ledger_accounts a WHERE a.kind IN ('customer_available', 'customer_held') AND a.balance < 0`,
+  ],
+  [
+    'held differs from open holds',
+    `SELECT 'account ' || owner || ': held ' || held || ', open holds ' || open FROM (
       SELECT owner, sum(held) AS held, sum(open) AS open FROM (
         SELECT account_id AS owner, balance AS held, 0 AS open FROM human_ledger_accounts WHERE kind = 'customer_held'
         UNION ALL SELECT account_id, 0, amount FROM human_holds WHERE status = 'open')
-      GROUP BY owner) WHERE held <> open`],
-  ['hold placed other than once', `SELECT h.id || ': ' || (SELECT count(*) FROM human_journals j WHERE j.hold_id = h.id AND j.kind = 'hold') || ' hold journals'
-    FROM human_holds h WHERE (SELECT count(*) FROM human_journals j WHERE j.hold_id = h.id AND j.kind = 'hold') <> 1`],
-  ['hold resolved other than once', `SELECT h.id || ' (' || h.status || '): ' || (SELECT count(*) FROM human_journals j WHERE j.hold_id = h.id AND j.kind IN ('capture', 'release')) || ' resolving journals'
+      GROUP BY owner) WHERE held <> open`,
+  ],
+  [
+    'hold placed other than once',
+    `SELECT h.id || ': ' || (SELECT count(*) FROM human_journals j WHERE j.hold_id = h.id AND j.kind = 'hold') || ' hold journals'
+    FROM human_holds h WHERE (SELECT count(*) FROM human_journals j WHERE j.hold_id = h.id AND j.kind = 'hold') <> 1`,
+  ],
+  [
+    'hold resolved other than once',
+    `SELECT h.id || ' (' || h.status || '): ' || (SELECT count(*) FROM human_journals j WHERE j.hold_id = h.id AND j.kind IN ('capture', 'release')) || ' resolving journals'
     FROM human_holds h WHERE (SELECT count(*) FROM human_journals j WHERE j.hold_id = h.id AND j.kind IN ('capture', 'release'))
       <> CASE h.status WHEN 'open' THEN 0 ELSE 1 END
-      OR EXISTS (SELECT 1 FROM human_journals j WHERE j.hold_id = h.id AND j.kind = CASE h.status WHEN 'captured' THEN 'release' WHEN 'released' THEN 'capture' ELSE '' END)`],
-  ['live task and hold disagree', `SELECT t.ref || ' ' || t.status || ': hold ' || ifnull(h.status, 'missing') || ' of ' || ifnull(h.amount, 0) || ' for price ' || t.price_cents
+      OR EXISTS (SELECT 1 FROM human_journals j WHERE j.hold_id = h.id AND j.kind = CASE h.status WHEN 'captured' THEN 'release' WHEN 'released' THEN 'capture' ELSE '' END)`,
+  ],
+  [
+    'live task and hold disagree',
+    `SELECT t.ref || ' ' || t.status || ': hold ' || ifnull(h.status, 'missing') || ' of ' || ifnull(h.amount, 0) || ' for price ' || t.price_cents
     FROM human_tasks t LEFT JOIN human_holds h ON h.task_id = t.id WHERE t.environment = 'live' AND (h.id IS NULL OR h.amount <> t.price_cents OR h.status <> CASE
       WHEN t.status IN ('pending', 'dispatched', 'in_progress', 'delivered', 'disputed') THEN 'open'
-      WHEN t.status = 'completed' THEN 'captured' ELSE 'released' END)`],
-  ['sandbox task touched money', `SELECT t.ref FROM human_tasks t JOIN human_holds h ON h.task_id = t.id WHERE t.environment = 'test'`],
+      WHEN t.status = 'completed' THEN 'captured' ELSE 'released' END)`,
+  ],
+  [
+    'sandbox task touched money',
+    `SELECT t.ref FROM human_tasks t JOIN human_holds h ON h.task_id = t.id WHERE t.environment = 'test'`,
+  ],
 ];
 
 export function ledgerViolations(db: Db): string[] {

@@ -28,12 +28,24 @@ function prepare(db: Db) {
     find: db.prepare('SELECT id FROM human_ledger_accounts WHERE kind = ? AND ifnull(account_id, 0) = ?').pluck(),
     make: db.prepare('INSERT INTO human_ledger_accounts (kind, account_id) VALUES (?, ?)'),
     add: db.prepare('UPDATE human_ledger_accounts SET balance = balance + ? WHERE id = ? RETURNING balance').pluck(),
-    take: db.prepare('UPDATE human_ledger_accounts SET balance = balance - @amount WHERE id = @id AND balance >= @amount RETURNING balance').pluck(),
+    take: db
+      .prepare(
+        'UPDATE human_ledger_accounts SET balance = balance - @amount WHERE id = @id AND balance >= @amount RETURNING balance',
+      )
+      .pluck(),
     journal: db.prepare('INSERT INTO human_journals (kind, hold_id, memo, created_at) VALUES (?, ?, ?, ?)'),
-    posting: db.prepare('INSERT INTO human_postings (journal_id, ledger_account_id, amount, balance_after) VALUES (?, ?, ?, ?)'),
-    hold: db.prepare("INSERT INTO human_holds (task_id, account_id, amount, status, created_at) VALUES (?, ?, ?, 'open', ?)"),
-    resolve: db.prepare("UPDATE human_holds SET status = ?, resolved_at = ? WHERE task_id = ? AND status = 'open' RETURNING id, account_id, amount"),
-    balances: db.prepare(`SELECT kind, balance FROM human_ledger_accounts WHERE account_id = ? AND kind IN ('customer_available', 'customer_held', 'worker_payable')`),
+    posting: db.prepare(
+      'INSERT INTO human_postings (journal_id, ledger_account_id, amount, balance_after) VALUES (?, ?, ?, ?)',
+    ),
+    hold: db.prepare(
+      "INSERT INTO human_holds (task_id, account_id, amount, status, created_at) VALUES (?, ?, ?, 'open', ?)",
+    ),
+    resolve: db.prepare(
+      "UPDATE human_holds SET status = ?, resolved_at = ? WHERE task_id = ? AND status = 'open' RETURNING id, account_id, amount",
+    ),
+    balances: db.prepare(
+      `SELECT kind, balance FROM human_ledger_accounts WHERE account_id = ? AND kind IN ('customer_available', 'customer_held', 'worker_payable')`,
+    ),
     openHolds: db.prepare("SELECT count(*) FROM human_holds WHERE account_id = ? AND status = 'open'").pluck(),
     entries: db.prepare(`
       SELECT j.id, j.kind, j.memo, j.created_at, t.ref AS task_ref,
@@ -65,7 +77,14 @@ function account(db: Db, kind: Kind, owner: number | null, create = true): numbe
   return Number(s.make.run(kind, owner).lastInsertRowid);
 }
 
-function journal(db: Db, kind: 'credit' | 'hold' | 'capture' | 'release', holdId: number | null, memo: string, now: number, postings: Array<[number, number]>): number {
+function journal(
+  db: Db,
+  kind: 'credit' | 'hold' | 'capture' | 'release',
+  holdId: number | null,
+  memo: string,
+  now: number,
+  postings: Array<[number, number]>,
+): number {
   const s = q(db);
   if (postings.reduce((sum, [, amount]) => sum + amount, 0) !== 0) throw new Error(`journal ${kind} does not balance`);
   const id = Number(s.journal.run(kind, holdId, memo, now).lastInsertRowid);
@@ -79,18 +98,32 @@ function journal(db: Db, kind: 'credit' | 'hold' | 'capture' | 'release', holdId
 
 /** An operator's top-up: money from outside onto an account's available balance. */
 export function credit(db: Db, accountId: number, amount: number, memo: string, now: number): number {
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('a credit is a positive whole number of cents');
-  return journal(db, 'credit', null, memo, now, [[account(db, 'external', null)!, -amount], [account(db, 'customer_available', accountId)!, amount]]);
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new RangeError('a credit is a positive whole number of cents');
+  return journal(db, 'credit', null, memo, now, [
+    [account(db, 'external', null)!, -amount],
+    [account(db, 'customer_available', accountId)!, amount],
+  ]);
 }
 
 /**
  * Moves a live order's price from available to held; insufficient_balance (402 at the edge) when available is short. The decrement is
  * conditional in SQL, so it holds under any interleaving of orders.
  */
-export function placeHold(db: Db, accountId: number, taskId: number, amount: number, memo: string, now: number): number {
+export function placeHold(
+  db: Db,
+  accountId: number,
+  taskId: number,
+  amount: number,
+  memo: string,
+  now: number,
+): number {
   const s = q(db);
   const available = account(db, 'customer_available', accountId, false);
-  const short = () => insufficientBalance(`The available balance does not cover ${amount} cents. Top-ups are made by an operator; GET /balance shows what is available.`);
+  const short = () =>
+    insufficientBalance(
+      `The available balance does not cover ${amount} cents. Top-ups are made by an operator; GET /balance shows what is available.`,
+    );
   if (available === undefined) throw short();
   const after = s.take.get({ amount, id: available }) as number | undefined;
   if (after === undefined) throw short();
@@ -104,37 +137,66 @@ export function placeHold(db: Db, accountId: number, taskId: number, amount: num
 
 /** Captures a task's open hold: the person's share to them, the rest to the platform. */
 export function captureHold(db: Db, taskId: number, workerAccountId: number | null, memo: string, now: number): void {
-  const hold = q(db).resolve.get('captured', now, taskId) as { id: number; account_id: number; amount: number } | undefined;
+  const hold = q(db).resolve.get('captured', now, taskId) as
+    { id: number; account_id: number; amount: number } | undefined;
   if (!hold) throw new Error(`task ${taskId} has no open hold to capture`);
   const share = workerAccountId === null ? 0 : Math.floor((hold.amount * WORKER_SHARE_BPS) / 10_000);
-  const postings: Array<[number, number]> = [[account(db, 'customer_held', hold.account_id)!, -hold.amount], [account(db, 'platform_revenue', null)!, hold.amount - share]];
+  const postings: Array<[number, number]> = [
+    [account(db, 'customer_held', hold.account_id)!, -hold.amount],
+    [account(db, 'platform_revenue', null)!, hold.amount - share],
+  ];
   if (share > 0) postings.push([account(db, 'worker_payable', workerAccountId)!, share]);
   journal(db, 'capture', hold.id, memo, now, postings);
 }
 
 /** Returns a task's open hold to the available balance. */
 export function releaseHold(db: Db, taskId: number, memo: string, now: number): void {
-  const hold = q(db).resolve.get('released', now, taskId) as { id: number; account_id: number; amount: number } | undefined;
+  const hold = q(db).resolve.get('released', now, taskId) as
+    { id: number; account_id: number; amount: number } | undefined;
   if (!hold) throw new Error(`task ${taskId} has no open hold to release`);
-  journal(db, 'release', hold.id, memo, now, [[account(db, 'customer_held', hold.account_id)!, -hold.amount], [account(db, 'customer_available', hold.account_id)!, hold.amount]]);
+  journal(db, 'release', hold.id, memo, now, [
+    [account(db, 'customer_held', hold.account_id)!, -hold.amount],
+    [account(db, 'customer_available', hold.account_id)!, hold.amount],
+  ]);
 }
 
-export interface Balance { available_cents: number; held_cents: number; open_holds: number; payable_cents: number }
+export interface Balance {
+  available_cents: number;
+  held_cents: number;
+  open_holds: number;
+  payable_cents: number;
+}
 
 export function balanceOf(db: Db, accountId: number): Balance {
   const s = q(db);
   const rows = s.balances.all(accountId) as Array<{ kind: Kind; balance: number }>;
   const of = (kind: Kind) => rows.find((r) => r.kind === kind)?.balance ?? 0;
-  return { available_cents: of('customer_available'), held_cents: of('customer_held'), open_holds: s.openHolds.get(accountId) as number, payable_cents: of('worker_payable') };
+  return {
+    available_cents: of('customer_available'),
+    held_cents: of('customer_held'),
+    open_holds: s.openHolds.get(accountId) as number,
+    payable_cents: of('worker_payable'),
+  };
 }
 
 export interface LedgerEntry {
-  id: number; kind: string; memo: string; created_at: number; task_ref: string | null;
-  available_change: number; held_change: number; available_after: number; held_after: number;
+  id: number;
+  kind: string;
+  memo: string;
+  created_at: number;
+  task_ref: string | null;
+  available_change: number;
+  held_change: number;
+  available_after: number;
+  held_after: number;
 }
 
 /** The journals that touched an account's available or held balance, newest first. */
-export function ledgerEntries(db: Db, accountId: number, page: { before?: number | null; limit: number }): LedgerEntry[] {
+export function ledgerEntries(
+  db: Db,
+  accountId: number,
+  page: { before?: number | null; limit: number },
+): LedgerEntry[] {
   const available = account(db, 'customer_available', accountId, false) ?? -1;
   const held = account(db, 'customer_held', accountId, false) ?? -1;
   return q(db).entries.all({ available, held, before: page.before ?? null, limit: page.limit }) as LedgerEntry[];

@@ -15,7 +15,13 @@ import { placeHold } from './ledger.ts';
 import { insertTask } from './tasks.ts';
 import { fingerprint } from '../../lib/human/canonical.ts';
 import { definition } from '../../lib/human/capabilities.ts';
-import { idempotencyKeyInFlight, idempotencyKeyRequired, idempotencyKeyReused, invalidRequest, priceAboveMax } from '../../lib/human/errors.ts';
+import {
+  idempotencyKeyInFlight,
+  idempotencyKeyRequired,
+  idempotencyKeyReused,
+  invalidRequest,
+  priceAboveMax,
+} from '../../lib/human/errors.ts';
 import { OrderBody, QuoteBody, validateInput } from '../../lib/human/inputs.ts';
 import { presentTask, type TaskJson } from '../../lib/human/present.ts';
 import { checkTerms, quote, readQuote, type QuoteAnswer } from '../../lib/human/quote.ts';
@@ -28,7 +34,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** POST /quote: public; `body` is the parsed JSON. */
 export function quoteTask(svc: HumanService, body: unknown, now: number): QuoteAnswer {
   const input = validateInput(QuoteBody, body);
-  return quote(svc.catalogue, { capability: input.capability, location: input.location, sla: input.sla ?? 'standard' }, now, svc.quoteSecret);
+  return quote(
+    svc.catalogue,
+    { capability: input.capability, location: input.location, sla: input.sla ?? 'standard' },
+    now,
+    svc.quoteSecret,
+  );
 }
 
 export interface OrderOutcome {
@@ -44,14 +55,25 @@ export interface OrderOutcome {
  */
 export function parseIdempotencyKey(raw: string | undefined): string {
   if (raw === undefined || raw.trim() === '') {
-    throw idempotencyKeyRequired('POST /tasks needs an Idempotency-Key header: a UUID you generate per order and reuse when you retry it.');
+    throw idempotencyKeyRequired(
+      'POST /tasks needs an Idempotency-Key header: a UUID you generate per order and reuse when you retry it.',
+    );
   }
   const key = raw.trim().replace(/^"(.*)"$/, '$1');
-  if (!UUID.test(key)) throw idempotencyKeyRequired(`Idempotency-Key must be a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e (got a value of ${raw.length} characters).`);
+  if (!UUID.test(key))
+    throw idempotencyKeyRequired(
+      `Idempotency-Key must be a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e (got a value of ${raw.length} characters).`,
+    );
   return key.toLowerCase();
 }
 
-export async function createOrder(svc: HumanService, caller: HumanCaller, idempotencyKey: string | undefined, body: unknown, now: number): Promise<OrderOutcome> {
+export async function createOrder(
+  svc: HumanService,
+  caller: HumanCaller,
+  idempotencyKey: string | undefined,
+  body: unknown,
+  now: number,
+): Promise<OrderOutcome> {
   requireScope(caller, 'tasks:write', 'ordering a task');
   const key = parseIdempotencyKey(idempotencyKey);
   const input = validateInput(OrderBody, body);
@@ -61,12 +83,16 @@ export async function createOrder(svc: HumanService, caller: HumanCaller, idempo
   const previous = findIdempotency(svc.db, caller.accountId, caller.environment, key, now);
   if (previous) {
     if (previous.fingerprint !== print) {
-      throw idempotencyKeyReused('This Idempotency-Key was used for a different order in the last 24 hours. Use a new key for a new order.');
+      throw idempotencyKeyReused(
+        'This Idempotency-Key was used for a different order in the last 24 hours. Use a new key for a new order.',
+      );
     }
     return { status: previous.status, task: storedAnswer(previous.body), replayed: true };
   }
   if (svc.inFlight.has(scope)) {
-    throw idempotencyKeyInFlight('An order with this Idempotency-Key is being processed. Retry in a second to get its answer.');
+    throw idempotencyKeyInFlight(
+      'An order with this Idempotency-Key is being processed. Retry in a second to get its answer.',
+    );
   }
 
   // Everything below is validation: nothing has been written, and a refusal writes nothing.
@@ -78,11 +104,17 @@ export async function createOrder(svc: HumanService, caller: HumanCaller, idempo
   const { country_iso, city_slug } = input.location;
   let price = cat.price(input.capability, country_iso, city_slug, sla);
   if (price === undefined) {
-    throw invalidRequest(`${input.capability} is not served in ${country_iso}/${city_slug} with sla '${sla}'. POST /quote with the same terms lists what is served nearby.`, 'location');
+    throw invalidRequest(
+      `${input.capability} is not served in ${country_iso}/${city_slug} with sla '${sla}'. POST /quote with the same terms lists what is served nearby.`,
+      'location',
+    );
   }
-  if (input.quote_id !== undefined) price = quotedPrice(svc, input.quote_id, { capability: input.capability, country_iso, city_slug, sla }, now);
+  if (input.quote_id !== undefined)
+    price = quotedPrice(svc, input.quote_id, { capability: input.capability, country_iso, city_slug, sla }, now);
   if (price > input.max_price_cents) {
-    throw priceAboveMax(`The price is ${price} cents, above max_price_cents ${input.max_price_cents}. Nothing was ordered or held.`);
+    throw priceAboveMax(
+      `The price is ${price} cents, above max_price_cents ${input.max_price_cents}. Nothing was ordered or held.`,
+    );
   }
 
   const plan = caller.environment === 'test' ? planOf(spec) : null;
@@ -95,18 +127,43 @@ export async function createOrder(svc: HumanService, caller: HumanCaller, idempo
       // a cluster (serve --workers) may have committed this key since the check above.
       const committed = findIdempotency(svc.db, caller.accountId, caller.environment, key, now);
       if (committed) {
-        if (committed.fingerprint !== print) throw idempotencyKeyReused('This Idempotency-Key was used for a different order in the last 24 hours. Use a new key for a new order.');
+        if (committed.fingerprint !== print)
+          throw idempotencyKeyReused(
+            'This Idempotency-Key was used for a different order in the last 24 hours. Use a new key for a new order.',
+          );
         return { status: committed.status, task: storedAnswer(committed.body), replayed: true };
       }
-      const task = insertTask(svc.db, {
-        ref: newTaskRef(now), account_id: caller.accountId, key_id: caller.keyId, environment: caller.environment,
-        capability: input.capability, spec: JSON.stringify(spec), country_iso, city_slug, sla, price_cents: price,
-        max_price_cents: input.max_price_cents, currency: cat.currency(), sandbox_plan: plan,
-        created_at: now, due_at: plan ? sandboxDueAt(plan, now, slaMs, delay) : now + slaMs,
-      }, delay);
-      if (caller.environment === 'live') placeHold(svc.db, caller.accountId, task.id, price, `${task.ref} ordered`, now);
+      const task = insertTask(
+        svc.db,
+        {
+          ref: newTaskRef(now),
+          account_id: caller.accountId,
+          key_id: caller.keyId,
+          environment: caller.environment,
+          capability: input.capability,
+          spec: JSON.stringify(spec),
+          country_iso,
+          city_slug,
+          sla,
+          price_cents: price,
+          max_price_cents: input.max_price_cents,
+          currency: cat.currency(),
+          sandbox_plan: plan,
+          created_at: now,
+          due_at: plan ? sandboxDueAt(plan, now, slaMs, delay) : now + slaMs,
+        },
+        delay,
+      );
+      if (caller.environment === 'live')
+        placeHold(svc.db, caller.accountId, task.id, price, `${task.ref} ordered`, now);
       const shown = presentTask(task, now);
-      saveIdempotency(svc.db, caller.accountId, caller.environment, key, { fingerprint: print, status: 201, body: JSON.stringify({ data: shown }), task_id: task.id, created_at: now });
+      saveIdempotency(svc.db, caller.accountId, caller.environment, key, {
+        fingerprint: print,
+        status: 201,
+        body: JSON.stringify({ data: shown }),
+        task_id: task.id,
+        created_at: now,
+      });
       return { status: 201, task: shown, replayed: false };
     });
   } finally {
@@ -124,13 +181,33 @@ function storedAnswer(body: string): TaskJson {
 }
 
 /** The price a quote_id promises, when it is ours, unexpired, and for the same terms. */
-function quotedPrice(svc: HumanService, quoteId: string, terms: { capability: string; country_iso: string; city_slug: string; sla: string }, now: number): number {
+function quotedPrice(
+  svc: HumanService,
+  quoteId: string,
+  terms: { capability: string; country_iso: string; city_slug: string; sla: string },
+  now: number,
+): number {
   const quoted = readQuote(quoteId, svc.quoteSecret);
-  if (!quoted) throw invalidRequest('quote_id is not a quote this service issued. Leave it out, or use one from POST /quote.', 'quote_id');
-  const same = quoted.capability === terms.capability && quoted.country_iso === terms.country_iso && quoted.city_slug === terms.city_slug && quoted.sla === terms.sla;
-  if (!same) throw invalidRequest('quote_id was issued for other terms (capability, location or sla) than this order.', 'quote_id');
+  if (!quoted)
+    throw invalidRequest(
+      'quote_id is not a quote this service issued. Leave it out, or use one from POST /quote.',
+      'quote_id',
+    );
+  const same =
+    quoted.capability === terms.capability &&
+    quoted.country_iso === terms.country_iso &&
+    quoted.city_slug === terms.city_slug &&
+    quoted.sla === terms.sla;
+  if (!same)
+    throw invalidRequest(
+      'quote_id was issued for other terms (capability, location or sla) than this order.',
+      'quote_id',
+    );
   if (quoted.expires_at <= now) {
-    throw invalidRequest(`The quote expired at ${new Date(quoted.expires_at).toISOString()}. Ask POST /quote again, or order without quote_id at the current price.`, 'quote_id');
+    throw invalidRequest(
+      `The quote expired at ${new Date(quoted.expires_at).toISOString()}. Ask POST /quote again, or order without quote_id at the current price.`,
+      'quote_id',
+    );
   }
   return quoted.price_cents;
 }

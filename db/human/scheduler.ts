@@ -75,12 +75,15 @@ export class Scheduler {
    */
   tick(): Promise<number> {
     this.queued++;
-    const pass = this.chain.then(() => this.runDue()).catch((err: unknown) => {
-      if (!this.stopped) this.svc.log.error({ err }, 'human scheduler pass failed');
-      return 0;
-    }).finally(() => {
-      this.queued--;
-    });
+    const pass = this.chain
+      .then(() => this.runDue())
+      .catch((err: unknown) => {
+        if (!this.stopped) this.svc.log.error({ err }, 'human scheduler pass failed');
+        return 0;
+      })
+      .finally(() => {
+        this.queued--;
+      });
     this.chain = pass;
     return pass;
   }
@@ -93,11 +96,14 @@ export class Scheduler {
       const now = this.svc.clock();
       const due = dueTasks(db, now, BATCH);
       if (due.length === 0) break;
-      const results = await Promise.allSettled(due.map((task) => this.svc.writer.submit(() => this.step(task.id, now))));
+      const results = await Promise.allSettled(
+        due.map((task) => this.svc.writer.submit(() => this.step(task.id, now))),
+      );
       let progressed = 0;
       for (const r of results) {
         if (r.status === 'fulfilled' && r.value) progressed++;
-        if (r.status === 'rejected' && !this.stopped) this.svc.log.warn({ err: r.reason }, 'human scheduler could not move a task');
+        if (r.status === 'rejected' && !this.stopped)
+          this.svc.log.warn({ err: r.reason }, 'human scheduler could not move a task');
       }
       applied += progressed;
       if (progressed === 0 && due.length < BATCH) break;
@@ -131,20 +137,47 @@ export class Scheduler {
     if (task.environment === 'test' && event === 'deliver') {
       const low = task.sandbox_plan === 'low_confidence';
       const answer = definition(task.capability)!.sandboxAnswer(low);
-      transition(db, task, event, { ...opts, set: { answer: JSON.stringify(answer), confidence_bps: low ? SANDBOX_CONFIDENCE.low : SANDBOX_CONFIDENCE.normal } });
+      transition(db, task, event, {
+        ...opts,
+        set: {
+          answer: JSON.stringify(answer),
+          confidence_bps: low ? SANDBOX_CONFIDENCE.low : SANDBOX_CONFIDENCE.normal,
+        },
+      });
       const city = this.sql.city.get(task.country_iso, task.city_slug) as
         { latitude: number; longitude: number } | undefined;
-      addEvidence(db, task.id, {
-        kind: 'photo', file: { bytes: syntheticPhoto(), mediaType: 'image/png', filename: 'sandbox.png' }, captured_at: now, captured_source: 'synthetic',
-        latitude: city?.latitude ?? null, longitude: city?.longitude ?? null, accuracy_m: city ? 25 : null, position_source: city ? 'synthetic' : null, synthetic: true,
-      }, now);
-      addEvidence(db, task.id, { kind: 'note', note: 'Synthetic evidence from the sandbox: no person was sent.', synthetic: true }, now);
+      addEvidence(
+        db,
+        task.id,
+        {
+          kind: 'photo',
+          file: { bytes: syntheticPhoto(), mediaType: 'image/png', filename: 'sandbox.png' },
+          captured_at: now,
+          captured_source: 'synthetic',
+          latitude: city?.latitude ?? null,
+          longitude: city?.longitude ?? null,
+          accuracy_m: city ? 25 : null,
+          position_source: city ? 'synthetic' : null,
+          synthetic: true,
+        },
+        now,
+      );
+      addEvidence(
+        db,
+        task.id,
+        { kind: 'note', note: 'Synthetic evidence from the sandbox: no person was sent.', synthetic: true },
+        now,
+      );
       return;
     }
-    const set = task.environment === 'test' && event === 'cannot_do' ? { failure_reason: 'Sandbox: the person could not do it (plan fail).' }
-      : event === 'resolve_stands' ? { resolution: 'answer_stands' as const, resolution_note: 'Sandbox: resolved automatically.' }
-        : event === 'resolve_refund' ? { resolution: 'refunded' as const, resolution_note: 'Sandbox: resolved automatically.' }
-          : undefined;
+    const set =
+      task.environment === 'test' && event === 'cannot_do'
+        ? { failure_reason: 'Sandbox: the person could not do it (plan fail).' }
+        : event === 'resolve_stands'
+          ? { resolution: 'answer_stands' as const, resolution_note: 'Sandbox: resolved automatically.' }
+          : event === 'resolve_refund'
+            ? { resolution: 'refunded' as const, resolution_note: 'Sandbox: resolved automatically.' }
+            : undefined;
     transition(db, task, event, { ...opts, ...(set ? { set } : {}) });
   }
 }

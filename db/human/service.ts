@@ -41,7 +41,12 @@ export interface HumanService {
 }
 
 /** Builds the service (app.ts, once per server: two would be two writers on one file). */
-export function createHumanService(deps: { db: Db; clock: () => number; log: Logger; config: HumanConfig }): HumanService {
+export function createHumanService(deps: {
+  db: Db;
+  clock: () => number;
+  log: Logger;
+  config: HumanConfig;
+}): HumanService {
   const { db, clock, log, config } = deps;
   const writer = new GroupCommitWriter(db, config.durable);
   const scheduler = new Scheduler({ db, clock, log, config, writer });
@@ -68,6 +73,8 @@ export function createHumanService(deps: { db: Db; clock: () => number; log: Log
 
 export function requireScope(caller: HumanCaller, scope: 'tasks:read' | 'tasks:write', what: string): void {
   if (!caller.scopes.includes(scope)) {
-    throw forbiddenScope(`This key lacks the ${scope} scope, which ${what} needs. Its scopes: ${caller.scopes.join(', ') || 'none'}.`);
+    throw forbiddenScope(
+      `This key lacks the ${scope} scope, which ${what} needs. Its scopes: ${caller.scopes.join(', ') || 'none'}.`,
+    );
   }
 }

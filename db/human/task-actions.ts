@@ -17,9 +17,14 @@ export async function cancelTask(svc: HumanService, caller: HumanCaller, ref: st
   requireScope(caller, 'tasks:write', 'cancelling a task');
   const input = body === undefined ? {} : validateInput(CancelBody, body);
   const task = findOwnTask(svc, caller, ref);
-  const after = await svc.writer.submit(() => transition(svc.db, fresh(svc.db, task), 'cancel', {
-    now, actor: 'client', delayMs: svc.config.sandboxDelayMs, set: { cancel_reason: input.reason ?? 'other' },
-  }));
+  const after = await svc.writer.submit(() =>
+    transition(svc.db, fresh(svc.db, task), 'cancel', {
+      now,
+      actor: 'client',
+      delayMs: svc.config.sandboxDelayMs,
+      set: { cancel_reason: input.reason ?? 'other' },
+    }),
+  );
   return presentTask(after, now);
 }
 
@@ -34,7 +39,10 @@ export async function disputeTask(svc: HumanService, caller: HumanCaller, ref: s
       throw invalidState(`The dispute window of ${ref} closed at ${new Date(current.dispute_deadline).toISOString()}.`);
     }
     return transition(svc.db, current, 'dispute', {
-      now, actor: 'client', delayMs: svc.config.sandboxDelayMs, set: { dispute_reason: input.reason, dispute_statement: input.statement },
+      now,
+      actor: 'client',
+      delayMs: svc.config.sandboxDelayMs,
+      set: { dispute_reason: input.reason, dispute_statement: input.statement },
     });
   });
   return presentTask(after, now);
@@ -47,12 +55,23 @@ export type Outcome = 'stands' | 'refund';
  * hold is captured) or the client is refunded (refunded, the hold is released). Synchronous, for the
  * CLI's own connection; the caller wraps it in an immediate transaction.
  */
-export function resolveDispute(db: Db, ref: string, outcome: Outcome, note: string | null, now: number, delayMs: number): TaskRow {
+export function resolveDispute(
+  db: Db,
+  ref: string,
+  outcome: Outcome,
+  note: string | null,
+  now: number,
+  delayMs: number,
+): TaskRow {
   const task = taskByRef(db, ref);
   if (!task) throw notFound(`No task ${ref}.`);
-  if (task.status !== 'disputed') throw invalidState(`Task ${ref} is ${task.status}, not disputed: there is nothing to resolve.`);
+  if (task.status !== 'disputed')
+    throw invalidState(`Task ${ref} is ${task.status}, not disputed: there is nothing to resolve.`);
   return transition(db, task, outcome === 'stands' ? 'resolve_stands' : 'resolve_refund', {
-    now, actor: 'operator', delayMs, set: { resolution: outcome === 'stands' ? 'answer_stands' : 'refunded', resolution_note: note },
+    now,
+    actor: 'operator',
+    delayMs,
+    set: { resolution: outcome === 'stands' ? 'answer_stands' : 'refunded', resolution_note: note },
   });
 }
 

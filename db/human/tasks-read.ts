@@ -14,9 +14,13 @@ import { requireScope, type HumanCaller, type HumanService } from './service.ts'
 import type * as v from 'valibot';
 
 export function findOwnTask(svc: HumanService, caller: HumanCaller, ref: string): TaskRow {
-  if (!REF_PATTERN.test(ref)) throw invalidRequest(`'${ref.slice(0, 40)}' is not a task ref (tsk_ followed by 20 letters and digits).`, 'ref');
+  if (!REF_PATTERN.test(ref))
+    throw invalidRequest(`'${ref.slice(0, 40)}' is not a task ref (tsk_ followed by 20 letters and digits).`, 'ref');
   const task = ownTask(svc.db, ref, caller.accountId, caller.environment);
-  if (!task) throw notFound(`No task ${ref} for this key's account in the ${caller.environment === 'test' ? 'sandbox' : 'live'} environment.`);
+  if (!task)
+    throw notFound(
+      `No task ${ref} for this key's account in the ${caller.environment === 'test' ? 'sandbox' : 'live'} environment.`,
+    );
   return task;
 }
 
@@ -41,7 +45,8 @@ export function getEvidenceFile(svc: HumanService, caller: HumanCaller, ref: str
   requireScope(caller, 'tasks:read', 'reading evidence');
   const task = findOwnTask(svc, caller, ref);
   const m = /^evd_(\d{1,12})$/.exec(evidenceId);
-  if (!m) throw invalidRequest(`'${evidenceId.slice(0, 40)}' is not an evidence id (evd_ followed by digits).`, 'evidence');
+  if (!m)
+    throw invalidRequest(`'${evidenceId.slice(0, 40)}' is not an evidence id (evd_ followed by digits).`, 'evidence');
   const file = evidenceFile(svc.db, task.id, Number(m[1]));
   if (!file) throw notFound(`Task ${ref} has no file ${evidenceId}.`);
   return file;
@@ -55,19 +60,35 @@ function decodeCursor(cursor: string): { at: number; id: number } {
 }
 
 /** GET /tasks: the caller's tasks, newest first, filtered, a page at a time. */
-export function listTasks(svc: HumanService, caller: HumanCaller, query: v.InferOutput<typeof ListQuery> | v.InferOutput<typeof ListInput>, now: number) {
+export function listTasks(
+  svc: HumanService,
+  caller: HumanCaller,
+  query: v.InferOutput<typeof ListQuery> | v.InferOutput<typeof ListInput>,
+  now: number,
+) {
   requireScope(caller, 'tasks:read', 'listing tasks');
   const from = query.created_after === undefined ? undefined : Date.parse(query.created_after);
   const to = query.created_before === undefined ? undefined : Date.parse(query.created_before);
-  if (Number.isNaN(from) || Number.isNaN(to)) throw invalidRequest('created_after and created_before must be real instants, e.g. 2026-11-22T10:00:00Z.');
-  if (from !== undefined && to !== undefined && from >= to) throw invalidRequest('created_after must be before created_before.', 'created_after');
+  if (Number.isNaN(from) || Number.isNaN(to))
+    throw invalidRequest('created_after and created_before must be real instants, e.g. 2026-11-22T10:00:00Z.');
+  if (from !== undefined && to !== undefined && from >= to)
+    throw invalidRequest('created_after must be before created_before.', 'created_after');
   const limit = query.limit ?? 20;
   const rows = listRows(svc.db, {
-    accountId: caller.accountId, environment: caller.environment, status: query.status, capability: query.capability,
-    createdFrom: from, createdTo: to, cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor), limit: limit + 1,
+    accountId: caller.accountId,
+    environment: caller.environment,
+    status: query.status,
+    capability: query.capability,
+    createdFrom: from,
+    createdTo: to,
+    cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  return { data: page.map((t) => presentTask(t, now)), meta: { limit, next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null } };
+  return {
+    data: page.map((t) => presentTask(t, now)),
+    meta: { limit, next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null },
+  };
 }
 
 /** GET /balance. Sandbox keys move no money: their balance is always zero, and says so. */
@@ -75,10 +96,24 @@ export function getBalance(svc: HumanService, caller: HumanCaller) {
   requireScope(caller, 'tasks:read', 'reading the balance');
   const currency = svc.catalogue.currency();
   if (caller.environment === 'test') {
-    return { environment: 'sandbox' as const, currency, available_cents: 0, held_cents: 0, open_holds: 0, note: 'Sandbox orders move no money; use a live key to see the prepaid balance.' };
+    return {
+      environment: 'sandbox' as const,
+      currency,
+      available_cents: 0,
+      held_cents: 0,
+      open_holds: 0,
+      note: 'Sandbox orders move no money; use a live key to see the prepaid balance.',
+    };
   }
   const b = balanceOf(svc.db, caller.accountId);
-  return { environment: 'live' as const, currency, available_cents: b.available_cents, held_cents: b.held_cents, open_holds: b.open_holds, note: null };
+  return {
+    environment: 'live' as const,
+    currency,
+    available_cents: b.available_cents,
+    held_cents: b.held_cents,
+    open_holds: b.open_holds,
+    note: null,
+  };
 }
 
 /** GET /ledger: the journals that moved the account's available or held money, newest first. */
@@ -86,13 +121,22 @@ export function getLedger(svc: HumanService, caller: HumanCaller, query: v.Infer
   requireScope(caller, 'tasks:read', 'reading the ledger');
   const limit = query.limit ?? 50;
   if (caller.environment === 'test') return { data: [], meta: { limit, next_cursor: null } };
-  const rows = ledgerEntries(svc.db, caller.accountId, { before: query.cursor === undefined ? null : Number(query.cursor), limit: limit + 1 });
+  const rows = ledgerEntries(svc.db, caller.accountId, {
+    before: query.cursor === undefined ? null : Number(query.cursor),
+    limit: limit + 1,
+  });
   const page = rows.slice(0, limit);
   return {
     data: page.map((e) => ({
-      id: `led_${e.id}`, kind: e.kind, memo: e.memo, task_ref: e.task_ref, created_at: new Date(e.created_at).toISOString(),
-      available_change_cents: e.available_change, held_change_cents: e.held_change,
-      available_after_cents: e.available_after, held_after_cents: e.held_after,
+      id: `led_${e.id}`,
+      kind: e.kind,
+      memo: e.memo,
+      task_ref: e.task_ref,
+      created_at: new Date(e.created_at).toISOString(),
+      available_change_cents: e.available_change,
+      held_change_cents: e.held_change,
+      available_after_cents: e.available_after,
+      held_after_cents: e.held_after,
     })),
     meta: { limit, next_cursor: rows.length > limit ? String(page[page.length - 1]!.id) : null },
   };

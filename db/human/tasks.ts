@@ -10,38 +10,81 @@ import type { Db } from '../connection.ts';
 import { captureHold, releaseHold } from './ledger.ts';
 import { invalidState } from '../../lib/human/errors.ts';
 import { nextCheckAt } from '../../lib/human/schedule.ts';
-import { DISPUTE_WINDOW_MS, moneyEffect, nextStatus, TERMINAL, TRANSITIONS, type Status, type TaskEvent } from '../../lib/human/states.ts';
+import {
+  DISPUTE_WINDOW_MS,
+  moneyEffect,
+  nextStatus,
+  TERMINAL,
+  TRANSITIONS,
+  type Status,
+  type TaskEvent,
+} from '../../lib/human/states.ts';
 import { REVIEW_DELAYS } from '../../lib/human/sandbox.ts';
 import type { TaskRow } from '../../lib/human/rows.ts';
 
 export type { TaskRow };
 
-export type NewTask = Pick<TaskRow, 'ref' | 'account_id' | 'key_id' | 'environment' | 'capability' | 'spec' | 'country_iso' | 'city_slug' | 'sla'
-  | 'price_cents' | 'max_price_cents' | 'currency' | 'sandbox_plan' | 'created_at' | 'due_at'>;
+export type NewTask = Pick<
+  TaskRow,
+  | 'ref'
+  | 'account_id'
+  | 'key_id'
+  | 'environment'
+  | 'capability'
+  | 'spec'
+  | 'country_iso'
+  | 'city_slug'
+  | 'sla'
+  | 'price_cents'
+  | 'max_price_cents'
+  | 'currency'
+  | 'sandbox_plan'
+  | 'created_at'
+  | 'due_at'
+>;
 
 /** Columns a transition may set besides the ones it always sets. */
-export type TransitionFields = Partial<Pick<TaskRow, 'worker_account_id' | 'answer' | 'confidence_bps' | 'cancel_reason' | 'failure_reason'
-  | 'dispute_reason' | 'dispute_statement' | 'resolution' | 'resolution_note'>>;
+export type TransitionFields = Partial<
+  Pick<
+    TaskRow,
+    | 'worker_account_id'
+    | 'answer'
+    | 'confidence_bps'
+    | 'cancel_reason'
+    | 'failure_reason'
+    | 'dispute_reason'
+    | 'dispute_statement'
+    | 'resolution'
+    | 'resolution_note'
+  >
+>;
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 function prepare(db: Db) {
   return {
-    insert: db.prepare(`INSERT INTO human_tasks (ref, account_id, key_id, environment, capability, spec, country_iso, city_slug, sla,
+    insert:
+      db.prepare(`INSERT INTO human_tasks (ref, account_id, key_id, environment, capability, spec, country_iso, city_slug, sla,
         price_cents, max_price_cents, currency, status, sandbox_plan, created_at, updated_at, due_at, next_check_at)
       VALUES (@ref, @account_id, @key_id, @environment, @capability, @spec, @country_iso, @city_slug, @sla,
         @price_cents, @max_price_cents, @currency, 'pending', @sandbox_plan, @created_at, @created_at, @due_at, @next_check_at)`),
     byId: db.prepare('SELECT * FROM human_tasks WHERE id = ?'),
     byRef: db.prepare('SELECT * FROM human_tasks WHERE ref = ?'),
     own: db.prepare('SELECT * FROM human_tasks WHERE ref = ? AND account_id = ? AND environment = ?'),
-    event: db.prepare('INSERT INTO human_task_events (task_id, event, from_status, to_status, actor, at) VALUES (?, ?, ?, ?, ?, ?)'),
-    events: db.prepare('SELECT event, from_status, to_status, actor, at FROM human_task_events WHERE task_id = ? ORDER BY id'),
+    event: db.prepare(
+      'INSERT INTO human_task_events (task_id, event, from_status, to_status, actor, at) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    events: db.prepare(
+      'SELECT event, from_status, to_status, actor, at FROM human_task_events WHERE task_id = ? ORDER BY id',
+    ),
     list: db.prepare(`SELECT * FROM human_tasks WHERE account_id = @account AND environment = @environment
         AND (@status IS NULL OR status = @status) AND (@capability IS NULL OR capability = @capability)
         AND (@from IS NULL OR created_at >= @from) AND (@to IS NULL OR created_at < @to)
         AND (@cursorAt IS NULL OR created_at < @cursorAt OR (created_at = @cursorAt AND id < @cursorId))
       ORDER BY created_at DESC, id DESC LIMIT @limit`),
-    due: db.prepare('SELECT * FROM human_tasks WHERE next_check_at IS NOT NULL AND next_check_at <= ? ORDER BY next_check_at LIMIT ?'),
+    due: db.prepare(
+      'SELECT * FROM human_tasks WHERE next_check_at IS NOT NULL AND next_check_at <= ? ORDER BY next_check_at LIMIT ?',
+    ),
   };
 }
 
@@ -53,15 +96,36 @@ export const q = (db: Db) => {
 
 export function insertTask(db: Db, task: NewTask, delayMs: number): TaskRow {
   const s = q(db);
-  const draft = { ...task, status: 'pending' as Status, dispatched_at: null, started_at: null, delivered_at: null, dispute_deadline: null, disputed_at: null };
+  const draft = {
+    ...task,
+    status: 'pending' as Status,
+    dispatched_at: null,
+    started_at: null,
+    delivered_at: null,
+    dispute_deadline: null,
+    disputed_at: null,
+  };
   const next = nextCheckAt(draft, delayMs);
   const id = Number(s.insert.run({ ...task, next_check_at: next }).lastInsertRowid);
   s.event.run(id, 'order', null, 'pending', 'client', task.created_at);
   // The row as inserted, built here rather than read back (reading 35 columns costs as much as the insert).
   return {
-    ...draft, id, version: 1, worker_account_id: null, updated_at: task.created_at, closed_at: null, answer: null, confidence_bps: null,
-    cancel_reason: null, failure_reason: null, dispute_reason: null, dispute_statement: null, resolution: null, resolution_note: null,
-    resolved_at: null, next_check_at: next,
+    ...draft,
+    id,
+    version: 1,
+    worker_account_id: null,
+    updated_at: task.created_at,
+    closed_at: null,
+    answer: null,
+    confidence_bps: null,
+    cancel_reason: null,
+    failure_reason: null,
+    dispute_reason: null,
+    dispute_statement: null,
+    resolution: null,
+    resolution_note: null,
+    resolved_at: null,
+    next_check_at: next,
   };
 }
 
@@ -73,18 +137,37 @@ export const ownTask = (db: Db, ref: string, accountId: number, environment: 'te
   q(db).own.get(ref, accountId, environment) as TaskRow | undefined;
 
 export const taskEvents = (db: Db, taskId: number) =>
-  q(db).events.all(taskId) as Array<{ event: string; from_status: string | null; to_status: string; actor: string; at: number }>;
+  q(db).events.all(taskId) as Array<{
+    event: string;
+    from_status: string | null;
+    to_status: string;
+    actor: string;
+    at: number;
+  }>;
 
 export interface ListFilter {
-  accountId: number; environment: 'test' | 'live'; status?: Status | undefined; capability?: string | undefined;
-  createdFrom?: number | undefined; createdTo?: number | undefined; cursor?: { at: number; id: number } | undefined; limit: number;
+  accountId: number;
+  environment: 'test' | 'live';
+  status?: Status | undefined;
+  capability?: string | undefined;
+  createdFrom?: number | undefined;
+  createdTo?: number | undefined;
+  cursor?: { at: number; id: number } | undefined;
+  limit: number;
 }
 
 /** Newest first; the cursor is the (created_at, id) of the last row of the previous page. */
 export function listTasks(db: Db, f: ListFilter): TaskRow[] {
   return q(db).list.all({
-    account: f.accountId, environment: f.environment, status: f.status ?? null, capability: f.capability ?? null,
-    from: f.createdFrom ?? null, to: f.createdTo ?? null, cursorAt: f.cursor?.at ?? null, cursorId: f.cursor?.id ?? null, limit: f.limit,
+    account: f.accountId,
+    environment: f.environment,
+    status: f.status ?? null,
+    capability: f.capability ?? null,
+    from: f.createdFrom ?? null,
+    to: f.createdTo ?? null,
+    cursorAt: f.cursor?.at ?? null,
+    cursorId: f.cursor?.id ?? null,
+    limit: f.limit,
   }) as TaskRow[];
 }
 
@@ -99,7 +182,12 @@ const updates = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>();
  * invalid_state (a DomainError) when the event is not allowed from the task's status, or when someone else moved the
  * task first.
  */
-export function transition(db: Db, task: TaskRow, event: TaskEvent, opts: { now: number; actor: string; delayMs: number; set?: TransitionFields }): TaskRow {
+export function transition(
+  db: Db,
+  task: TaskRow,
+  event: TaskEvent,
+  opts: { now: number; actor: string; delayMs: number; set?: TransitionFields },
+): TaskRow {
   const to = nextStatus(task.status, event);
   if (!to) throw refused(task, event);
   const { now } = opts;
@@ -123,13 +211,17 @@ export function transition(db: Db, task: TaskRow, event: TaskEvent, opts: { now:
   if (!perDb) updates.set(db, (perDb = new Map()));
   let stmt = perDb.get(key);
   if (!stmt) {
-    stmt = db.prepare(`UPDATE human_tasks SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND status = @was AND version = @wasVersion`);
+    stmt = db.prepare(
+      `UPDATE human_tasks SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND status = @was AND version = @wasVersion`,
+    );
     perDb.set(key, stmt);
   }
   const info = stmt.run({ ...changes, id: task.id, was: task.status, wasVersion: task.version });
   if (info.changes !== 1) {
     const now2 = taskById(db, task.id)!;
-    throw invalidState(`Task ${task.ref} changed meanwhile: it is ${now2.status} now, and ${event.replace('_', ' ')} is allowed only when ${TRANSITIONS[event].from.join(' or ')}.`);
+    throw invalidState(
+      `Task ${task.ref} changed meanwhile: it is ${now2.status} now, and ${event.replace('_', ' ')} is allowed only when ${TRANSITIONS[event].from.join(' or ')}.`,
+    );
   }
   if (task.environment === 'live') {
     const money = moneyEffect(to);
@@ -141,5 +233,7 @@ export function transition(db: Db, task: TaskRow, event: TaskEvent, opts: { now:
 }
 
 export function refused(task: TaskRow, event: TaskEvent) {
-  return invalidState(`Task ${task.ref} is ${task.status}; ${event.replace('_', ' ')} is allowed only when ${TRANSITIONS[event].from.join(' or ')}.`);
+  return invalidState(
+    `Task ${task.ref} is ${task.status}; ${event.replace('_', ' ')} is allowed only when ${TRANSITIONS[event].from.join(' or ')}.`,
+  );
 }

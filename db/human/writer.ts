@@ -18,10 +18,18 @@ import type { Db } from '../connection.ts';
 const FILL_WINDOW_NS = 2_000_000n;
 const MAX_BATCH = 512;
 
-interface Job { run: () => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void }
+interface Job {
+  run: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
 type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
-export interface WriterStats { batches: number; jobs: number; largestBatch: number }
+export interface WriterStats {
+  batches: number;
+  jobs: number;
+  largestBatch: number;
+}
 
 export class GroupCommitWriter {
   private queue: Job[] = [];
@@ -49,7 +57,10 @@ export class GroupCommitWriter {
     this.commitLock = lock;
   }
 
-  constructor(private readonly db: Db, private readonly durable = true) {
+  constructor(
+    private readonly db: Db,
+    private readonly durable = true,
+  ) {
     this.base = db.pragma('synchronous', { simple: true }) as number;
     this.savepoint = db.prepare('SAVEPOINT human_job');
     this.release = db.prepare('RELEASE human_job');
@@ -100,13 +111,16 @@ export class GroupCommitWriter {
     }
     if (!this.commitLock || this.closed) return this.flush();
     // Jobs submitted while the lock is awaited join this batch (`scheduled` stays set until flush).
-    this.commitLock().then((release) => {
-      try {
-        this.flush();
-      } finally {
-        release();
-      }
-    }, () => this.flush()); // no lock to be had (the primary is gone): SQLite's own locking still serialises
+    this.commitLock().then(
+      (release) => {
+        try {
+          this.flush();
+        } finally {
+          release();
+        }
+      },
+      () => this.flush(),
+    ); // no lock to be had (the primary is gone): SQLite's own locking still serialises
   };
 
   /** Commits what is queued and refuses further jobs (shutdown, before the database closes). */

@@ -14,23 +14,44 @@ import { DEFAULT_SEED, runImpact, type RunSummary } from './run.ts';
 
 export const DEMO_DRAWS = 500;
 
-export interface DemoProgress { stage: 'register' | 'run'; scenario?: string; done: number; total: number }
+export interface DemoProgress {
+  stage: 'register' | 'run';
+  scenario?: string;
+  done: number;
+  total: number;
+}
 
 /** True when the impact register has never been loaded (the first start). */
 export function isImpactEmpty(db: Db): boolean {
   return !isImpactRegisterLoaded(db);
 }
 
-export function loadImpactDemo(db: Db, now: number | (() => number), options: { publish?: boolean; draws?: number; onProgress?: (p: DemoProgress) => void } = {}): { register: LoadSummary; runs: RunSummary[] } {
+export function loadImpactDemo(
+  db: Db,
+  now: number | (() => number),
+  options: { publish?: boolean; draws?: number; onProgress?: (p: DemoProgress) => void } = {},
+): { register: LoadSummary; runs: RunSummary[] } {
   const clock = typeof now === 'number' ? () => now : now;
   const register = loadImpactRegister(db, clock());
   options.onProgress?.({ stage: 'register', done: 1, total: 1 });
   if (options.publish === false) return { register, runs: [] };
   const runs = runImpact(db, {
-    draws: options.draws ?? DEMO_DRAWS, seed: DEFAULT_SEED, publish: true, now: clock,
-    onProgress: (p) => options.onProgress?.({ stage: 'run', scenario: p.scenario, done: p.index * p.total + p.done, total: p.of * p.total }),
+    draws: options.draws ?? DEMO_DRAWS,
+    seed: DEFAULT_SEED,
+    publish: true,
+    now: clock,
+    onProgress: (p) =>
+      options.onProgress?.({
+        stage: 'run',
+        scenario: p.scenario,
+        done: p.index * p.total + p.done,
+        total: p.of * p.total,
+      }),
   });
   const failed = runs.filter((r) => r.status === 'failed');
-  if (failed.length) throw new Error(`the demo run failed its gates (${failed.map((r) => `${r.scenario} run ${r.id}: ${r.failed_gates.join(', ')}`).join('; ')}): see impact_run_gates`);
+  if (failed.length)
+    throw new Error(
+      `the demo run failed its gates (${failed.map((r) => `${r.scenario} run ${r.id}: ${r.failed_gates.join(', ')}`).join('; ')}): see impact_run_gates`,
+    );
   return { register, runs };
 }

@@ -49,18 +49,32 @@ export function barChart(spec: BarChartSpec): Html {
   const marks = rows.map((r, i) => {
     const y = yOf(i);
     const x0 = xOf(scale, 0);
-    const bar = r.value === null ? html`` : html`<rect x="${x0}" y="${y - 9}" width="${Math.max(xOf(scale, r.value) - x0, 1)}" height="18" fill="${CHART.accent}" opacity="0.8"/>`;
+    const bar =
+      r.value === null
+        ? html``
+        : html`<rect x="${x0}" y="${y - 9}" width="${Math.max(xOf(scale, r.value) - x0, 1)}" height="18" fill="${CHART.accent}" opacity="0.8"/>`;
     const lo = xOf(scale, r.low);
     const hi = Math.max(xOf(scale, r.high), lo + 1);
     return html`${rowLabel(i, r.label)}${bar}<line x1="${lo}" y1="${y}" x2="${hi}" y2="${y}" stroke="${CHART.ink}" stroke-width="1.5"/><line x1="${lo}" y1="${y - 5}" x2="${lo}" y2="${y + 5}" stroke="${CHART.ink}" stroke-width="1.5"/><line x1="${hi}" y1="${y - 5}" x2="${hi}" y2="${y + 5}" stroke="${CHART.ink}" stroke-width="1.5"/>`;
   });
-  return frame(spec.id, rows.length, spec.title, barDescription(spec), html`${axis(scale, rows.length, spec.unit)}${marks}`);
+  return frame(
+    spec.id,
+    rows.length,
+    spec.title,
+    barDescription(spec),
+    html`${axis(scale, rows.length, spec.unit)}${marks}`,
+  );
 }
 
 export function barTable(spec: BarChartSpec): Html {
   const extra = spec.extraHeaders ?? [];
-  const rows = spec.rows.map((r) => html`<tr><th scope="row">${r.label}</th><td>${r.display}</td><td class="num">${cellNumber(r.value, 'none (interval only)')}</td><td class="num">${cellNumber(r.low)}</td><td class="num">${cellNumber(r.high)}</td>${(r.cells ?? []).map((c) => html`<td>${c}</td>`)}</tr>`);
-  return stackLabels(html`<table class="chart-table"><caption>${spec.title}: the chart's figures as a table</caption><thead><tr><th scope="col">${spec.labelHeader ?? ''}</th><th scope="col">As quoted (${spec.unit})</th><th scope="col" class="num">Central (mean)</th><th scope="col" class="num">Low (p05)</th><th scope="col" class="num">High (p95)</th>${extra.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`);
+  const rows = spec.rows.map(
+    (r) =>
+      html`<tr><th scope="row">${r.label}</th><td>${r.display}</td><td class="num">${cellNumber(r.value, 'none (interval only)')}</td><td class="num">${cellNumber(r.low)}</td><td class="num">${cellNumber(r.high)}</td>${(r.cells ?? []).map((c) => html`<td>${c}</td>`)}</tr>`,
+  );
+  return stackLabels(
+    html`<table class="chart-table"><caption>${spec.title}: the chart's figures as a table</caption><thead><tr><th scope="col">${spec.labelHeader ?? ''}</th><th scope="col">As quoted (${spec.unit})</th><th scope="col" class="num">Central (mean)</th><th scope="col" class="num">Low (p05)</th><th scope="col" class="num">High (p95)</th>${extra.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`,
+  );
 }
 
 export function barFigure(spec: BarChartSpec): Html {

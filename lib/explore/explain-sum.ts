@@ -20,7 +20,12 @@ export const SUM_TOLERANCE = 1e-9;
 export function sumStage(headline: Central | null, parts: Central[]): StageSum {
   const without = parts.filter((p) => p.central === null).length;
   if (!headline || headline.central === null || without > 0) {
-    return { kind: 'no_central', headlineHasCentral: Boolean(headline && headline.central !== null), partsWithout: without, parts: parts.length };
+    return {
+      kind: 'no_central',
+      headlineHasCentral: Boolean(headline && headline.central !== null),
+      partsWithout: without,
+      parts: parts.length,
+    };
   }
   const sum = parts.reduce((acc, p) => acc + (p.central as number), 0);
   const h = headline.central;

@@ -46,12 +46,16 @@ export interface IntervalChartSpec {
 
 /** The figures in words, in the row order: the text alternative inside the SVG. */
 export function intervalDescription(spec: IntervalChartSpec): string {
-  const rows = spec.rows.map((r) => (r.figure ? `${r.label}: ${r.figure.display}` : `${r.label}: withheld${r.withheld ? ` (${r.withheld})` : ''}`));
+  const rows = spec.rows.map((r) =>
+    r.figure ? `${r.label}: ${r.figure.display}` : `${r.label}: withheld${r.withheld ? ` (${r.withheld})` : ''}`,
+  );
   return `${spec.summary} ${rows.join('; ')}.`;
 }
 
 function scaleOf(spec: IntervalChartSpec) {
-  const values = spec.rows.flatMap((r) => (r.figure ? [r.figure.low, r.figure.high, ...(r.figure.central === null ? [] : [r.figure.central])] : []));
+  const values = spec.rows.flatMap((r) =>
+    r.figure ? [r.figure.low, r.figure.high, ...(r.figure.central === null ? [] : [r.figure.central])] : [],
+  );
   return autoScale(values, { include: spec.reference ? [spec.reference.value] : [], forceLog: spec.forceLog ?? false });
 }
 
@@ -67,13 +71,22 @@ export function intervalChart(spec: IntervalChartSpec): Html {
     const f = r.figure;
     const x1 = xOf(scale, f.low);
     const x2 = Math.max(xOf(scale, f.high), x1 + 2); // a 0–0 figure is still a visible mark
-    const dot = f.central === null ? html`` : html`<circle cx="${xOf(scale, f.central)}" cy="${y}" r="5" fill="${CHART.ink}" stroke="#ffffff" stroke-width="1.5"/>`;
+    const dot =
+      f.central === null
+        ? html``
+        : html`<circle cx="${xOf(scale, f.central)}" cy="${y}" r="5" fill="${CHART.ink}" stroke="#ffffff" stroke-width="1.5"/>`;
     return html`${rowLabel(i, r.label)}<line x1="${x1}" y1="${y}" x2="${x2}" y2="${y}" stroke="${CHART.accent}" stroke-width="8" stroke-linecap="butt" opacity="0.55"/><line x1="${x1}" y1="${y - 7}" x2="${x1}" y2="${y + 7}" stroke="${CHART.accent}" stroke-width="2"/><line x1="${x2}" y1="${y - 7}" x2="${x2}" y2="${y + 7}" stroke="${CHART.accent}" stroke-width="2"/>${dot}`;
   });
   const ref = spec.reference
     ? html`<line x1="${xOf(scale, spec.reference.value)}" y1="${CHART.top - 4}" x2="${xOf(scale, spec.reference.value)}" y2="${CHART.top + spec.rows.length * CHART.rowHeight}" stroke="${CHART.warn}" stroke-width="1.5" stroke-dasharray="4 3"/><text x="${xOf(scale, spec.reference.value) + 4}" y="${CHART.top + 6}" font-size="11" fill="${CHART.warn}">${spec.reference.label}</text>`
     : html``;
-  return frame(spec.id, spec.rows.length, spec.title, intervalDescription(spec), html`${axis(scale, spec.rows.length, spec.unit)}${ref}${rows}`);
+  return frame(
+    spec.id,
+    spec.rows.length,
+    spec.title,
+    intervalDescription(spec),
+    html`${axis(scale, spec.rows.length, spec.unit)}${ref}${rows}`,
+  );
 }
 
 /** The same rows as a table: every number the chart draws, and the API's display of each. */
@@ -81,11 +94,14 @@ export function intervalTable(spec: IntervalChartSpec): Html {
   const extra = spec.extraHeaders ?? [];
   const rows = spec.rows.map((r) => {
     const cells = (r.cells ?? []).map((c) => html`<td>${c}</td>`);
-    if (!r.figure) return html`<tr><th scope="row">${r.label}</th><td colspan="4"><strong>withheld</strong>${r.withheld ? html`: ${r.withheld}` : ''}</td>${cells}</tr>`;
+    if (!r.figure)
+      return html`<tr><th scope="row">${r.label}</th><td colspan="4"><strong>withheld</strong>${r.withheld ? html`: ${r.withheld}` : ''}</td>${cells}</tr>`;
     const f = r.figure;
     return html`<tr><th scope="row">${r.label}</th><td>${f.display}</td><td class="num">${cellNumber(f.central, 'none (interval only)')}</td><td class="num">${cellNumber(f.low)}</td><td class="num">${cellNumber(f.high)}</td>${cells}</tr>`;
   });
-  return stackLabels(html`<table class="chart-table"><caption>${spec.title}: the chart's figures as a table</caption><thead><tr><th scope="col">${spec.labelHeader ?? ''}</th><th scope="col">As quoted (${spec.unit})</th><th scope="col" class="num">Central (mean)</th><th scope="col" class="num">Low (p05)</th><th scope="col" class="num">High (p95)</th>${extra.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`);
+  return stackLabels(
+    html`<table class="chart-table"><caption>${spec.title}: the chart's figures as a table</caption><thead><tr><th scope="col">${spec.labelHeader ?? ''}</th><th scope="col">As quoted (${spec.unit})</th><th scope="col" class="num">Central (mean)</th><th scope="col" class="num">Low (p05)</th><th scope="col" class="num">High (p95)</th>${extra.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`,
+  );
 }
 
 /** Chart and table together, with a legend saying how to read the marks. */

@@ -68,5 +68,7 @@ export function logScale(values: number[], include: number[] = []): Scale {
 export function autoScale(values: number[], options: { include?: number[]; forceLog?: boolean } = {}): Scale {
   const positive = values.filter((v) => Number.isFinite(v) && v > 0);
   const spread = positive.length ? Math.max(...positive) / Math.min(...positive) : 1;
-  return options.forceLog || spread > 20 ? logScale(values, options.include) : linearScale([...values, ...(options.include ?? [])]);
+  return options.forceLog || spread > 20
+    ? logScale(values, options.include)
+    : linearScale([...values, ...(options.include ?? [])]);
 }

@@ -7,14 +7,23 @@
  */
 import { Html } from '../html.ts';
 
-const stripTags = (s: string) => s.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+const stripTags = (s: string) =>
+  s
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export function stackLabels(table: Html): Html {
   let s = table.value;
   const head = /<thead>([\s\S]*?)<\/thead>/.exec(s);
   if (!head) return table;
-  const labels = [...head[1]!.matchAll(/<th\b[^>]*>([\s\S]*?)<\/th>/g)].map((m) => stripTags(m[1]!).replace(/"/g, '&quot;'));
-  s = s.replace(/^<table(?: class="([^"]*)")?/, (_m, cls: string | undefined) => `<table class="stack${cls ? ` ${cls}` : ''}"`);
+  const labels = [...head[1]!.matchAll(/<th\b[^>]*>([\s\S]*?)<\/th>/g)].map((m) =>
+    stripTags(m[1]!).replace(/"/g, '&quot;'),
+  );
+  s = s.replace(
+    /^<table(?: class="([^"]*)")?/,
+    (_m, cls: string | undefined) => `<table class="stack${cls ? ` ${cls}` : ''}"`,
+  );
   const start = head.index + head[0].length;
   const body = s.slice(start).replace(/<tr\b[^>]*>[\s\S]*?<\/tr>/g, (row) => {
     let col = 0;

@@ -25,7 +25,8 @@ export const CHART = {
 } as const;
 
 /** x of a value on the plot. */
-export const xOf = (scale: Scale, value: number) => round(CHART.plotLeft + scale.at(value) * (CHART.plotRight - CHART.plotLeft));
+export const xOf = (scale: Scale, value: number) =>
+  round(CHART.plotLeft + scale.at(value) * (CHART.plotRight - CHART.plotLeft));
 /** y of row i's mark (its label is above it). */
 export const yOf = (i: number) => CHART.top + i * CHART.rowHeight + 30;
 export const round = (x: number) => Math.round(x * 10) / 10;
@@ -63,4 +64,5 @@ export function frame(id: string, rows: number, title: string, desc: string, con
 }
 
 /** Table cell text of a number: two significant figures, the API's own display rule. */
-export const cellNumber = (x: number | null | undefined, none = '—') => (x === null || x === undefined ? none : formatSig(x));
+export const cellNumber = (x: number | null | undefined, none = '—') =>
+  x === null || x === undefined ? none : formatSig(x);

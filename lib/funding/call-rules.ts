@@ -33,9 +33,18 @@ export function applyCallRules(rec: CallRecord, ctx: RuleContext): RuledCall {
   const text = record.deadline_text ?? (readRelativePeriod(record.title) ? record.title : null);
   if (text === null) return { record, cutoffs: [], deadlineSource: null };
   if (record.time_zone !== 'Europe/Madrid') {
-    return { record, cutoffs: [], deadlineSource: { kind: 'uncomputed', reason: 'relative periods are computed for Spanish official texts only', text } };
+    return {
+      record,
+      cutoffs: [],
+      deadlineSource: {
+        kind: 'uncomputed',
+        reason: 'relative periods are computed for Spanish official texts only',
+        text,
+      },
+    };
   }
-  const self = record.source === 'boe' && record.published_on ? { date: record.published_on, id: record.source_id } : null;
+  const self =
+    record.source === 'boe' && record.published_on ? { date: record.published_on, id: record.source_id } : null;
   const { date, source } = deadlineFromText(text, { self, boeExtract: ctx.boeExtract });
   return { record, cutoffs: date ? [{ date, time: null }] : [], deadlineSource: source };
 }

@@ -11,7 +11,10 @@
  * header, which catches the one ambiguity left (a bare quote right before a separator).
  */
 
-export interface CsvRow { line: number; fields: string[] }
+export interface CsvRow {
+  line: number;
+  fields: string[];
+}
 
 export function parseCsv(input: string, sep = ';'): CsvRow[] {
   const s = input.replace(/^\uFEFF/, '');
@@ -40,18 +43,30 @@ export function parseCsv(input: string, sep = ';'): CsvRow[] {
         const d = s[i]!;
         if (d === '"') {
           if (s[i + 1] === '"') {
-            if (bare && atBoundary(i + 2)) { field += '"'; i += 2; break; }
+            if (bare && atBoundary(i + 2)) {
+              field += '"';
+              i += 2;
+              break;
+            }
             field += '"';
             i += 2;
             continue;
           }
-          if (atBoundary(i + 1)) { i++; break; }
+          if (atBoundary(i + 1)) {
+            i++;
+            break;
+          }
           field += '"';
           bare = !bare;
           i++;
           continue;
         }
-        if (d === '\r' && s[i + 1] === '\n') { field += '\n'; line++; i += 2; continue; }
+        if (d === '\r' && s[i + 1] === '\n') {
+          field += '\n';
+          line++;
+          i += 2;
+          continue;
+        }
         if (d === '\n') line++;
         field += d;
         i++;
@@ -59,7 +74,12 @@ export function parseCsv(input: string, sep = ';'): CsvRow[] {
       // After the closing quote: a separator, a line end or the end (atBoundary guaranteed it).
       continue;
     }
-    if (c === sep) { fields.push(field); field = ''; i++; continue; }
+    if (c === sep) {
+      fields.push(field);
+      field = '';
+      i++;
+      continue;
+    }
     if (c === '\r' || c === '\n') {
       endRow();
       i += c === '\r' && s[i + 1] === '\n' ? 2 : 1;

@@ -10,7 +10,10 @@
  */
 import { fold } from './stem.ts';
 
-export interface GlossaryGroup { en: readonly string[]; es: readonly string[] }
+export interface GlossaryGroup {
+  en: readonly string[];
+  es: readonly string[];
+}
 
 export const GLOSSARY: readonly GlossaryGroup[] = [
   { en: ['hydrogen'], es: ['hidrógeno'] },

@@ -7,8 +7,15 @@
 import calendar from './holidays-es.json' with { type: 'json' };
 import { addDays } from './zoned-time.ts';
 
-export interface HolidayYear { source: string; url: string | null; checked: string; days: string[] }
-export interface HolidayCalendar { years: Record<string, HolidayYear> }
+export interface HolidayYear {
+  source: string;
+  url: string | null;
+  checked: string;
+  days: string[];
+}
+export interface HolidayCalendar {
+  years: Record<string, HolidayYear>;
+}
 
 export const SPAIN_NATIONAL_HOLIDAYS: HolidayCalendar = calendar as HolidayCalendar;
 

@@ -19,7 +19,9 @@ const richer = (stored: string | null, incoming: string | null): string | null =
   incoming === null || (stored !== null && stored.includes(incoming)) ? stored : incoming;
 
 function fillTimes(incoming: Cutoff[], stored: Cutoff[]): Cutoff[] {
-  return incoming.map((c) => (c.time !== null ? c : { date: c.date, time: stored.find((s) => s.date === c.date && s.time)?.time ?? null }));
+  return incoming.map((c) =>
+    c.time !== null ? c : { date: c.date, time: stored.find((s) => s.date === c.date && s.time)?.time ?? null },
+  );
 }
 
 export function mergeCall(stored: CallRecord, incoming: CallRecord): CallRecord {
@@ -36,7 +38,11 @@ export function mergeCall(stored: CallRecord, incoming: CallRecord): CallRecord 
 }
 
 /** Coordinator fields are replaced only by an import that read organization.csv (null = withheld). */
-export function mergeProject(stored: ProjectRecord, incoming: ProjectRecord, coordinatorsKnown: boolean): ProjectRecord {
+export function mergeProject(
+  stored: ProjectRecord,
+  incoming: ProjectRecord,
+  coordinatorsKnown: boolean,
+): ProjectRecord {
   const merged = { ...incoming };
   for (const key of Object.keys(incoming) as Array<keyof ProjectRecord>) {
     if (incoming[key] === null) (merged as Record<string, unknown>)[key] = stored[key];
@@ -54,10 +60,16 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v);
+      : v,
+  );
 }
 
-export interface DerivedDates { deadline: string | null; deadline_time: string | null; opens_at: number | null; closes_at: number | null }
+export interface DerivedDates {
+  deadline: string | null;
+  deadline_time: string | null;
+  opens_at: number | null;
+  closes_at: number | null;
+}
 
 /**
  * deadline = the next cut-off still open at `now`, else the last one; closes_at = when the LAST

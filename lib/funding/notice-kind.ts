@@ -15,9 +15,12 @@ export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-const CORRECTION = /^\s*(?:extracto de (?:la )?)?correccion(?:es)? de (?:errores|errata)|\bse corrigen? (?:los )?errores\b/;
-const MODIFICATION = /\bpor (?:la|el) que se (?:modifica|amplia|incrementa|prorroga|suspende|deja sin efecto|rectifica)|^\s*extracto de (?:la )?(?:modificacion|ampliacion)|\b(?:modificacion|ampliacion) (?:del? (?:la )?)?(?:plazo|credito|cuantia|importe|extracto|convocatoria)\b|\bse (?:amplia|modifica) el (?:plazo|credito|importe)\b/;
-const AWARD = /\bpor (?:la|el) que se (?:conceden|concede|resuelven?|adjudican?|publica(?:n)? la (?:concesion|resolucion|relacion)|hace(?:n)? publica la (?:concesion|resolucion|relacion))|^\s*resolucion de concesion\b|\bresolucion definitiva de (?:la )?concesion\b/;
+const CORRECTION =
+  /^\s*(?:extracto de (?:la )?)?correccion(?:es)? de (?:errores|errata)|\bse corrigen? (?:los )?errores\b/;
+const MODIFICATION =
+  /\bpor (?:la|el) que se (?:modifica|amplia|incrementa|prorroga|suspende|deja sin efecto|rectifica)|^\s*extracto de (?:la )?(?:modificacion|ampliacion)|\b(?:modificacion|ampliacion) (?:del? (?:la )?)?(?:plazo|credito|cuantia|importe|extracto|convocatoria)\b|\bse (?:amplia|modifica) el (?:plazo|credito|importe)\b/;
+const AWARD =
+  /\bpor (?:la|el) que se (?:conceden|concede|resuelven?|adjudican?|publica(?:n)? la (?:concesion|resolucion|relacion)|hace(?:n)? publica la (?:concesion|resolucion|relacion))|^\s*resolucion de concesion\b|\bresolucion definitiva de (?:la )?concesion\b/;
 const CONVENES = /\bconvoca(?:n|toria|torias|r)?\b|\bse convocan?\b/;
 const BASES = /\bbases reguladoras\b/;
 
@@ -35,7 +38,9 @@ export function noticeKind(title: string): NoticeKind {
 const MONTHS = 'enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre';
 // "Orden CNU/1230/2025" names itself; "Resolución de 27 de octubre de 2025" is named by type and date.
 const NUMBERED = /\b(orden|real decreto|decreto|acuerdo|resolucion)\s+([a-z]{2,5}\/\d{1,5}\/\d{4}|\d{1,5}\/\d{4})\b/;
-const DATED = new RegExp(`\\b(orden|real decreto|decreto|acuerdo|resolucion)\\s+de\\s+(\\d{1,2})\\s+de\\s+(${MONTHS})\\s+de\\s+(\\d{4})\\b`);
+const DATED = new RegExp(
+  `\\b(orden|real decreto|decreto|acuerdo|resolucion)\\s+de\\s+(\\d{1,2})\\s+de\\s+(${MONTHS})\\s+de\\s+(\\d{4})\\b`,
+);
 
 /**
  * The disposition a title is about, in a form that two titles naming it share: "orden cnu/1230/2025"
@@ -48,7 +53,8 @@ export function dispositionKey(title: string, role: 'own' | 'referred'): string 
     // Skip the notice's own disposition ("Resolución de 3 de diciembre …, por la que se modifica la
     // Resolución de 27 de octubre …"): the referred one follows "se modifica/corrige/… la|el".
     const after = /\bpor (?:la|el) que se \w+(?: \w+)? (?:la|el|los|las)\s/.exec(t);
-    const correction = /^\s*(?:extracto de (?:la )?)?correccion(?:es)? de (?:errores|errata)s? (?:de|del|en) (?:la |el )?/.exec(t);
+    const correction =
+      /^\s*(?:extracto de (?:la )?)?correccion(?:es)? de (?:errores|errata)s? (?:de|del|en) (?:la |el )?/.exec(t);
     if (correction) t = t.slice(correction[0].length);
     else if (after) t = t.slice(after.index + after[0].length);
     else return null;

@@ -23,33 +23,60 @@ import { toLocal } from './zoned-time.ts';
 
 const CALL_URL = 'https://www.infosubvenciones.es/bdnstrans/GE/es/convocatorias/';
 
-export interface BdnsParse { format: 'list' | 'detail'; calls: CallRecord[] }
+export interface BdnsParse {
+  format: 'list' | 'detail';
+  calls: CallRecord[];
+}
 
 /** `now` (UTC ms) only tells a not-yet-open call (abierto false, window ahead) from a closed one. */
 export function parseBdns(fileText: string, now?: number): BdnsParse {
   const data = parseJson(fileText, 'file');
   if (isObj(data) && 'codigo' in data && 'error' in data) {
-    throw new ImportFormatError('response', `BDNS answered an error: ${text(data.codigo) ?? '?'} ${text(data.error) ?? ''}`.trim());
+    throw new ImportFormatError(
+      'response',
+      `BDNS answered an error: ${text(data.codigo) ?? '?'} ${text(data.error) ?? ''}`.trim(),
+    );
   }
   if (isObj(data) && Array.isArray(data.content)) {
     return { format: 'list', calls: data.content.map((item, i) => listItem(item, `content[${i}]`)) };
   }
-  if (isObj(data) && ('codigoBDNS' in data || 'organo' in data)) return { format: 'detail', calls: [detail(data, 'convocatoria', now)] };
+  if (isObj(data) && ('codigoBDNS' in data || 'organo' in data))
+    return { format: 'detail', calls: [detail(data, 'convocatoria', now)] };
   if (Array.isArray(data) && data.length > 0) {
-    return { format: 'detail', calls: data.map((d, i) => {
-      if (!isObj(d)) throw new ImportFormatError(`[${i}]`, 'not a convocatoria detail object');
-      return detail(d, `[${i}]`, now);
-    }) };
+    return {
+      format: 'detail',
+      calls: data.map((d, i) => {
+        if (!isObj(d)) throw new ImportFormatError(`[${i}]`, 'not a convocatoria detail object');
+        return detail(d, `[${i}]`, now);
+      }),
+    };
   }
   throw new ImportFormatError('file', 'neither a BDNS convocatorias/busqueda page nor a convocatoria detail');
 }
 
 function baseCall(id: string, title: string): CallRecord {
   return {
-    source: 'bdns', source_id: id, title, summary: null, body: null, funder: null, programme: null,
-    country: 'ES', region: null, url: CALL_URL + encodeURIComponent(id), published_on: null, opening_on: null,
-    cutoffs: [], deadline_text: null, time_zone: 'Europe/Madrid', budget: null, currency: null, language: 'es',
-    source_status: null, bdns_id: id, personal_data: false,
+    source: 'bdns',
+    source_id: id,
+    title,
+    summary: null,
+    body: null,
+    funder: null,
+    programme: null,
+    country: 'ES',
+    region: null,
+    url: CALL_URL + encodeURIComponent(id),
+    published_on: null,
+    opening_on: null,
+    cutoffs: [],
+    deadline_text: null,
+    time_zone: 'Europe/Madrid',
+    budget: null,
+    currency: null,
+    language: 'es',
+    source_status: null,
+    bdns_id: id,
+    personal_data: false,
   };
 }
 
@@ -60,7 +87,11 @@ function funder(n1: unknown, n2: unknown, n3: unknown): string | null {
 
 function identity(at: string, id: unknown, title: unknown): { id: string; title: string; record: string } {
   const code = text(id);
-  if (!code || !/^\d+$/.test(code)) throw new ImportFormatError(at, `numeroConvocatoria/codigoBDNS is missing or not a number (${JSON.stringify(id ?? null)})`);
+  if (!code || !/^\d+$/.test(code))
+    throw new ImportFormatError(
+      at,
+      `numeroConvocatoria/codigoBDNS is missing or not a number (${JSON.stringify(id ?? null)})`,
+    );
   const record = `${at} (BDNS ${code})`;
   const t = text(title);
   if (!t) throw new ImportFormatError(record, 'descripcion (the title) is missing');
@@ -80,7 +111,9 @@ function listItem(item: unknown, at: string): CallRecord {
 
 /** Catalogue entries arrive as {descripcion} objects or as plain strings ("ES511 - Barcelona"). */
 function descriptions(v: unknown): string[] {
-  return asList(v).map((x) => (isObj(x) ? text(x.descripcion) : text(x))).filter((x): x is string => x !== null);
+  return asList(v)
+    .map((x) => (isObj(x) ? text(x.descripcion) : text(x)))
+    .filter((x): x is string => x !== null);
 }
 
 function detail(d: Obj, at: string, now: number | undefined): CallRecord {
@@ -92,8 +125,14 @@ function detail(d: Obj, at: string, now: number | undefined): CallRecord {
   call.summary = text(d.descripcionFinalidad);
   // tipoConvocatoria ("Concesión directa - instrumental") is kept in the body: the personal-data rule
   // reads it wherever the record is re-read (a direct grant "a <name>" names its beneficiary).
-  call.body = joinText([text(d.descripcionLeng), ...descriptions(d.tiposBeneficiarios), ...descriptions(d.sectores),
-    ...descriptions(d.instrumentos), text(d.descripcionBasesReguladoras), text(d.tipoConvocatoria)]);
+  call.body = joinText([
+    text(d.descripcionLeng),
+    ...descriptions(d.tiposBeneficiarios),
+    ...descriptions(d.sectores),
+    ...descriptions(d.instrumentos),
+    text(d.descripcionBasesReguladoras),
+    text(d.tipoConvocatoria),
+  ]);
   call.region = joinText(descriptions(d.regiones), '; ');
   call.budget = amount(d.presupuestoTotal, record, 'presupuestoTotal');
   call.currency = call.budget === null ? null : 'EUR';

@@ -20,20 +20,27 @@ import { asList, dayField, isObj, joinText, parseJson, text, type Obj } from './
 import { ImportFormatError, type CallRecord, type NoticeRecord } from './records.ts';
 import { parseXml, xmlToObject, XmlError } from './xml.ts';
 
-export interface BoeParse { date: string; notices: NoticeRecord[]; calls: CallRecord[] }
+export interface BoeParse {
+  date: string;
+  notices: NoticeRecord[];
+  calls: CallRecord[];
+}
 
 export const BDNS_ID = /\bBDNS\b[^0-9]{0,20}?(\d{5,7})/;
 const GRANT_EPIGRAPH = /subvenci|\bayudas?\b|\bbecas?\b|\bpremios?\b/i;
 const CONVENES = /\bconvoca(?:n|toria|torias)?\b[\s\S]*\b(?:subvenci|ayudas?\b|becas?\b|premios?\b)/i;
-const AWARD = /por la que se (?:conceden|resuelven?|adjudican|publica(?:n)? la (?:concesi[oó]n|resoluci[oó]n|relaci[oó]n))/i;
+const AWARD =
+  /por la que se (?:conceden|resuelven?|adjudican|publica(?:n)? la (?:concesi[oó]n|resoluci[oó]n|relaci[oó]n))/i;
 const EXTRACT = /^(?:extracto|correcci[oó]n de errores)\b[\s\S]*\bconvoca/i;
 const GRANTS = /subvenci|\bayudas?\b|\bbecas?\b|\bpremios?\b/i;
-const RELATIVE_DEADLINE = /\b(?:\d+|un|una|dos|tres|cinco|diez|quince|veinte|treinta|cuarenta y cinco)\s+(?:días|mes|meses)(?:\s+(?:hábiles|naturales))?[^.;]*/i;
+const RELATIVE_DEADLINE =
+  /\b(?:\d+|un|una|dos|tres|cinco|diez|quince|veinte|treinta|cuarenta y cinco)\s+(?:días|mes|meses)(?:\s+(?:hábiles|naturales))?[^.;]*/i;
 
 /** Is this sumario item a grant call? (rules in the header comment) */
 export function isGrantCall(sectionCode: string | null, epigraph: string | null, title: string): boolean {
   const code = (sectionCode ?? '').toUpperCase();
-  if (code === '3') return GRANT_EPIGRAPH.test(epigraph ?? '') || CONVENES.test(title) || (AWARD.test(title) && GRANTS.test(title));
+  if (code === '3')
+    return GRANT_EPIGRAPH.test(epigraph ?? '') || CONVENES.test(title) || (AWARD.test(title) && GRANTS.test(title));
   if (code === '5B') return EXTRACT.test(title) || BDNS_ID.test(title);
   return false;
 }
@@ -60,13 +67,19 @@ function url(v: unknown): string | null {
   return isObj(v) ? text(v.texto) : text(v);
 }
 
-interface Place { section: string | null; sectionCode: string | null; department: string | null; epigraph: string | null }
+interface Place {
+  section: string | null;
+  sectionCode: string | null;
+  department: string | null;
+  epigraph: string | null;
+}
 
 export function parseBoe(fileText: string): BoeParse {
   const root = load(fileText);
   if (isObj(root.status)) {
     const code = text(root.status.code);
-    if (code !== '200') throw new ImportFormatError('status', `the BOE answered ${code ?? '?'} ${text(root.status.text) ?? ''}`.trim());
+    if (code !== '200')
+      throw new ImportFormatError('status', `the BOE answered ${code ?? '?'} ${text(root.status.text) ?? ''}`.trim());
   }
   const sumario = isObj(root.data) ? root.data.sumario : undefined;
   if (!isObj(sumario)) throw new ImportFormatError('data.sumario', 'is missing: not a BOE sumario');
@@ -95,7 +108,12 @@ export function parseBoe(fileText: string): BoeParse {
     asList(diario.seccion).forEach((sec, s) => {
       if (!isObj(sec)) throw new ImportFormatError(`diario[${d}].seccion[${s}]`, 'not an object');
       const path = `diario[${d}].seccion[${s}]`;
-      const base: Place = { section: text(sec.nombre) ?? text(sec.codigo), sectionCode: text(sec.codigo), department: null, epigraph: null };
+      const base: Place = {
+        section: text(sec.nombre) ?? text(sec.codigo),
+        sectionCode: text(sec.codigo),
+        department: null,
+        epigraph: null,
+      };
       visit(sec.item, path, base);
       asList(sec.departamento).forEach((dep, k) => {
         if (!isObj(dep)) throw new ImportFormatError(`${path}.departamento[${k}]`, 'not an object');
@@ -116,14 +134,36 @@ function take(out: BoeParse, date: string, id: string, title: string, link: stri
   const bdnsId = BDNS_ID.exec(title)?.[1] ?? null;
   const personal = isAboutPerson({ title });
   out.notices.push({
-    source_id: id, bdns_id: bdnsId, title, url: link, published_on: date,
-    section: place.section, department: place.department, personal_data: personal,
+    source_id: id,
+    bdns_id: bdnsId,
+    title,
+    url: link,
+    published_on: date,
+    section: place.section,
+    department: place.department,
+    personal_data: personal,
   });
   out.calls.push({
-    source: 'boe', source_id: id, title, summary: null, body: joinText([place.section, place.department, place.epigraph]),
-    funder: place.department, programme: null, country: 'ES', region: null, url: link, published_on: date,
-    opening_on: null, cutoffs: [], deadline_text: RELATIVE_DEADLINE.exec(title)?.[0].trim() ?? null,
-    time_zone: 'Europe/Madrid', budget: null, currency: null, language: 'es', source_status: null,
-    bdns_id: bdnsId, personal_data: personal,
+    source: 'boe',
+    source_id: id,
+    title,
+    summary: null,
+    body: joinText([place.section, place.department, place.epigraph]),
+    funder: place.department,
+    programme: null,
+    country: 'ES',
+    region: null,
+    url: link,
+    published_on: date,
+    opening_on: null,
+    cutoffs: [],
+    deadline_text: RELATIVE_DEADLINE.exec(title)?.[0].trim() ?? null,
+    time_zone: 'Europe/Madrid',
+    budget: null,
+    currency: null,
+    language: 'es',
+    source_status: null,
+    bdns_id: bdnsId,
+    personal_data: personal,
   });
 }

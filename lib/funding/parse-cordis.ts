@@ -23,12 +23,23 @@ import { classifyTaxId, findPersonalId, normaliseTaxId } from './personal-data.t
 import { amount, dayField, text } from './parse-util.ts';
 import { ImportFormatError, type ProjectRecord } from './records.ts';
 
-export interface CordisInput { project: string; organization?: string | null }
-export interface CordisParse { projects: ProjectRecord[]; coordinatorsKnown: boolean; coordinatorsWithheld: number }
+export interface CordisInput {
+  project: string;
+  organization?: string | null;
+}
+export interface CordisParse {
+  projects: ProjectRecord[];
+  coordinatorsKnown: boolean;
+  coordinatorsWithheld: number;
+}
 
 const PROJECT_URL = 'https://cordis.europa.eu/project/id/';
 
-interface Table { file: string; rows: CsvRow[]; col: (row: CsvRow, name: string) => string | null }
+interface Table {
+  file: string;
+  rows: CsvRow[];
+  col: (row: CsvRow, name: string) => string | null;
+}
 
 function table(file: string, csv: string, required: string[]): Table {
   const [header, ...rows] = parseCsv(csv);
@@ -39,8 +50,10 @@ function table(file: string, csv: string, required: string[]): Table {
   const index = new Map(names.map((n, i) => [n, i]));
   for (const row of rows) {
     if (row.fields.length !== names.length) {
-      throw new ImportFormatError(`${file} line ${row.line} (id ${text(row.fields[0]) ?? '?'})`,
-        `has ${row.fields.length} fields, the header has ${names.length} (a quote or separator out of place)`);
+      throw new ImportFormatError(
+        `${file} line ${row.line} (id ${text(row.fields[0]) ?? '?'})`,
+        `has ${row.fields.length} fields, the header has ${names.length} (a quote or separator out of place)`,
+      );
     }
   }
   return { file, rows, col: (row, name) => text(row.fields[index.get(name) ?? -1] ?? null) };
@@ -54,19 +67,30 @@ const ORG_WORD = new RegExp(
     'associa\\p{L}*|asociaci\\p{L}*|verein|society|sociedad|company|compan\\p{L}*|group|grupo|consorti\\p{L}*|council|' +
     'ministr\\p{L}*|agenc\\p{L}*|hospital|school|college|academ\\p{L}*|lab|labs|laborator\\p{L}*|network|cooperati\\p{L}*|ayuntamiento|' +
     'municipal\\p{L}*|city|region\\p{L}*|gemeinde|commune|ltd|limited|gmbh|ag|sa|sl|slu|sas|sarl|srl|spa|bv|nv|ab|oy|' +
-    'as|aps|plc|inc|llc|kft|sro|ev|doo|ug|kg|se|oü|zrt|ehf|s\\.?l\\.?|s\\.?a\\.?|e\\.?v\\.?)(?![\\p{L}\\p{N}])', 'iu'); // letter-aware word edges: "Seán" is not "SE"
+    'as|aps|plc|inc|llc|kft|sro|ev|doo|ug|kg|se|oü|zrt|ehf|s\\.?l\\.?|s\\.?a\\.?|e\\.?v\\.?)(?![\\p{L}\\p{N}])',
+  'iu',
+); // letter-aware word edges: "Seán" is not "SE"
 
 /** Rule above: is this coordinator a natural person? */
 export function coordinatorIsPerson(vat: string | null, activityType: string | null, name: string | null): boolean {
   const v = normaliseTaxId(vat ?? '');
-  if (!NO_VAT.test(v)) return SPANISH_ID.test((vat ?? '').toUpperCase().replace(/[\s.\-/]/g, '')) && classifyTaxId(v) === 'natural';
+  if (!NO_VAT.test(v))
+    return SPANISH_ID.test((vat ?? '').toUpperCase().replace(/[\s.\-/]/g, '')) && classifyTaxId(v) === 'natural';
   if (activityType && INSTITUTION_TYPES.has(activityType.toUpperCase())) return false;
   if (!name) return false;
   const words = name.split(/\s+/);
-  return words.length >= 2 && words.length <= 5 && words.every((w) => /^[\p{L}][\p{L}'’.-]*$/u.test(w)) && !ORG_WORD.test(name);
+  return (
+    words.length >= 2 &&
+    words.length <= 5 &&
+    words.every((w) => /^[\p{L}][\p{L}'’.-]*$/u.test(w)) &&
+    !ORG_WORD.test(name)
+  );
 }
 
-interface Coordinator { name: string | null; country: string | null }
+interface Coordinator {
+  name: string | null;
+  country: string | null;
+}
 
 function coordinators(csv: string): { byProject: Map<string, Coordinator>; withheld: number } {
   const t = table('organization.csv', csv, ['projectID', 'name', 'role']);

@@ -14,9 +14,17 @@ import { isIsoDate, toLocal } from './zoned-time.ts';
 
 const ZONE = 'Europe/Brussels';
 const TOPIC_URL = 'https://ec.europa.eu/info/funding-tenders/opportunities/portal/screen/opportunities/topic-details/';
-const STATUS_CODES: Record<string, SourceStatus> = { '31094501': 'forthcoming', '31094502': 'open', '31094503': 'closed' };
+const STATUS_CODES: Record<string, SourceStatus> = {
+  '31094501': 'forthcoming',
+  '31094502': 'open',
+  '31094503': 'closed',
+};
 
-export interface EuParse { format: 'grantsTenders' | 'sedia'; calls: CallRecord[]; skipped: number }
+export interface EuParse {
+  format: 'grantsTenders' | 'sedia';
+  calls: CallRecord[];
+  skipped: number;
+}
 
 export function parseEu(fileText: string): EuParse {
   const data = parseJson(fileText, 'file');
@@ -31,10 +39,27 @@ export function parseEu(fileText: string): EuParse {
 
 function baseCall(identifier: string, title: string): CallRecord {
   return {
-    source: 'eu', source_id: identifier, title, summary: null, body: null, funder: 'European Commission',
-    programme: null, country: 'EU', region: null, url: TOPIC_URL + encodeURIComponent(identifier),
-    published_on: null, opening_on: null, cutoffs: [], deadline_text: null, time_zone: ZONE, budget: null,
-    currency: null, language: 'en', source_status: null, bdns_id: null, personal_data: false,
+    source: 'eu',
+    source_id: identifier,
+    title,
+    summary: null,
+    body: null,
+    funder: 'European Commission',
+    programme: null,
+    country: 'EU',
+    region: null,
+    url: TOPIC_URL + encodeURIComponent(identifier),
+    published_on: null,
+    opening_on: null,
+    cutoffs: [],
+    deadline_text: null,
+    time_zone: ZONE,
+    budget: null,
+    currency: null,
+    language: 'en',
+    source_status: null,
+    bdns_id: null,
+    personal_data: false,
   };
 }
 
@@ -44,7 +69,8 @@ function baseCall(identifier: string, title: string): CallRecord {
 function epochDay(v: unknown, record: string, field: string): string | null {
   if (v === null || v === undefined) return null;
   const ms = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw new ImportFormatError(record, `${field} is not a date (${JSON.stringify(v)})`);
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15)
+    throw new ImportFormatError(record, `${field} is not a date (${JSON.stringify(v)})`);
   return new Date(ms).toISOString().slice(0, 10);
 }
 
@@ -69,7 +95,10 @@ function parseBulk(records: Obj[], prefix: string): EuParse {
     const identifier = text(r.identifier);
     if (!identifier) throw new ImportFormatError(at, 'identifier is missing');
     const record = `${at} (identifier ${identifier})`;
-    if (String(r.type) === '0') { skipped++; return; } // a tender, not a grant
+    if (String(r.type) === '0') {
+      skipped++;
+      return;
+    } // a tender, not a grant
     if (seen.has(identifier)) return;
     seen.add(identifier);
     const title = text(r.title) ?? text(r.callTitle);
@@ -84,7 +113,11 @@ function parseBulk(records: Obj[], prefix: string): EuParse {
     call.programme = text(fp.description) ?? text(fp.abbreviation);
     call.published_on = epochDay(r.publicationDateLong, record, 'publicationDateLong');
     call.opening_on = epochDay(r.plannedOpeningDateLong, record, 'plannedOpeningDateLong');
-    call.cutoffs = sortCutoffs(deadlines.map((d, k) => ({ date: epochDay(d, record, `deadlineDatesLong[${k}]`) ?? '', time: null })).filter((c) => c.date));
+    call.cutoffs = sortCutoffs(
+      deadlines
+        .map((d, k) => ({ date: epochDay(d, record, `deadlineDatesLong[${k}]`) ?? '', time: null }))
+        .filter((c) => c.date),
+    );
     call.source_status = bulkStatus(r.status);
     calls.push(call);
   });
@@ -118,7 +151,8 @@ export function brusselsCutoff(v: string, record: string, field: string): Cutoff
 }
 
 // "All deadlines are at 17.00.00 Brussels local time" (and the Spanish and French wording).
-const STATED_TIME = /(\d{1,2})[.:h](\d{2})(?:[.:]\d{2})?\s*(?:h\s*)?\(?\s*(?:Brussels(?: local)? time|hora local de Bruselas|heure (?:locale )?de Bruxelles)/i;
+const STATED_TIME =
+  /(\d{1,2})[.:h](\d{2})(?:[.:]\d{2})?\s*(?:h\s*)?\(?\s*(?:Brussels(?: local)? time|hora local de Bruselas|heure (?:locale )?de Bruxelles)/i;
 
 export function statedTime(texts: Array<string | null>): string | null {
   for (const t of texts) {
@@ -132,10 +166,13 @@ export function statedTime(texts: Array<string | null>): string | null {
 function budgetOf(json: string | null): number | null {
   if (!json) return null;
   try {
-    const o = JSON.parse(json) as { budgetTopicActionMap?: Record<string, Array<{ budgetYearMap?: Record<string, unknown> }>> };
+    const o = JSON.parse(json) as {
+      budgetTopicActionMap?: Record<string, Array<{ budgetYearMap?: Record<string, unknown> }>>;
+    };
     let sum = 0;
     for (const actions of Object.values(o.budgetTopicActionMap ?? {})) {
-      for (const a of actions ?? []) for (const v of Object.values(a.budgetYearMap ?? {})) if (typeof v === 'number') sum += v;
+      for (const a of actions ?? [])
+        for (const v of Object.values(a.budgetYearMap ?? {})) if (typeof v === 'number') sum += v;
     }
     return sum > 0 ? sum : null;
   } catch {
@@ -155,27 +192,42 @@ function parseSedia(results: unknown[]): EuParse {
     const identifier = first(r.metadata, 'identifier');
     if (!identifier) throw new ImportFormatError(`results[${i}]`, 'metadata.identifier is missing');
     const prev = chosen.get(identifier);
-    if (!prev || (languageOf(prev.r, prev.m) !== 'en' && languageOf(r, r.metadata) === 'en')) chosen.set(identifier, { i, r, m: r.metadata });
+    if (!prev || (languageOf(prev.r, prev.m) !== 'en' && languageOf(r, r.metadata) === 'en'))
+      chosen.set(identifier, { i, r, m: r.metadata });
   });
   const calls: CallRecord[] = [];
   let skipped = 0;
   for (const [identifier, { i, r, m }] of chosen) {
     const record = `results[${i}] (identifier ${identifier})`;
-    if (first(m, 'type') === '0') { skipped++; continue; }
+    if (first(m, 'type') === '0') {
+      skipped++;
+      continue;
+    }
     const title = first(m, 'title') ?? text(r.title) ?? text(r.summary);
     if (!title) throw new ImportFormatError(record, 'title is missing');
     const description = stripHtml(first(m, 'descriptionByte'));
-    const time = statedTime([...meta(m, 'descriptionByte'), ...meta(m, 'additionalInfos'), ...meta(m, 'topicConditions')]);
+    const time = statedTime([
+      ...meta(m, 'descriptionByte'),
+      ...meta(m, 'additionalInfos'),
+      ...meta(m, 'topicConditions'),
+    ]);
     const call = baseCall(identifier, title);
     call.language = languageOf(r, m);
     call.summary = excerpt(description);
-    call.body = joinText([first(m, 'callTitle'), meta(m, 'keywords').join(', '), meta(m, 'tags').join(', '), description]);
+    call.body = joinText([
+      first(m, 'callTitle'),
+      meta(m, 'keywords').join(', '),
+      meta(m, 'tags').join(', '),
+      description,
+    ]);
     const start = first(m, 'startDate');
     call.opening_on = start ? brusselsCutoff(start, record, 'startDate').date : null;
-    call.cutoffs = sortCutoffs(meta(m, 'deadlineDate').map((d) => {
-      const c = brusselsCutoff(d, record, 'deadlineDate');
-      return c.time === null && time ? { date: c.date, time } : c;
-    }));
+    call.cutoffs = sortCutoffs(
+      meta(m, 'deadlineDate').map((d) => {
+        const c = brusselsCutoff(d, record, 'deadlineDate');
+        return c.time === null && time ? { date: c.date, time } : c;
+      }),
+    );
     call.source_status = STATUS_CODES[first(m, 'status') ?? ''] ?? null;
     call.budget = budgetOf(first(m, 'budgetOverview'));
     call.currency = call.budget === null ? null : 'EUR';

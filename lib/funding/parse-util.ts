@@ -31,7 +31,22 @@ export function text(v: unknown): string | null {
   return s === '' ? null : s;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…', rsquo: '’', lsquo: '‘', ldquo: '“', rdquo: '”', euro: '€' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  ndash: '–',
+  mdash: '—',
+  hellip: '…',
+  rsquo: '’',
+  lsquo: '‘',
+  ldquo: '“',
+  rdquo: '”',
+  euro: '€',
+};
 
 export function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
@@ -46,9 +61,7 @@ export function decodeEntities(s: string): string {
 /** HTML fragment → plain searchable text: tags dropped (block ends become spaces), entities decoded. */
 export function stripHtml(html: string | null): string | null {
   if (!html) return null;
-  const noTags = html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ');
+  const noTags = html.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
   return text(decodeEntities(noTags).replace(/\s+([.,;:!?])/g, '$1'));
 }
 
@@ -71,7 +84,8 @@ export function parseDay(v: unknown): string | null | undefined {
   let iso: string | undefined;
   let m: RegExpExecArray | null;
   if ((m = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(s))) iso = m[1];
-  else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s))) iso = `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
+  else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s)))
+    iso = `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
   else if ((m = /^(\d{4})(\d{2})(\d{2})$/.exec(s))) iso = `${m[1]}-${m[2]}-${m[3]}`;
   return iso && isIsoDate(iso) ? iso : undefined;
 }

@@ -72,32 +72,57 @@ const ONE_WORD = new RegExp(`^\\s*(${WORD})`, 'u');
 
 // Abbreviated honorifics (always an address) and the full words (also parts of names of places and works).
 // Not after a letter, digit, "." or "+": "R.D. 691/2021", "Ph.D. Programme", "I+D. Programa" are no address.
-const HONORIFIC = /(?<![\p{L}\p{N}.+])(D\.ª|Dª\.?|Dña\.?|DÑA\.?|D\.|Sra?\.(?:\s+(?:D\.|Dña\.?|Dª))?|SRA?\.|Don|Doña|DON|DOÑA)(?=\s)/gu;
+const HONORIFIC =
+  /(?<![\p{L}\p{N}.+])(D\.ª|Dª\.?|Dña\.?|DÑA\.?|D\.|Sra?\.(?:\s+(?:D\.|Dña\.?|Dª))?|SRA?\.|Don|Doña|DON|DOÑA)(?=\s)/gu;
 
 // Words that, just before an honorific, make it part of an organisation's, a place's or a work's name.
-const GUARD_BEFORE = /(?:fundaci[oó]n|asociaci[oó]n|premios?|certamen|concurso|c[aá]tedra|colegio|instituto|i\.?e\.?s\.?|c\.?e\.?i\.?p\.?|escuela|centro|residencia|hospital|museo|teatro|festival|calle|c\/|plaza|avenida|avda\.?|paseo|parque|barrio|puente|castillo|palacio|casa|hermandad|cofrad[ií]a|pe[ñn]a|club|obra|programa|proyecto|edificio|biblioteca|archivo|monumento)\s*$/iu;
+const GUARD_BEFORE =
+  /(?:fundaci[oó]n|asociaci[oó]n|premios?|certamen|concurso|c[aá]tedra|colegio|instituto|i\.?e\.?s\.?|c\.?e\.?i\.?p\.?|escuela|centro|residencia|hospital|museo|teatro|festival|calle|c\/|plaza|avenida|avda\.?|paseo|parque|barrio|puente|castillo|palacio|casa|hermandad|cofrad[ií]a|pe[ñn]a|club|obra|programa|proyecto|edificio|biblioteca|archivo|monumento)\s*$/iu;
 const DE_BEFORE = /(?<!\bfavor\s)\bde\s*$/iu;
 // Places and works named after a person; a name that begins with one of these is not an individual.
-const NAMED_PLACES = ['don benito', 'doña mencía', 'don álvaro', 'doña blanca', 'don quijote', 'don juan tenorio',
+const NAMED_PLACES = [
+  'don benito',
+  'doña mencía',
+  'don álvaro',
+  'doña blanca',
+  'don quijote',
+  'don juan tenorio',
   // towns whose names start with a given name ("Concesión directa a Santiago de Compostela…")
-  'santiago de compostela', 'santiago del teide', 'pedro muñoz', 'pedro abad', 'pedro bernardo', 'pedro martínez',
-  'pedro rodríguez', 'martín muñoz', 'miguel esteban', 'juan de la cosa'];
+  'santiago de compostela',
+  'santiago del teide',
+  'pedro muñoz',
+  'pedro abad',
+  'pedro bernardo',
+  'pedro martínez',
+  'pedro rodríguez',
+  'martín muñoz',
+  'miguel esteban',
+  'juan de la cosa',
+];
 // An office after an honorific is a post, not a named person ("Sr. Alcalde-Presidente").
-const OFFICE = /^(?:alcalde|alcaldesa|presidente|presidenta|director|directora|consejero|consejera|rector|rectora|secretario|secretaria|ministro|ministra|delegado|delegada|gerente|concejal|concejala|decano|decana)/iu;
+const OFFICE =
+  /^(?:alcalde|alcaldesa|presidente|presidenta|director|directora|consejero|consejera|rector|rectora|secretario|secretaria|ministro|ministra|delegado|delegada|gerente|concejal|concejala|decano|decana)/iu;
 
 // Common Spanish given names (INE, most frequent among residents): a name after "a favor de" or in a
 // direct grant that starts with one of these is taken as a person. Organisations do not start so.
-const GIVEN_NAMES = new Set(`antonio manuel jose josé francisco david juan javier daniel carlos jesus jesús alejandro miguel
+const GIVEN_NAMES = new Set(
+  `antonio manuel jose josé francisco david juan javier daniel carlos jesus jesús alejandro miguel
   rafael pedro pablo angel ángel sergio fernando luis jorge alberto alvaro álvaro diego adrian adrián raul raúl enrique ramon
   ramón vicente ivan iván ruben rubén oscar óscar andres andrés joaquin joaquín santiago eduardo victor víctor roberto jaime
   mario ignacio marcos alfonso salvador ricardo emilio julian julián tomas tomás agustin agustín lorenzo gonzalo hugo
   maria maría carmen ana isabel laura cristina marta dolores lucia lucía pilar elena sara paula mercedes raquel rosa
   manuela concepcion concepción juana teresa montserrat rocio rocío beatriz silvia alba patricia irene julia nuria andrea
   encarnacion encarnación monica mónica rosario sonia sandra angeles ángeles marina susana yolanda natalia inmaculada
-  eva margarita claudia esther amparo noelia veronica verónica carolina sofia sofía lorena inés ines alicia victoria`.split(/\s+/));
+  eva margarita claudia esther amparo noelia veronica verónica carolina sofia sofía lorena inés ines alicia victoria`.split(
+    /\s+/,
+  ),
+);
 
 export type PersonalRule = 'id_number' | 'honorific' | 'named_beneficiary';
-export interface PersonalFinding { rule: PersonalRule; field: string }
+export interface PersonalFinding {
+  rule: PersonalRule;
+  field: string;
+}
 
 function isPlaceOrWork(name: string): boolean {
   const lower = name.toLowerCase();
@@ -113,7 +138,7 @@ export function namesIndividual(text: string | null | undefined): boolean {
     if (GUARD_BEFORE.test(before) || DE_BEFORE.test(before)) continue;
     // A bare Don/Doña needs a name and a surname; an abbreviation is an address even before one word.
     const bare = /^(?:don|doña)$/i.test(m[0]);
-    const name = NAME.exec(after)?.[1] ?? (bare ? null : ONE_WORD.exec(after)?.[1] ?? null);
+    const name = NAME.exec(after)?.[1] ?? (bare ? null : (ONE_WORD.exec(after)?.[1] ?? null));
     if (!name || OFFICE.test(name) || isPlaceOrWork(`${m[0]} ${name}`)) continue;
     return true;
   }
@@ -121,7 +146,10 @@ export function namesIndividual(text: string | null | undefined): boolean {
 }
 
 const DIRECT = /concesi[oó]n directa|subvenci[oó]n directa|directamente|nominativa/i;
-const BENEFICIARY = new RegExp(`(?:\\ba favor de|\\ben favor de|\\ba)\\s+(${WORD}(?:\\s+(?:${PARTICLE}\\s+)?${WORD})+)`, 'gu');
+const BENEFICIARY = new RegExp(
+  `(?:\\ba favor de|\\ben favor de|\\ba)\\s+(${WORD}(?:\\s+(?:${PARTICLE}\\s+)?${WORD})+)`,
+  'gu',
+);
 const FAVOUR = /\b[ae]n? favor de\s*$/i;
 
 /** A person-shaped name led by a given name after "a favor de" (anywhere) or "a" (in a direct grant). */
@@ -136,7 +164,11 @@ export function namesBeneficiary(text: string | null | undefined, direct: boolea
   return false;
 }
 
-export interface PersonalTexts { title: string; summary?: string | null; body?: string | null }
+export interface PersonalTexts {
+  title: string;
+  summary?: string | null;
+  body?: string | null;
+}
 
 /**
  * Why a record is about a natural person, or null. Reads the title, the summary and the searchable
@@ -144,7 +176,11 @@ export interface PersonalTexts { title: string; summary?: string | null; body?: 
  * record reads the same whether it came from a BDNS list page, a detail, the BOE or the EU portal.
  */
 export function personalDataFinding(rec: PersonalTexts): PersonalFinding | null {
-  const fields: Array<[string, string | null | undefined]> = [['title', rec.title], ['summary', rec.summary], ['body', rec.body]];
+  const fields: Array<[string, string | null | undefined]> = [
+    ['title', rec.title],
+    ['summary', rec.summary],
+    ['body', rec.body],
+  ];
   for (const [field, text] of fields) if (findPersonalId(text) !== null) return { rule: 'id_number', field };
   for (const [field, text] of fields) if (namesIndividual(text)) return { rule: 'honorific', field };
   const direct = fields.some(([, t]) => !!t && DIRECT.test(t));

@@ -8,11 +8,30 @@ import type { DeadlineSource } from './relative-deadline.ts';
 import { closesAt } from './zoned-time.ts';
 
 export interface StoredCall {
-  id: string; source: string; source_id: string; title: string; summary: string | null; funder: string | null;
-  programme: string | null; country: string; region: string | null; url: string | null; published_on: string | null;
-  opening_on: string | null; deadline: string | null; deadline_time: string | null; deadline_text: string | null;
-  cutoffs: string; time_zone: string; opens_at: number | null; closes_at: number | null; budget: number | null;
-  currency: string | null; language: string; source_status: SourceStatus | null; bdns_id: string | null;
+  id: string;
+  source: string;
+  source_id: string;
+  title: string;
+  summary: string | null;
+  funder: string | null;
+  programme: string | null;
+  country: string;
+  region: string | null;
+  url: string | null;
+  published_on: string | null;
+  opening_on: string | null;
+  deadline: string | null;
+  deadline_time: string | null;
+  deadline_text: string | null;
+  cutoffs: string;
+  time_zone: string;
+  opens_at: number | null;
+  closes_at: number | null;
+  budget: number | null;
+  currency: string | null;
+  language: string;
+  source_status: SourceStatus | null;
+  bdns_id: string | null;
   deadline_source: string | null; // JSON DeadlineSource; null on rows not yet re-ruled (see deadlineSource)
 }
 
@@ -57,14 +76,33 @@ export function presentCall(row: StoredCall, now: number) {
 export type PublicCall = ReturnType<typeof presentCall>;
 
 export const CSV_COLUMNS = [
-  'id', 'source', 'source_id', 'title', 'funder', 'programme', 'country', 'region', 'url', 'published_on', 'opening_on',
-  'deadline', 'deadline_time', 'deadline_text', 'time_zone', 'budget', 'currency', 'language', 'source_status', 'status', 'bdns_id',
+  'id',
+  'source',
+  'source_id',
+  'title',
+  'funder',
+  'programme',
+  'country',
+  'region',
+  'url',
+  'published_on',
+  'opening_on',
+  'deadline',
+  'deadline_time',
+  'deadline_text',
+  'time_zone',
+  'budget',
+  'currency',
+  'language',
+  'source_status',
+  'status',
+  'bdns_id',
   'deadline_source',
 ] as const;
 
 /** A CSV cell: deadline_source is written as its kind (stated, computed, uncomputed); the rest as served. */
 export function csvValue(call: PublicCall, column: (typeof CSV_COLUMNS)[number]): unknown {
-  return column === 'deadline_source' ? call.deadline_source?.kind ?? null : call[column];
+  return column === 'deadline_source' ? (call.deadline_source?.kind ?? null) : call[column];
 }
 
 /** RFC 4180 lines: one writer for every CSV the server sends (lib/csv.ts). */

@@ -8,30 +8,33 @@ export type SourceCode = CallSource | 'cordis';
 export type SourceStatus = 'open' | 'forthcoming' | 'closed';
 
 /** One cut-off of a call: the closing day in the source's zone, and a time only when stated. */
-export interface Cutoff { date: string; time: string | null }
+export interface Cutoff {
+  date: string;
+  time: string | null;
+}
 
 export interface CallRecord {
   source: CallSource;
   source_id: string;
   title: string;
   summary: string | null;
-  body: string | null;          // longer plain text for search (tags stripped); not served
+  body: string | null; // longer plain text for search (tags stripped); not served
   funder: string | null;
   programme: string | null;
-  country: string;              // ISO 3166-1 alpha-2; 'EU' for the Commission
+  country: string; // ISO 3166-1 alpha-2; 'EU' for the Commission
   region: string | null;
   url: string | null;
-  published_on: string | null;  // YYYY-MM-DD in time_zone
-  opening_on: string | null;    // YYYY-MM-DD in time_zone
-  cutoffs: Cutoff[];            // ascending; empty when the source gives no date
+  published_on: string | null; // YYYY-MM-DD in time_zone
+  opening_on: string | null; // YYYY-MM-DD in time_zone
+  cutoffs: Cutoff[]; // ascending; empty when the source gives no date
   deadline_text: string | null; // the source's own words when it gives no date (BDNS textFin)
   time_zone: 'Europe/Brussels' | 'Europe/Madrid';
   budget: number | null;
   currency: string | null;
-  language: string;             // ISO 639-1
+  language: string; // ISO 639-1
   source_status: SourceStatus | null;
   bdns_id: string | null;
-  personal_data: boolean;       // about a natural person: stored flagged, never served
+  personal_data: boolean; // about a natural person: stored flagged, never served
 }
 
 export interface ProjectRecord {
@@ -52,7 +55,7 @@ export interface ProjectRecord {
 }
 
 export interface NoticeRecord {
-  source_id: string;            // BOE identificador
+  source_id: string; // BOE identificador
   bdns_id: string | null;
   title: string;
   url: string | null;
@@ -64,7 +67,10 @@ export interface NoticeRecord {
 
 /** A file that cannot be read as the source's format; names the record so an operator can find it. */
 export class ImportFormatError extends Error {
-  constructor(readonly record: string, detail: string) {
+  constructor(
+    readonly record: string,
+    detail: string,
+  ) {
     super(`${record}: ${detail}`);
   }
 }

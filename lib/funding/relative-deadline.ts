@@ -16,7 +16,14 @@
  * computed; calls whose text refers to a regional bulletin are not computed at all (we do not have
  * that publication, so we do not know its date).
  */
-import { addBusinessDays, calendarSource, nextBusinessDay, SPAIN_NATIONAL_HOLIDAYS, UnknownYearError, type HolidayCalendar } from './holidays.ts';
+import {
+  addBusinessDays,
+  calendarSource,
+  nextBusinessDay,
+  SPAIN_NATIONAL_HOLIDAYS,
+  UnknownYearError,
+  type HolidayCalendar,
+} from './holidays.ts';
 import { addDays } from './zoned-time.ts';
 
 export type DeadlineSource =
@@ -27,32 +34,81 @@ export type DeadlineSource =
 export type PeriodUnit = 'días naturales' | 'días hábiles' | 'meses';
 export type Reference = 'this' | 'boe' | 'extract' | 'regional' | 'other' | 'unspecified';
 
-export interface RelativePeriod { count: number; unit: PeriodUnit; refersTo: Reference; bulletin: string | null; phrase: string }
+export interface RelativePeriod {
+  count: number;
+  unit: PeriodUnit;
+  refersTo: Reference;
+  bulletin: string | null;
+  phrase: string;
+}
 
 /** A publication a period can run from: its day in Madrid and what it is ("BOE-B-2026-41210"). */
-export interface Publication { date: string; id: string }
+export interface Publication {
+  date: string;
+  id: string;
+}
 
 const WORDS: Record<string, number> = {
-  un: 1, uno: 1, una: 1, dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6, siete: 7, ocho: 8, nueve: 9, diez: 10, once: 11,
-  doce: 12, trece: 13, catorce: 14, quince: 15, dieciseis: 16, diecisiete: 17, dieciocho: 18, diecinueve: 19, veinte: 20,
-  veintiun: 21, veintiuno: 21, veintidos: 22, veintitres: 23, veinticuatro: 24, veinticinco: 25, veintiseis: 26,
-  veintisiete: 27, veintiocho: 28, veintinueve: 29, treinta: 30, 'treinta y un': 31, 'treinta y uno': 31, cuarenta: 40,
-  'cuarenta y cinco': 45, cincuenta: 50, sesenta: 60, noventa: 90,
+  un: 1,
+  uno: 1,
+  una: 1,
+  dos: 2,
+  tres: 3,
+  cuatro: 4,
+  cinco: 5,
+  seis: 6,
+  siete: 7,
+  ocho: 8,
+  nueve: 9,
+  diez: 10,
+  once: 11,
+  doce: 12,
+  trece: 13,
+  catorce: 14,
+  quince: 15,
+  dieciseis: 16,
+  diecisiete: 17,
+  dieciocho: 18,
+  diecinueve: 19,
+  veinte: 20,
+  veintiun: 21,
+  veintiuno: 21,
+  veintidos: 22,
+  veintitres: 23,
+  veinticuatro: 24,
+  veinticinco: 25,
+  veintiseis: 26,
+  veintisiete: 27,
+  veintiocho: 28,
+  veintinueve: 29,
+  treinta: 30,
+  'treinta y un': 31,
+  'treinta y uno': 31,
+  cuarenta: 40,
+  'cuarenta y cinco': 45,
+  cincuenta: 50,
+  sesenta: 60,
+  noventa: 90,
 };
-const NUMBER = `(\\d{1,3}|${Object.keys(WORDS).sort((a, b) => b.length - a.length).join('|')})(?:\\s*\\(\\d{1,3}\\))?`;
+const NUMBER = `(\\d{1,3}|${Object.keys(WORDS)
+  .sort((a, b) => b.length - a.length)
+  .join('|')})(?:\\s*\\(\\d{1,3}\\))?`;
 const PERIOD = new RegExp(`\\b${NUMBER}\\s+(dias?|mes(?:es)?)(?:\\s+(habiles|naturales))?\\b`, 'g');
 // The start: "desde / a contar desde / a partir de / contados desde … el día siguiente … publicación".
 // "… días siguientes a la publicación" says the same without "desde".
-const START = /^[^.;]{0,80}?\b(?:desde|a partir de|a partir del|contados? (?:desde|a partir)|computados? (?:desde|a partir)|siguientes? al?)\b[^.;]{0,60}?\bpublicacion\b/;
-const REGIONAL = /\b(dogc|docv|dogv|dog|bocm|bop[a-z]{0,3}|boja|borm|boa|bopv|docm|boib|boc|bon|bor|bocyl|bopa|doe|bocce|bome|bo\.?\s?p\.?|diari oficial|diario oficial de (?:la generalitat|la junta|galicia|extremadura|castilla|la comunitat|la comunidad)|boletin oficial de (?:la provincia|la comunidad|la region|aragon|canarias|cantabria|castilla|navarra|la rioja|las illes|les illes|extremadura|galicia|madrid|del principado|del pais vasco|la junta|las islas|ceuta|melilla)|butlleti oficial)\b/;
+const START =
+  /^[^.;]{0,80}?\b(?:desde|a partir de|a partir del|contados? (?:desde|a partir)|computados? (?:desde|a partir)|siguientes? al?)\b[^.;]{0,60}?\bpublicacion\b/;
+const REGIONAL =
+  /\b(dogc|docv|dogv|dog|bocm|bop[a-z]{0,3}|boja|borm|boa|bopv|docm|boib|boc|bon|bor|bocyl|bopa|doe|bocce|bome|bo\.?\s?p\.?|diari oficial|diario oficial de (?:la generalitat|la junta|galicia|extremadura|castilla|la comunitat|la comunidad)|boletin oficial de (?:la provincia|la comunidad|la region|aragon|canarias|cantabria|castilla|navarra|la rioja|las illes|les illes|extremadura|galicia|madrid|del principado|del pais vasco|la junta|las islas|ceuta|melilla)|butlleti oficial)\b/;
 const BOE = /\b(boe|boletin oficial del estado)\b/;
 const OTHER = /\b(doue|diario oficial de la union europea|official journal)\b/;
-const THIS = /\b(?:de |en )?(?:esta|este|la presente|el presente|del presente) (?:publicacion|resolucion|orden|extracto|anuncio|convocatoria)\b|\bal de esta\b/;
+const THIS =
+  /\b(?:de |en )?(?:esta|este|la presente|el presente|del presente) (?:publicacion|resolucion|orden|extracto|anuncio|convocatoria)\b|\bal de esta\b/;
 const EXTRACT = /\bextracto\b/;
 
 /** How a bulletin is named in a reason: an acronym in capitals (DOGC), a name as the text writes it. */
 const bulletinName = (folded: string, original: string) =>
-  (folded.length <= 6 ? folded.replace(/[.\s]/g, '').toUpperCase() : original.split(/,/)[0]!.trim().slice(0, 80));
+  folded.length <= 6 ? folded.replace(/[.\s]/g, '').toUpperCase() : original.split(/,/)[0]!.trim().slice(0, 80);
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -67,17 +123,27 @@ export function readRelativePeriod(text: string | null | undefined): RelativePer
     const raw = m[1]!;
     const count = /^\d+$/.test(raw) ? Number(raw) : WORDS[raw]!;
     if (!count) continue;
-    const unit: PeriodUnit = m[2]!.startsWith('mes') ? 'meses' : m[3] === 'naturales' ? 'días naturales' : 'días hábiles';
+    const unit: PeriodUnit = m[2]!.startsWith('mes')
+      ? 'meses'
+      : m[3] === 'naturales'
+        ? 'días naturales'
+        : 'días hábiles';
     // What follows "publicación", up to the end of the sentence, names the publication.
     const tailAt = m.index + m[0].length + start.index + start[0].length;
     const tail = rest.slice(start[0].length).split(/[.;]/)[0]!.slice(0, 200);
     const regional = REGIONAL.exec(tail);
     let refersTo: Reference;
     let bulletin: string | null = null;
-    if (regional) { refersTo = 'regional'; bulletin = bulletinName(regional[1]!, text.slice(tailAt + regional.index, tailAt + tail.length)); }
-    else if (OTHER.test(tail)) { refersTo = 'other'; bulletin = OTHER.exec(tail)![1]!; }
-    else if (BOE.test(tail)) { refersTo = 'boe'; bulletin = 'BOE'; }
-    else if (THIS.test(tail) || THIS.test(start[0])) refersTo = 'this';
+    if (regional) {
+      refersTo = 'regional';
+      bulletin = bulletinName(regional[1]!, text.slice(tailAt + regional.index, tailAt + tail.length));
+    } else if (OTHER.test(tail)) {
+      refersTo = 'other';
+      bulletin = OTHER.exec(tail)![1]!;
+    } else if (BOE.test(tail)) {
+      refersTo = 'boe';
+      bulletin = 'BOE';
+    } else if (THIS.test(tail) || THIS.test(start[0])) refersTo = 'this';
     else if (EXTRACT.test(tail)) refersTo = 'extract';
     else refersTo = 'unspecified';
     const phrase = text.slice(m.index, m.index + m[0].length + start[0].length + tail.length).trim();
@@ -91,7 +157,12 @@ function lastDayOfMonth(year: number, month: number): number {
 }
 
 /** The closing day of a period published on `from` (rules in the header). Throws UnknownYearError. */
-export function periodEnd(from: string, count: number, unit: PeriodUnit, cal: HolidayCalendar = SPAIN_NATIONAL_HOLIDAYS): string {
+export function periodEnd(
+  from: string,
+  count: number,
+  unit: PeriodUnit,
+  cal: HolidayCalendar = SPAIN_NATIONAL_HOLIDAYS,
+): string {
   if (unit === 'días hábiles') return addBusinessDays(from, count, cal);
   if (unit === 'días naturales') return nextBusinessDay(addDays(from, count), cal);
   const [y, m, d] = from.split('-').map(Number) as [number, number, number];
@@ -120,10 +191,17 @@ const yearsBetween = (a: string, b: string) => {
  * A deadline from a relative period in `text`: the date and how it was obtained, or an uncomputed
  * record saying why not. Only for texts in Spanish official bulletins (Europe/Madrid days).
  */
-export function deadlineFromText(text: string, ctx: DeadlineContext, cal: HolidayCalendar = SPAIN_NATIONAL_HOLIDAYS):
-  { date: string | null; source: DeadlineSource } {
+export function deadlineFromText(
+  text: string,
+  ctx: DeadlineContext,
+  cal: HolidayCalendar = SPAIN_NATIONAL_HOLIDAYS,
+): { date: string | null; source: DeadlineSource } {
   const period = readRelativePeriod(text);
-  if (!period) return { date: null, source: { kind: 'uncomputed', reason: 'the text states no period counted from a publication', text } };
+  if (!period)
+    return {
+      date: null,
+      source: { kind: 'uncomputed', reason: 'the text states no period counted from a publication', text },
+    };
   let from: Publication | null = null;
   let missing: string;
   switch (period.refersTo) {
@@ -135,7 +213,8 @@ export function deadlineFromText(text: string, ctx: DeadlineContext, cal: Holida
       break;
     case 'boe':
       from = ctx.self ?? ctx.boeExtract;
-      missing = 'it counts from the publication of the extract in the BOE, and no BOE extract of this call is in the corpus';
+      missing =
+        'it counts from the publication of the extract in the BOE, and no BOE extract of this call is in the corpus';
       break;
     default:
       from = ctx.self ?? ctx.boeExtract;
@@ -157,7 +236,10 @@ export function deadlineFromText(text: string, ctx: DeadlineContext, cal: Holida
     };
   } catch (e) {
     if (e instanceof UnknownYearError) {
-      return { date: null, source: { kind: 'uncomputed', reason: `${e.message}: días hábiles there are unknown`, text: period.phrase } };
+      return {
+        date: null,
+        source: { kind: 'uncomputed', reason: `${e.message}: días hábiles there are unknown`, text: period.phrase },
+      };
     }
     throw e;
   }

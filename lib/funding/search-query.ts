@@ -22,17 +22,30 @@ export class QueryError extends Error {}
 export const MAX_TERMS = 32;
 
 /** One word of an atom; `prefix`: written with a trailing `*`. */
-export interface QueryWord { text: string; prefix: boolean }
+export interface QueryWord {
+  text: string;
+  prefix: boolean;
+}
 /** A word, an identifier or a phrase: a sequence of words that must appear in this order. */
-export interface Atom { words: QueryWord[]; phrase: boolean }
+export interface Atom {
+  words: QueryWord[];
+  phrase: boolean;
+}
 /** The parsed query: every group must match (a group matches when any of its atoms does); no excluded atom may. */
-export interface ParsedQuery { groups: Atom[][]; excluded: Atom[] }
+export interface ParsedQuery {
+  groups: Atom[][];
+  excluded: Atom[];
+}
 
-type Token =
-  | { kind: 'atom'; atom: Atom; negated: boolean }
-  | { kind: 'or' } | { kind: 'and' } | { kind: 'not' };
+type Token = { kind: 'atom'; atom: Atom; negated: boolean } | { kind: 'or' } | { kind: 'and' } | { kind: 'not' };
 
-const OPERATORS = new Map<string, Token['kind']>([['or', 'or'], ['|', 'or'], ['and', 'and'], ['&', 'and'], ['not', 'not']]);
+const OPERATORS = new Map<string, Token['kind']>([
+  ['or', 'or'],
+  ['|', 'or'],
+  ['and', 'and'],
+  ['&', 'and'],
+  ['not', 'not'],
+]);
 
 /** The words of a piece of text, each with its prefix flag (a `*` right after it). */
 function queryWords(text: string): QueryWord[] {
@@ -49,14 +62,23 @@ function tokenize(input: string): Token[] {
   let i = 0;
   while (i < input.length) {
     const ch = input[i]!;
-    if (/[\s()]/u.test(ch)) { i++; continue; }
+    if (/[\s()]/u.test(ch)) {
+      i++;
+      continue;
+    }
     let negated = false;
-    if (ch === '-' && i + 1 < input.length && !/[\s-]/u.test(input[i + 1]!)) { negated = true; i++; }
+    if (ch === '-' && i + 1 < input.length && !/[\s-]/u.test(input[i + 1]!)) {
+      negated = true;
+      i++;
+    }
     if (input[i] === '"') {
       const end = input.indexOf('"', i + 1);
       let inner = input.slice(i + 1, end === -1 ? undefined : end); // an unclosed quote runs to the end
       i = end === -1 ? input.length : end + 1;
-      if (input[i] === '*') { inner += '*'; i++; }
+      if (input[i] === '*') {
+        inner += '*';
+        i++;
+      }
       const ws = queryWords(inner);
       if (ws.length) tokens.push({ kind: 'atom', atom: { words: ws, phrase: true }, negated });
       continue;
@@ -66,7 +88,10 @@ function tokenize(input: string): Token[] {
     const raw = input.slice(i, end);
     i = end;
     const op = negated ? undefined : OPERATORS.get(raw.toLowerCase());
-    if (op) { tokens.push({ kind: op } as Token); continue; }
+    if (op) {
+      tokens.push({ kind: op } as Token);
+      continue;
+    }
     const ws = queryWords(raw);
     if (ws.length) tokens.push({ kind: 'atom', atom: { words: ws, phrase: false }, negated });
   }
@@ -88,7 +113,8 @@ export function parseSearch(q: string): ParsedQuery {
       continue;
     }
     if (t.kind === 'or') {
-      if (!lastWasPositive || pendingOr || pendingNot) throw new QueryError('OR must stand between two terms, e.g. solar OR wind.');
+      if (!lastWasPositive || pendingOr || pendingNot)
+        throw new QueryError('OR must stand between two terms, e.g. solar OR wind.');
       pendingOr = true;
       continue;
     }
@@ -148,7 +174,9 @@ export function compileAtom(atom: Atom, glossary = true): string {
     // A quoted word is taken literally: no glossary.
     const group = glossary && !w.prefix && !atom.phrase ? glossaryGroup(w.text) : undefined;
     // Every form under both stemmers: Spanish texts use English terms too ("hydrogen valleys").
-    if (group) for (const form of [...group.en, ...group.es]) for (const l of STEM_LANGUAGES) alternatives.push(quote(stemKey(words(form).join(''), l)));
+    if (group)
+      for (const form of [...group.en, ...group.es])
+        for (const l of STEM_LANGUAGES) alternatives.push(quote(stemKey(words(form).join(''), l)));
     return anyOf(alternatives);
   }
   // A phrase (or an identifier's parts): the same words in order, in either language's keys.

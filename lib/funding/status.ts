@@ -32,7 +32,12 @@ export function callStatus(call: StatusInputs, now: number): SourceStatus {
   // once its stated deadline has passed.
   if (call.source_status === 'closed') return 'closed';
   if (call.closes_at !== null && now >= call.closes_at) return 'closed';
-  if (call.closes_at === null && call.source_status === null && call.published_on !== null && call.published_on < undatedHorizon(now)) {
+  if (
+    call.closes_at === null &&
+    call.source_status === null &&
+    call.published_on !== null &&
+    call.published_on < undatedHorizon(now)
+  ) {
     return 'closed';
   }
   if (call.opens_at !== null && now < call.opens_at) return 'forthcoming';

@@ -33,14 +33,23 @@ export function words(text: string): string[] {
 
 /** Endings that are always accented in Spanish, restored when a word was written without accents. */
 const RESTORED_ACCENTS: ReadonlyArray<[RegExp, string]> = [
-  [/cion$/, 'ción'], [/sion$/, 'sión'], [/xion$/, 'xión'], [/ia$/, 'ía'], [/ias$/, 'ías'],
+  [/cion$/, 'ción'],
+  [/sion$/, 'sión'],
+  [/xion$/, 'xión'],
+  [/ia$/, 'ía'],
+  [/ias$/, 'ías'],
 ];
 
 const hasMarks = (w: string) => w !== fold(w);
 
 function spanishKey(word: string): string {
   let w = word;
-  if (!hasMarks(w)) for (const [ending, accented] of RESTORED_ACCENTS) if (ending.test(w)) { w = w.replace(ending, accented); break; }
+  if (!hasMarks(w))
+    for (const [ending, accented] of RESTORED_ACCENTS)
+      if (ending.test(w)) {
+        w = w.replace(ending, accented);
+        break;
+      }
   return fold(stemSpanish(w));
 }
 
@@ -74,5 +83,7 @@ export function indexLanguages(language: string | null | undefined): readonly St
 export function indexText(text: string | null | undefined, language: string | null | undefined): string {
   if (!text) return '';
   const ws = words(text);
-  return indexLanguages(language).map((l) => ws.map((w) => stemKey(w, l)).join(' ')).join(' ');
+  return indexLanguages(language)
+    .map((l) => ws.map((w) => stemKey(w, l)).join(' '))
+    .join(' ');
 }

@@ -22,7 +22,13 @@ import type { SourceCode } from './records.ts';
 
 export const SYNC_SOURCES = ['eu', 'cordis', 'bdns', 'boe'] as const satisfies readonly SourceCode[];
 
-export interface SyncUrls { eu: string; euBulk: string; bdns: string; boe: string; cordis: string }
+export interface SyncUrls {
+  eu: string;
+  euBulk: string;
+  bdns: string;
+  boe: string;
+  cordis: string;
+}
 
 export interface FundingSyncConfig {
   /** Milliseconds between scheduled syncs inside `serve`; null: off. */
@@ -55,14 +61,19 @@ export function parseEvery(value: string | undefined): number | null {
   const v = (value ?? '').trim().toLowerCase();
   if (v === '' || v === 'off' || v === '0') return null;
   const m = /^(\d+)\s*([smhd])$/.exec(v);
-  if (!m || Number(m[1]) === 0) throw new Error(`FUNDING_SYNC_EVERY must be off or a duration such as 6h, 30m, 1d (got ${JSON.stringify(value)})`);
+  if (!m || Number(m[1]) === 0)
+    throw new Error(`FUNDING_SYNC_EVERY must be off or a duration such as 6h, 30m, 1d (got ${JSON.stringify(value)})`);
   return Number(m[1]) * UNITS[m[2]!]!;
 }
 
 export function readFundingSyncConfig(env: Record<string, string | undefined>): FundingSyncConfig {
-  const sources = (env.FUNDING_SYNC_SOURCES ?? SYNC_SOURCES.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const sources = (env.FUNDING_SYNC_SOURCES ?? SYNC_SOURCES.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = sources.filter((s) => !(SYNC_SOURCES as readonly string[]).includes(s));
-  if (unknown.length) throw new Error(`FUNDING_SYNC_SOURCES: unknown source ${unknown.join(', ')} (one of ${SYNC_SOURCES.join(', ')})`);
+  if (unknown.length)
+    throw new Error(`FUNDING_SYNC_SOURCES: unknown source ${unknown.join(', ')} (one of ${SYNC_SOURCES.join(', ')})`);
   const url = (name: string, fallback: string) => {
     const v = env[name];
     if (v === undefined || v === '') return fallback;
@@ -70,10 +81,12 @@ export function readFundingSyncConfig(env: Record<string, string | undefined>): 
     return v.replace(/\/+$/, '');
   };
   const rate = Number(env.FUNDING_SYNC_RATE ?? '1');
-  if (!Number.isFinite(rate) || rate <= 0 || rate > 1000) throw new Error('FUNDING_SYNC_RATE must be a number of requests per second above 0 (at most 1000)');
+  if (!Number.isFinite(rate) || rate <= 0 || rate > 1000)
+    throw new Error('FUNDING_SYNC_RATE must be a number of requests per second above 0 (at most 1000)');
   const contact = (env.FUNDING_SYNC_CONTACT ?? '').trim();
   // It goes into a request header: printable ASCII only (fetch refuses anything else, on every request).
-  if (!/^[\x20-\x7e]*$/.test(contact)) throw new Error('FUNDING_SYNC_CONTACT must be printable ASCII (an e-mail address or a URL)');
+  if (!/^[\x20-\x7e]*$/.test(contact))
+    throw new Error('FUNDING_SYNC_CONTACT must be printable ASCII (an e-mail address or a URL)');
   const retryBaseMs = integer(env.FUNDING_SYNC_RETRY_BASE_MS, 1000, 'FUNDING_SYNC_RETRY_BASE_MS', 0, 600_000);
   return {
     everyMs: parseEvery(env.FUNDING_SYNC_EVERY),
@@ -82,7 +95,13 @@ export function readFundingSyncConfig(env: Record<string, string | undefined>): 
     timeoutMs: integer(env.FUNDING_SYNC_TIMEOUT_MS, 120_000, 'FUNDING_SYNC_TIMEOUT_MS', 1, 3_600_000),
     retries: integer(env.FUNDING_SYNC_RETRIES, 4, 'FUNDING_SYNC_RETRIES', 0, 20),
     retryBaseMs,
-    retryMaxMs: integer(env.FUNDING_SYNC_RETRY_MAX_MS, Math.max(60_000, retryBaseMs), 'FUNDING_SYNC_RETRY_MAX_MS', 0, 3_600_000),
+    retryMaxMs: integer(
+      env.FUNDING_SYNC_RETRY_MAX_MS,
+      Math.max(60_000, retryBaseMs),
+      'FUNDING_SYNC_RETRY_MAX_MS',
+      0,
+      3_600_000,
+    ),
     backfillDays: integer(env.FUNDING_SYNC_BACKFILL_DAYS, 30, 'FUNDING_SYNC_BACKFILL_DAYS', 0, 3650),
     pageSize: integer(env.FUNDING_SYNC_PAGE_SIZE, 100, 'FUNDING_SYNC_PAGE_SIZE', 1, 100),
     batchRows: integer(env.FUNDING_SYNC_BATCH_ROWS, 1000, 'FUNDING_SYNC_BATCH_ROWS', 1, 100_000),

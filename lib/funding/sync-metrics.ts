@@ -6,8 +6,14 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 export interface SyncFigures {
-  source: string; runs_ok: number; runs_failed: number; seconds_total: number; last_seconds: number | null;
-  last_success_at: number | null; consecutive_failures: number; data_as_of: number | null;
+  source: string;
+  runs_ok: number;
+  runs_failed: number;
+  seconds_total: number;
+  last_seconds: number | null;
+  last_success_at: number | null;
+  consecutive_failures: number;
+  data_as_of: number | null;
 }
 
 export function registerSyncMetrics(registry: Registry, read: () => SyncFigures[], now: () => number): void {
@@ -19,8 +25,10 @@ export function registerSyncMetrics(registry: Registry, read: () => SyncFigures[
     return cached.rows;
   };
   new Counter({
-    name: 'trio_funding_sync_runs_total', help: 'Funding sync runs per source and outcome (ok, failed)',
-    labelNames: ['source', 'outcome'] as const, registers: [registry],
+    name: 'trio_funding_sync_runs_total',
+    help: 'Funding sync runs per source and outcome (ok, failed)',
+    labelNames: ['source', 'outcome'] as const,
+    registers: [registry],
     collect() {
       this.reset();
       for (const r of rows()) {
@@ -30,25 +38,47 @@ export function registerSyncMetrics(registry: Registry, read: () => SyncFigures[
     },
   });
   new Counter({
-    name: 'trio_funding_sync_duration_seconds_total', help: 'Time spent syncing each source',
-    labelNames: ['source'] as const, registers: [registry],
+    name: 'trio_funding_sync_duration_seconds_total',
+    help: 'Time spent syncing each source',
+    labelNames: ['source'] as const,
+    registers: [registry],
     collect() {
       this.reset();
       for (const r of rows()) this.inc({ source: r.source }, r.seconds_total);
     },
   });
-  const gauge = (name: string, help: string, value: (r: SyncFigures) => number | null) => new Gauge({
-    name, help, labelNames: ['source'] as const, registers: [registry],
-    collect() {
-      this.reset();
-      for (const r of rows()) {
-        const v = value(r);
-        if (v !== null) this.set({ source: r.source }, v);
-      }
-    },
-  });
-  gauge('trio_funding_sync_last_duration_seconds', 'Duration of the last finished sync of each source', (r) => r.last_seconds);
-  gauge('trio_funding_sync_consecutive_failures', 'Sync runs in a row that failed (0 after a success)', (r) => r.consecutive_failures);
-  gauge('trio_funding_sync_last_success_timestamp_seconds', 'When each source last synced without a failure (Unix seconds)', (r) => (r.last_success_at === null ? null : r.last_success_at / 1000));
-  gauge('trio_funding_data_age_seconds', 'Seconds since each source\'s data was last known current (last successful sync or import)', (r) => (r.data_as_of === null ? null : Math.max(0, (now() - r.data_as_of) / 1000)));
+  const gauge = (name: string, help: string, value: (r: SyncFigures) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['source'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const r of rows()) {
+          const v = value(r);
+          if (v !== null) this.set({ source: r.source }, v);
+        }
+      },
+    });
+  gauge(
+    'trio_funding_sync_last_duration_seconds',
+    'Duration of the last finished sync of each source',
+    (r) => r.last_seconds,
+  );
+  gauge(
+    'trio_funding_sync_consecutive_failures',
+    'Sync runs in a row that failed (0 after a success)',
+    (r) => r.consecutive_failures,
+  );
+  gauge(
+    'trio_funding_sync_last_success_timestamp_seconds',
+    'When each source last synced without a failure (Unix seconds)',
+    (r) => (r.last_success_at === null ? null : r.last_success_at / 1000),
+  );
+  gauge(
+    'trio_funding_data_age_seconds',
+    "Seconds since each source's data was last known current (last successful sync or import)",
+    (r) => (r.data_as_of === null ? null : Math.max(0, (now() - r.data_as_of) / 1000)),
+  );
 }

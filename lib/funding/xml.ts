@@ -8,7 +8,12 @@
  */
 import { XMLParser, XMLValidator, type ValidationError } from 'fast-xml-parser';
 
-export interface XmlElement { name: string; attrs: Record<string, string>; children: XmlElement[]; text: string }
+export interface XmlElement {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlElement[];
+  text: string;
+}
 
 export class XmlError extends Error {}
 
@@ -33,7 +38,8 @@ type OrderedNode = Record<string, unknown>;
 
 /** Our message for a mismatched end tag (`</b> closes <a> at line N`), the validator's for the rest. */
 function describe(err: ValidationError['err']): string {
-  const mismatch = /^Expected closing tag '([^']+)' \(opened in line \d+, col \d+\) instead of closing tag '([^']+)'/.exec(err.msg);
+  const mismatch =
+    /^Expected closing tag '([^']+)' \(opened in line \d+, col \d+\) instead of closing tag '([^']+)'/.exec(err.msg);
   if (mismatch) return `</${mismatch[2]}> closes <${mismatch[1]}> at line ${err.line}`;
   return `${err.msg.replace(/\.$/, '')} at line ${err.line}`;
 }

@@ -33,7 +33,10 @@ function plainDate(s: string): Temporal.PlainDate | null {
   // Years 0000–0099 stay refused, as they were before Temporal (no source or client means them).
   if (!m || Number(m[1]) < 100) return null;
   try {
-    return Temporal.PlainDate.from({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) }, { overflow: 'reject' });
+    return Temporal.PlainDate.from(
+      { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) },
+      { overflow: 'reject' },
+    );
   } catch {
     return null;
   }

@@ -36,7 +36,8 @@ export function createListener(options: AdapterOptions) {
     const target = raw.url ?? '/';
     const socketAddress = raw.socket.remoteAddress ?? '';
     const ip = clientAddress(socketAddress, raw.headers['x-forwarded-for'], trustProxy);
-    const secure = 'encrypted' in raw.socket || (trustProxy(socketAddress) && raw.headers['x-forwarded-proto'] === 'https');
+    const secure =
+      'encrypted' in raw.socket || (trustProxy(socketAddress) && raw.headers['x-forwarded-proto'] === 'https');
     const req = buildRequest(raw, id, target, ip, secure, clock(), bodyLimitBytes);
 
     let reply: Reply;
@@ -56,11 +57,30 @@ export function createListener(options: AdapterOptions) {
     observe?.(req, reply.status, seconds);
     // The query string is never logged: it is where a misplaced key would be; a key pasted into the
     // path is cut to its prefix.
-    log.info({ reqId: id, method: raw.method, path: redactKeys(req.path), status: reply.status, ms: Math.round(seconds * 1e4) / 10, ip: req.ipBucket, service: req.service }, 'request');
+    log.info(
+      {
+        reqId: id,
+        method: raw.method,
+        path: redactKeys(req.path),
+        status: reply.status,
+        ms: Math.round(seconds * 1e4) / 10,
+        ip: req.ipBucket,
+        service: req.service,
+      },
+      'request',
+    );
   };
 }
 
-function buildRequest(raw: IncomingMessage, id: string, target: string, ip: string, secure: boolean, now: number, limit: number): ApiRequest {
+function buildRequest(
+  raw: IncomingMessage,
+  id: string,
+  target: string,
+  ip: string,
+  secure: boolean,
+  now: number,
+  limit: number,
+): ApiRequest {
   const method = raw.method ?? 'GET';
   const queryAt = target.indexOf('?');
   let bodyPromise: Promise<Buffer> | undefined;
@@ -113,14 +133,18 @@ async function readBody(raw: IncomingMessage, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const tooLarge = (limit: number) => new HttpError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
+const tooLarge = (limit: number) =>
+  new HttpError(413, 'payload_too_large', `The request body is larger than ${limit} bytes.`);
 
 function faultReply(err: unknown, req: ApiRequest, log: Logger): Reply {
   if (err instanceof HttpError) {
     return jsonReply(err.status, { error: err.code, message: err.message }, err.headers);
   }
   log.error({ reqId: req.id, err }, 'unhandled fault');
-  return jsonReply(500, { error: 'internal_error', message: `Internal error. Quote request id ${req.id} when reporting it.` });
+  return jsonReply(500, {
+    error: 'internal_error',
+    message: `Internal error. Quote request id ${req.id} when reporting it.`,
+  });
 }
 
 async function writeReply(res: ServerResponse, req: ApiRequest, reply: Reply, log: Logger): Promise<void> {
@@ -154,4 +178,3 @@ async function writeReply(res: ServerResponse, req: ApiRequest, reply: Reply, lo
     res.destroy();
   }
 }
-

@@ -30,7 +30,8 @@ export function answerMethodsUnder(base: string): void {
 
 const answered = (url: string | undefined) => {
   if (!url) return false;
-  for (const base of answeredBases) if (url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) return true;
+  for (const base of answeredBases)
+    if (url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) return true;
   return false;
 };
 
@@ -92,7 +93,8 @@ export function answerEveryMethod(server: Server, listener: Listener): void {
     }
     // node's default: an error response unless one is already under way, then the socket is gone.
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-    if (socket.writable && (!inFlight || !inFlight.headersSent)) socket.write(NODE_DEFAULT[err.code ?? ''] ?? BAD_REQUEST);
+    if (socket.writable && (!inFlight || !inFlight.headersSent))
+      socket.write(NODE_DEFAULT[err.code ?? ''] ?? BAD_REQUEST);
     socket.destroy(err);
   });
 }

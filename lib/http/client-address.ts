@@ -20,7 +20,10 @@ export function parseTrustProxy(setting: string | undefined): TrustProxy {
   const value = (setting ?? '').trim().toLowerCase();
   if (value === '' || value === 'off' || value === 'false' || value === '0') return trustNothing;
   const list = new BlockList();
-  for (const raw of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (raw === 'loopback') {
       list.addSubnet('127.0.0.0', 8, 'ipv4');
       list.addAddress('::1', 'ipv6');
@@ -32,7 +35,8 @@ export function parseTrustProxy(setting: string | undefined): TrustProxy {
     } else {
       const [address = '', bits] = raw.split('/');
       const family = isIP(address);
-      if (family === 0) throw new Error(`TRUST_PROXY: '${raw}' is not an address, a CIDR range, 'loopback' or 'private'`);
+      if (family === 0)
+        throw new Error(`TRUST_PROXY: '${raw}' is not an address, a CIDR range, 'loopback' or 'private'`);
       const type = family === 4 ? 'ipv4' : 'ipv6';
       if (bits === undefined) list.addAddress(address, type);
       else {
@@ -56,7 +60,11 @@ export function unmapIPv4(address: string): string {
   return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
 }
 
-export function clientAddress(socketAddress: string, forwardedFor: string | string[] | undefined, trust: TrustProxy): string {
+export function clientAddress(
+  socketAddress: string,
+  forwardedFor: string | string[] | undefined,
+  trust: TrustProxy,
+): string {
   const socket = unmapIPv4(socketAddress);
   if (!trust(socket) || forwardedFor === undefined) return socket;
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
@@ -83,7 +91,12 @@ export function addressBucket(address: string): string {
   const plain = unmapIPv4(address);
   if (isIP(plain) !== 6) return plain;
   const groups = expandIPv6(plain);
-  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':') + '::/64';
+  return (
+    groups
+      .slice(0, 4)
+      .map((g) => g.replace(/^0+(?=.)/, ''))
+      .join(':') + '::/64'
+  );
 }
 
 function expandIPv6(address: string): string[] {
@@ -100,5 +113,7 @@ function expandIPv6(address: string): string[] {
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
   const missing = 8 - left.length - right.length;
-  return [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((g) => g.padStart(4, '0'));
+  return [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((g) =>
+    g.padStart(4, '0'),
+  );
 }

@@ -5,8 +5,18 @@
 import type { Reply } from './types.ts';
 
 const EXPOSED = [
-  'X-Request-Id', 'Retry-After', 'X-API-Tier', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
-  'X-Quota-Limit', 'X-Quota-Remaining', 'X-Quota-Reset', 'Idempotent-Replayed', 'ETag', 'Allow',
+  'X-Request-Id',
+  'Retry-After',
+  'X-API-Tier',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+  'X-Quota-Reset',
+  'Idempotent-Replayed',
+  'ETag',
+  'Allow',
 ].join(', ');
 
 export const corsHeaders: Record<string, string> = {

@@ -18,8 +18,14 @@ import type { ImpactErrorCode } from '../impact/errors.ts';
  * the HTML pages' (console, explorer). `service_unavailable` and `csrf` are in no contract's list.
  */
 export type EdgeErrorCode =
-  | 'bad_request' | 'not_found' | 'method_not_allowed' | 'payload_too_large' | 'unsupported_media_type'
-  | 'internal_error' | 'service_unavailable' | 'csrf';
+  | 'bad_request'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'internal_error'
+  | 'service_unavailable'
+  | 'csrf';
 
 export type ErrorCode = EdgeErrorCode | HumanErrorCode | FundingErrorCode | ImpactErrorCode;
 

@@ -12,4 +12,9 @@ export class LimiterUnavailableError extends Error {
 }
 
 export const limiterUnavailable = () =>
-  new HttpError(503, 'service_unavailable', 'The shared rate-limit counters cannot be reached right now, so the request was not served (it is never served without its limit). Try again shortly.', { 'retry-after': '5' });
+  new HttpError(
+    503,
+    'service_unavailable',
+    'The shared rate-limit counters cannot be reached right now, so the request was not served (it is never served without its limit). Try again shortly.',
+    { 'retry-after': '5' },
+  );

@@ -11,7 +11,16 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: {
-        paths: ['key', 'password', 'cookie', 'headers.authorization', 'headers["x-api-key"]', 'headers.cookie', '*.key', '*.password'],
+        paths: [
+          'key',
+          'password',
+          'cookie',
+          'headers.authorization',
+          'headers["x-api-key"]',
+          'headers.cookie',
+          '*.key',
+          '*.password',
+        ],
         censor: '[redacted]',
       },
     },

@@ -19,7 +19,12 @@ export function createMetrics(replicationLagMs?: () => number | null) {
     });
   }
   const labelNames = ['service', 'route', 'method', 'status'] as const;
-  const requests = new Counter({ name: 'trio_http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'trio_http_requests_total',
+    help: 'HTTP requests answered',
+    labelNames,
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'trio_http_request_duration_seconds',
     help: 'Time from arrival to the last byte written',

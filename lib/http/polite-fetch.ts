@@ -45,7 +45,12 @@ export interface PoliteResponse {
 
 /** A request that failed for good: after its retries, or at once for a status retrying cannot fix. */
 export class FetchFailedError extends Error {
-  constructor(readonly url: string, readonly status: number | null, detail: string, readonly attempts: number) {
+  constructor(
+    readonly url: string,
+    readonly status: number | null,
+    detail: string,
+    readonly attempts: number,
+  ) {
     super(`${url}: ${detail}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`);
   }
 }
@@ -87,12 +92,22 @@ export class PoliteClient {
       let failure: { status: number | null; detail: string };
       try {
         const res = await fetch(url, {
-          method: req.method ?? 'GET', headers, body: req.body ?? null, redirect: 'follow',
+          method: req.method ?? 'GET',
+          headers,
+          body: req.body ?? null,
+          redirect: 'follow',
           signal: AbortSignal.timeout(this.options.timeoutMs),
         });
         // The body is read under the same timeout; a body cut short rejects here ("terminated").
         const body = Buffer.from(await res.arrayBuffer());
-        const result = { url, status: res.status, body, etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified'), attempts: attempt + 1 };
+        const result = {
+          url,
+          status: res.status,
+          body,
+          etag: res.headers.get('etag'),
+          lastModified: res.headers.get('last-modified'),
+          attempts: attempt + 1,
+        };
         if ((res.status >= 200 && res.status < 300) || res.status === 304 || res.status === 404) return result;
         failure = { status: res.status, detail: `HTTP ${res.status}${snippet(body)}` };
         if (!isRetryableStatus(res.status)) throw new FetchFailedError(url, res.status, failure.detail, attempt + 1);
@@ -103,9 +118,17 @@ export class PoliteClient {
       }
       if (attempt >= this.options.retries) throw new FetchFailedError(url, failure.status, failure.detail, attempt + 1);
       if (wait !== null && wait > this.options.retryMaxMs) {
-        throw new FetchFailedError(url, failure.status, `${failure.detail}; Retry-After asks for ${Math.round(wait / 1000)} s, more than FUNDING_SYNC_RETRY_MAX_MS`, attempt + 1);
+        throw new FetchFailedError(
+          url,
+          failure.status,
+          `${failure.detail}; Retry-After asks for ${Math.round(wait / 1000)} s, more than FUNDING_SYNC_RETRY_MAX_MS`,
+          attempt + 1,
+        );
       }
-      const delay = Math.max(wait ?? 0, backoffMs(attempt, this.options.retryBaseMs, this.options.retryMaxMs, this.random));
+      const delay = Math.max(
+        wait ?? 0,
+        backoffMs(attempt, this.options.retryBaseMs, this.options.retryMaxMs, this.random),
+      );
       // Retry-After also holds the host's next slot back: no other request goes there sooner.
       this.nextSlot.set(host, Math.max(this.nextSlot.get(host) ?? 0, this.now() + delay));
     }
@@ -119,7 +142,8 @@ function snippet(body: Buffer): string {
 
 function describe(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no complete answer within ${timeoutMs} ms (timeout)`;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return `no complete answer within ${timeoutMs} ms (timeout)`;
   const cause = e?.cause?.code ?? e?.cause?.message;
   return `network error: ${e?.message ?? String(err)}${cause ? ` (${cause})` : ''}`;
 }

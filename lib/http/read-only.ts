@@ -11,9 +11,11 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const isWrite = (req: Pick<ApiRequest, 'originalMethod'>) => !READS.has(req.originalMethod);
 
-export const READ_ONLY_MESSAGE = 'This node serves a read-only copy of the database (READ_ONLY): nothing was stored. Send writes (orders, keys, accounts, sign-in) to the primary.';
+export const READ_ONLY_MESSAGE =
+  'This node serves a read-only copy of the database (READ_ONLY): nothing was stored. Send writes (orders, keys, accounts, sign-in) to the primary.';
 
-export const readOnlyRefusal = () => new HttpError(503, 'service_unavailable', READ_ONLY_MESSAGE, { 'retry-after': '5', 'x-trio-read-only': '1' });
+export const readOnlyRefusal = () =>
+  new HttpError(503, 'service_unavailable', READ_ONLY_MESSAGE, { 'retry-after': '5', 'x-trio-read-only': '1' });
 
 const SERVICES = ['/impact/v1', '/funding/v1', '/human/v1'];
 
@@ -24,7 +26,12 @@ export function refuseWritesOutsideServices(fetch: (req: ApiRequest) => Promise<
     if (isWrite(req) && !SERVICES.some((base) => req.path === base || req.path.startsWith(`${base}/`))) {
       return {
         status: 503,
-        headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5', 'x-trio-read-only': '1', 'cache-control': 'no-store' },
+        headers: {
+          'content-type': 'text/plain; charset=utf-8',
+          'retry-after': '5',
+          'x-trio-read-only': '1',
+          'cache-control': 'no-store',
+        },
         body: READ_ONLY_MESSAGE + '\n',
       } satisfies Reply;
     }

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { answerEveryMethod } from './any-method.ts';
 
 export interface ServerLimits {
-  headersTimeoutMs: number;   // all request headers must arrive within this (slow-header clients)
-  requestTimeoutMs: number;   // the whole request, body included
+  headersTimeoutMs: number; // all request headers must arrive within this (slow-header clients)
+  requestTimeoutMs: number; // the whole request, body included
   keepAliveTimeoutMs: number; // an idle keep-alive socket is closed after this
   maxHeaderBytes: number;
   /**
@@ -41,11 +41,14 @@ export async function listen(
   port: number,
   limits: ServerLimits = DEFAULT_LIMITS,
 ): Promise<RunningServer> {
-  const server = createServer({
-    maxHeaderSize: limits.maxHeaderBytes,
-    requestTimeout: limits.requestTimeoutMs,
-    connectionsCheckingInterval: limits.checkIntervalMs,
-  }, listener);
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderBytes,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    listener,
+  );
   if (listener) answerEveryMethod(server, listener); // CONNECT and unknown methods get an answer, not a closed socket
   server.headersTimeout = limits.headersTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;

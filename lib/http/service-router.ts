@@ -77,26 +77,40 @@ export function serviceRouter(options: ServiceRouterOptions) {
         log.warn({ reqId: req.id, err }, 'shared counters unavailable');
         // In the service's own 503 code where it documents one (impact: database_unavailable).
         const generic = limiterUnavailable();
-        return renderError(new HttpError(503, options.unavailable?.().code ?? generic.code, generic.message, generic.headers), req);
+        return renderError(
+          new HttpError(503, options.unavailable?.().code ?? generic.code, generic.message, generic.headers),
+          req,
+        );
       }
       if (isDatabaseUnavailable(err)) {
         log.warn({ reqId: req.id, err }, 'database unavailable');
         return renderError((options.unavailable ?? serviceUnavailable)(), req);
       }
       log.error({ reqId: req.id, err }, 'unhandled fault');
-      return renderError(new HttpError(500, 'internal_error', `Internal error. Quote request id ${req.id} when reporting it.`), req);
+      return renderError(
+        new HttpError(500, 'internal_error', `Internal error. Quote request id ${req.id} when reporting it.`),
+        req,
+      );
     },
   });
   for (const op of operations) {
     if (op.spec.method === 'GET') router.get(op.spec.path, op.handle);
     // A write on a READ_ONLY node: refused in the service's shape before anything runs.
-    else router.post(op.spec.path, (req: ApiRequest) => (req.readOnly ? Promise.reject(readOnlyRefusal()) : op.handle(req)));
+    else
+      router.post(op.spec.path, (req: ApiRequest) =>
+        req.readOnly ? Promise.reject(readOnlyRefusal()) : op.handle(req),
+      );
   }
   router.all('*', (req: ApiRequest) => {
     const allow = allowedAt(req.path);
     if (options.readOnly && !allow.length && !READ_METHODS.includes(req.originalMethod)) allow.push(...READ_METHODS);
     if (allow.length) {
-      throw new HttpError(405, 'method_not_allowed', `${req.originalMethod} is not allowed here. Allowed: ${allow.join(', ')}.`, { allow: allow.join(', ') });
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${req.originalMethod} is not allowed here. Allowed: ${allow.join(', ')}.`,
+        { allow: allow.join(', ') },
+      );
     }
     throw new HttpError(404, 'not_found', `No such path: ${req.path}. The contract is at ${base}/openapi.json.`);
   });
@@ -107,12 +121,14 @@ export function serviceRouter(options: ServiceRouterOptions) {
  * A service from one list of operations: the router, and the OpenAPI contract at /openapi.json
  * generated from the same list. `operations` receives the contract's own operation to place in it.
  */
-export function serviceApi(options: Omit<ServiceRouterOptions, 'operations'> & {
-  operations: (contract: Operation) => Operation[];
-  contract: Omit<ApiSpec, 'base' | 'operations'>;
-  /** Rewrites the generated document (the impact contract folds repeated schemas into $refs). */
-  finishContract?: (doc: Json) => Json;
-}) {
+export function serviceApi(
+  options: Omit<ServiceRouterOptions, 'operations'> & {
+    operations: (contract: Operation) => Operation[];
+    contract: Omit<ApiSpec, 'base' | 'operations'>;
+    /** Rewrites the generated document (the impact contract folds repeated schemas into $refs). */
+    finishContract?: (doc: Json) => Json;
+  },
+) {
   const spec: ApiSpec = { ...options.contract, base: options.base, operations: [] };
   const operations = options.operations(contractOperation(() => spec, options.finishContract));
   spec.operations = operations.map((op) => op.spec);

@@ -59,5 +59,9 @@ export function isReply(value: unknown): value is Reply {
 }
 
 export function jsonReply(status: number, payload: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(payload) };
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(payload),
+  };
 }

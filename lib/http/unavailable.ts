@@ -15,4 +15,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 export const serviceUnavailable = () =>
-  new HttpError(503, 'service_unavailable', 'The database is busy or unavailable; nothing was stored. Try again shortly.', { 'retry-after': '5' });
+  new HttpError(
+    503,
+    'service_unavailable',
+    'The database is busy or unavailable; nothing was stored. Try again shortly.',
+    { 'retry-after': '5' },
+  );

@@ -7,13 +7,24 @@
  * - HUMAN_DURABLE_COMMIT (default on): fsync every write of the service at commit (group commit,
  *   db/human/writer.ts). Off trades power-cut durability for speed (a process crash still loses nothing).
  */
-export interface HumanConfig { sandboxDelayMs: number; tickMs: number; durable: boolean }
+export interface HumanConfig {
+  sandboxDelayMs: number;
+  tickMs: number;
+  durable: boolean;
+}
 
 export function readHumanConfig(env: Record<string, string | undefined>): HumanConfig {
   const sandboxDelayMs = integer(env.SANDBOX_DELAY_MS, 2000, 'SANDBOX_DELAY_MS', 0, 3_600_000);
-  const tickMs = integer(env.HUMAN_SCHEDULER_TICK_MS, Math.min(1000, Math.max(20, Math.floor(sandboxDelayMs / 2))), 'HUMAN_SCHEDULER_TICK_MS', 5, 60_000);
+  const tickMs = integer(
+    env.HUMAN_SCHEDULER_TICK_MS,
+    Math.min(1000, Math.max(20, Math.floor(sandboxDelayMs / 2))),
+    'HUMAN_SCHEDULER_TICK_MS',
+    5,
+    60_000,
+  );
   const flag = (env.HUMAN_DURABLE_COMMIT ?? 'on').toLowerCase();
-  if (!['on', 'off', '1', '0', 'true', 'false', 'yes', 'no', ''].includes(flag)) throw new Error('HUMAN_DURABLE_COMMIT must be on or off');
+  if (!['on', 'off', '1', '0', 'true', 'false', 'yes', 'no', ''].includes(flag))
+    throw new Error('HUMAN_DURABLE_COMMIT must be on or off');
   return { sandboxDelayMs, tickMs, durable: !['off', '0', 'false', 'no'].includes(flag) };
 }
 

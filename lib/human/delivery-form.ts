@@ -9,7 +9,16 @@ import type { Part } from './multipart.ts';
 import { MAX_FILE_BYTES, MAX_FILES, sniffMediaType, type EvidenceMediaType } from './uploads.ts';
 
 /** Field names of the form, so the page and the parser agree. */
-export const FORM = { answer: (name: string) => `answer.${name}`, confidence: 'confidence', note: 'note', files: 'files', latitude: 'latitude', longitude: 'longitude', accuracy: 'accuracy_m', csrf: 'csrf' };
+export const FORM = {
+  answer: (name: string) => `answer.${name}`,
+  confidence: 'confidence',
+  note: 'note',
+  files: 'files',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  accuracy: 'accuracy_m',
+  csrf: 'csrf',
+};
 
 export function fieldValue(parts: Part[], name: string): string | null {
   const found = parts.filter((p) => p.name === name && p.filename === null);
@@ -22,7 +31,7 @@ export function readDelivery(capability: string, parts: Part[]): Delivery {
   for (const field of resultFields(capability)) {
     const raw = fieldValue(parts, FORM.answer(field.name));
     if (raw === null || raw === '') continue; // the result schema says whether it was required
-    answer[field.name] = field.kind === 'yesno' ? raw === 'yes' ? true : raw === 'no' ? false : raw : raw;
+    answer[field.name] = field.kind === 'yesno' ? (raw === 'yes' ? true : raw === 'no' ? false : raw) : raw;
   }
   const confidenceText = fieldValue(parts, FORM.confidence) ?? '';
   if (!/^\d{1,3}(\.\d{1,2})?$/.test(confidenceText.trim()) || Number(confidenceText) > 100) {
@@ -36,14 +45,22 @@ export function readDelivery(capability: string, parts: Part[]): Delivery {
     if (part.data.length === 0 && part.filename === '') continue;
     const name = part.filename || 'upload';
     if (part.data.length === 0) throw invalidRequest(`The file ${name} is empty.`, 'files');
-    if (part.data.length > MAX_FILE_BYTES) throw invalidRequest(`The file ${name} is larger than ${MAX_FILE_BYTES / 1_048_576} MiB.`, 'files');
+    if (part.data.length > MAX_FILE_BYTES)
+      throw invalidRequest(`The file ${name} is larger than ${MAX_FILE_BYTES / 1_048_576} MiB.`, 'files');
     const mediaType = sniffMediaType(part.data);
-    if (!mediaType) throw invalidRequest(`The file ${name} is not a JPEG, PNG or WebP photo or a PDF document.`, 'files');
+    if (!mediaType)
+      throw invalidRequest(`The file ${name} is not a JPEG, PNG or WebP photo or a PDF document.`, 'files');
     files.push({ bytes: part.data, mediaType, filename: name.slice(0, 200) });
   }
   if (files.length > MAX_FILES) throw invalidRequest(`At most ${MAX_FILES} files per delivery.`, 'files');
 
-  return { answer, confidenceBps: Math.round(Number(confidenceText) * 100), note: note || null, files, reported: position(parts) };
+  return {
+    answer,
+    confidenceBps: Math.round(Number(confidenceText) * 100),
+    note: note || null,
+    files,
+    reported: position(parts),
+  };
 }
 
 function position(parts: Part[]): Delivery['reported'] {
@@ -53,15 +70,30 @@ function position(parts: Part[]): Delivery['reported'] {
   if (lat === '' && lon === '') return null;
   const latitude = Number(lat);
   const longitude = Number(lon);
-  if (lat === '' || lon === '' || !Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
-    throw invalidRequest('Give both latitude (−90 to 90) and longitude (−180 to 180) in decimal degrees, or neither.', 'latitude');
+  if (
+    lat === '' ||
+    lon === '' ||
+    !Number.isFinite(latitude) ||
+    !Number.isFinite(longitude) ||
+    Math.abs(latitude) > 90 ||
+    Math.abs(longitude) > 180
+  ) {
+    throw invalidRequest(
+      'Give both latitude (−90 to 90) and longitude (−180 to 180) in decimal degrees, or neither.',
+      'latitude',
+    );
   }
   const accuracyM = acc === '' ? null : Number(acc);
-  if (accuracyM !== null && (!Number.isFinite(accuracyM) || accuracyM < 0 || accuracyM > 100_000)) throw invalidRequest('Accuracy is a distance in metres.', 'accuracy_m');
+  if (accuracyM !== null && (!Number.isFinite(accuracyM) || accuracyM < 0 || accuracyM > 100_000))
+    throw invalidRequest('Accuracy is a distance in metres.', 'accuracy_m');
   return { latitude, longitude, accuracyM };
 }
 
-export interface UploadedFile { bytes: Buffer; mediaType: EvidenceMediaType; filename: string | null }
+export interface UploadedFile {
+  bytes: Buffer;
+  mediaType: EvidenceMediaType;
+  filename: string | null;
+}
 
 export interface Delivery {
   answer: Record<string, unknown>;

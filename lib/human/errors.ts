@@ -8,24 +8,48 @@ import { DomainError } from '../domain-error.ts';
 
 /** The codes this service answers with (the contract's error enum). */
 export const HUMAN_ERROR_CODES = [
-  'invalid_request', 'unauthorized', 'key_revoked', 'forbidden_scope', 'forbidden_origin', 'not_found', 'method_not_allowed',
-  'idempotency_key_required', 'idempotency_key_reused', 'idempotency_key_in_flight', 'price_above_max',
-  'insufficient_balance', 'invalid_state', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error',
+  'invalid_request',
+  'unauthorized',
+  'key_revoked',
+  'forbidden_scope',
+  'forbidden_origin',
+  'not_found',
+  'method_not_allowed',
+  'idempotency_key_required',
+  'idempotency_key_reused',
+  'idempotency_key_in_flight',
+  'price_above_max',
+  'insufficient_balance',
+  'invalid_state',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal_error',
 ] as const;
 
 export type HumanErrorCode = (typeof HUMAN_ERROR_CODES)[number];
 
 /** The codes the service's rules raise, whoever calls them (REST, MCP, the console, the CLI). */
 export const HUMAN_DOMAIN_CODES = [
-  'invalid_request', 'not_found', 'forbidden_scope', 'invalid_state', 'price_above_max', 'insufficient_balance',
-  'idempotency_key_required', 'idempotency_key_reused', 'idempotency_key_in_flight',
+  'invalid_request',
+  'not_found',
+  'forbidden_scope',
+  'invalid_state',
+  'price_above_max',
+  'insufficient_balance',
+  'idempotency_key_required',
+  'idempotency_key_reused',
+  'idempotency_key_in_flight',
 ] as const satisfies readonly HumanErrorCode[];
 
 export type HumanDomainCode = (typeof HUMAN_DOMAIN_CODES)[number];
 
 export type HumanError = DomainError<HumanDomainCode>;
 
-const refusal = (code: HumanDomainCode, param?: string) => (message: string, at = param): HumanError => new DomainError(code, message, at);
+const refusal =
+  (code: HumanDomainCode, param?: string) =>
+  (message: string, at = param): HumanError =>
+    new DomainError(code, message, at);
 
 export const invalidRequest: (message: string, param?: string) => HumanError = refusal('invalid_request');
 export const notFound = refusal('not_found');

@@ -10,7 +10,12 @@
  * and the GPS IFD (0x8825).
  */
 
-export interface PhotoFacts { capturedAt?: number; latitude?: number; longitude?: number; accuracyM?: number }
+export interface PhotoFacts {
+  capturedAt?: number;
+  latitude?: number;
+  longitude?: number;
+  accuracyM?: number;
+}
 
 const TYPE_SIZES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 7: 1, 9: 4, 10: 8 };
 
@@ -31,13 +36,18 @@ function findTiff(b: Buffer): Buffer | null {
     if (marker === 0xda || marker === 0xd9) return null; // image data or end: no EXIF before it
     const length = b.readUInt16BE(at + 2);
     if (length < 2 || at + 2 + length > b.length) return null;
-    if (marker === 0xe1 && length >= 16 && b.toString('latin1', at + 4, at + 10) === 'Exif\0\0') return b.subarray(at + 10, at + 2 + length);
+    if (marker === 0xe1 && length >= 16 && b.toString('latin1', at + 4, at + 10) === 'Exif\0\0')
+      return b.subarray(at + 10, at + 2 + length);
     at += 2 + length;
   }
   return null;
 }
 
-interface Entry { type: number; count: number; valueAt: number }
+interface Entry {
+  type: number;
+  count: number;
+  valueAt: number;
+}
 
 function readTiff(t: Buffer): PhotoFacts {
   const little = t.toString('latin1', 0, 2) === 'II';
@@ -61,7 +71,8 @@ function readTiff(t: Buffer): PhotoFacts {
     }
     return out;
   };
-  const ascii = (e: Entry | undefined) => (e && e.type === 2 ? t.toString('latin1', e.valueAt, e.valueAt + e.count).replace(/\0+$/, '') : undefined);
+  const ascii = (e: Entry | undefined) =>
+    e && e.type === 2 ? t.toString('latin1', e.valueAt, e.valueAt + e.count).replace(/\0+$/, '') : undefined;
   const rationals = (e: Entry | undefined): number[] | undefined => {
     if (!e || e.type !== 5) return undefined;
     const out: number[] = [];
@@ -81,12 +92,20 @@ function readTiff(t: Buffer): PhotoFacts {
   const gpsAt = pointer(ifd0, 0x8825);
   if (gpsAt !== undefined) {
     const gps = ifd(gpsAt);
-    const degrees = (v: number[] | undefined) => (v && v.length === 3 && v.every(Number.isFinite) ? v[0]! + v[1]! / 60 + v[2]! / 3600 : undefined);
+    const degrees = (v: number[] | undefined) =>
+      v && v.length === 3 && v.every(Number.isFinite) ? v[0]! + v[1]! / 60 + v[2]! / 3600 : undefined;
     const lat = degrees(rationals(gps.get(2)));
     const lon = degrees(rationals(gps.get(4)));
     const latRef = ascii(gps.get(1));
     const lonRef = ascii(gps.get(3));
-    if (lat !== undefined && lon !== undefined && lat <= 90 && lon <= 180 && (latRef === 'N' || latRef === 'S') && (lonRef === 'E' || lonRef === 'W')) {
+    if (
+      lat !== undefined &&
+      lon !== undefined &&
+      lat <= 90 &&
+      lon <= 180 &&
+      (latRef === 'N' || latRef === 'S') &&
+      (lonRef === 'E' || lonRef === 'W')
+    ) {
       facts.latitude = Math.round((latRef === 'S' ? -lat : lat) * 1e6) / 1e6;
       facts.longitude = Math.round((lonRef === 'W' ? -lon : lon) * 1e6) / 1e6;
       const accuracy = rationals(gps.get(0x1f))?.[0];
@@ -108,7 +127,14 @@ function readTiff(t: Buffer): PhotoFacts {
     const lm = local ? /^(\d{4}):(\d{2}):(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(local) : null;
     const om = offset ? /^([+-])(\d{2}):(\d{2})$/.exec(offset) : null;
     if (lm && om) {
-      const asUtc = Date.UTC(Number(lm[1]), Number(lm[2]) - 1, Number(lm[3]), Number(lm[4]), Number(lm[5]), Number(lm[6]));
+      const asUtc = Date.UTC(
+        Number(lm[1]),
+        Number(lm[2]) - 1,
+        Number(lm[3]),
+        Number(lm[4]),
+        Number(lm[5]),
+        Number(lm[6]),
+      );
       const shift = (Number(om[2]) * 60 + Number(om[3])) * 60_000 * (om[1] === '-' ? -1 : 1);
       if (Number.isFinite(asUtc)) facts.capturedAt = asUtc - shift;
     }

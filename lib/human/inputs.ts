@@ -10,14 +10,26 @@ import { enumParam, integerParam, stringParam } from '../validate.ts';
 import { invalidRequest } from './errors.ts';
 import { STATUSES } from './states.ts';
 
-export const countryIso = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'two upper-case letters (ISO 3166-1 alpha-2), e.g. FR'),
-  v.description('ISO 3166-1 alpha-2 country code, upper case.'));
-export const citySlug = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a city slug: lower-case letters, digits and hyphens, e.g. paris'),
-  v.description('The city, as GET /coverage names it (e.g. paris, madrid).'));
-const capabilityId = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, 'a capability id such as human.verify'),
-  v.description('A capability id from GET /capabilities, e.g. human.verify.'));
-const slaCode = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'an SLA code such as standard or express'),
-  v.description('standard (default) or a faster SLA that GET /coverage lists.'));
+export const countryIso = v.pipe(
+  v.string(),
+  v.regex(/^[A-Z]{2}$/, 'two upper-case letters (ISO 3166-1 alpha-2), e.g. FR'),
+  v.description('ISO 3166-1 alpha-2 country code, upper case.'),
+);
+export const citySlug = v.pipe(
+  v.string(),
+  v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a city slug: lower-case letters, digits and hyphens, e.g. paris'),
+  v.description('The city, as GET /coverage names it (e.g. paris, madrid).'),
+);
+const capabilityId = v.pipe(
+  v.string(),
+  v.regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, 'a capability id such as human.verify'),
+  v.description('A capability id from GET /capabilities, e.g. human.verify.'),
+);
+const slaCode = v.pipe(
+  v.string(),
+  v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'an SLA code such as standard or express'),
+  v.description('standard (default) or a faster SLA that GET /coverage lists.'),
+);
 
 export const LocationInput = v.strictObject({ country_iso: countryIso, city_slug: citySlug });
 
@@ -31,40 +43,86 @@ export const MAX_PRICE_LIMIT = 10_000_000;
 
 export const OrderBody = v.strictObject({
   capability: capabilityId,
-  spec: v.pipe(v.record(v.string(), v.unknown(), 'an object, as the capability\'s spec_schema describes'),
-    v.description('What to do: an object valid against the capability\'s spec_schema (GET /capabilities/{capability}).')),
+  spec: v.pipe(
+    v.record(v.string(), v.unknown(), "an object, as the capability's spec_schema describes"),
+    v.description("What to do: an object valid against the capability's spec_schema (GET /capabilities/{capability})."),
+  ),
   location: LocationInput,
   sla: v.optional(slaCode),
-  max_price_cents: v.pipe(v.number(), v.integer('a whole number of cents'), v.minValue(1, 'at least 1'), v.maxValue(MAX_PRICE_LIMIT, `at most ${MAX_PRICE_LIMIT}`),
-    v.description('The most you accept to pay, in cents. An order priced above it is refused (409 price_above_max) and nothing is held.')),
-  quote_id: v.optional(v.pipe(v.string(), v.maxLength(400, 'a quote_id from POST /quote'),
-    v.description('A quote_id from POST /quote: until the quote expires, the order is charged the quoted price.'))),
+  max_price_cents: v.pipe(
+    v.number(),
+    v.integer('a whole number of cents'),
+    v.minValue(1, 'at least 1'),
+    v.maxValue(MAX_PRICE_LIMIT, `at most ${MAX_PRICE_LIMIT}`),
+    v.description(
+      'The most you accept to pay, in cents. An order priced above it is refused (409 price_above_max) and nothing is held.',
+    ),
+  ),
+  quote_id: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(400, 'a quote_id from POST /quote'),
+      v.description('A quote_id from POST /quote: until the quote expires, the order is charged the quoted price.'),
+    ),
+  ),
 });
 
 export const CANCEL_REASONS = ['no_longer_needed', 'ordered_by_mistake', 'too_slow', 'other'] as const;
 export const CancelBody = v.strictObject({
-  reason: v.optional(v.pipe(v.picklist(CANCEL_REASONS, `one of: ${CANCEL_REASONS.join(', ')}`), v.description('Why (default other).'))),
+  reason: v.optional(
+    v.pipe(v.picklist(CANCEL_REASONS, `one of: ${CANCEL_REASONS.join(', ')}`), v.description('Why (default other).')),
+  ),
 });
 
-export const DISPUTE_REASONS = ['wrong_answer', 'insufficient_evidence', 'not_done', 'wrong_location', 'other'] as const;
+export const DISPUTE_REASONS = [
+  'wrong_answer',
+  'insufficient_evidence',
+  'not_done',
+  'wrong_location',
+  'other',
+] as const;
 export const DisputeBody = v.strictObject({
-  reason: v.pipe(v.picklist(DISPUTE_REASONS, `one of: ${DISPUTE_REASONS.join(', ')}`), v.description('What is wrong with the delivery.')),
-  statement: v.pipe(v.string(), v.minLength(20, 'a statement of 20 to 2000 characters'), v.maxLength(2000, 'a statement of 20 to 2000 characters'),
-    v.description('What is wrong, in enough words for an operator to judge (20 to 2000 characters).')),
+  reason: v.pipe(
+    v.picklist(DISPUTE_REASONS, `one of: ${DISPUTE_REASONS.join(', ')}`),
+    v.description('What is wrong with the delivery.'),
+  ),
+  statement: v.pipe(
+    v.string(),
+    v.minLength(20, 'a statement of 20 to 2000 characters'),
+    v.maxLength(2000, 'a statement of 20 to 2000 characters'),
+    v.description('What is wrong, in enough words for an operator to judge (20 to 2000 characters).'),
+  ),
 });
 
-const isoInstant = (what: string) => stringParam({
-  max: 40, pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/,
-  accepts: 'an ISO 8601 instant with a zone, e.g. 2026-11-22T10:00:00Z', description: what,
-});
+const isoInstant = (what: string) =>
+  stringParam({
+    max: 40,
+    pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/,
+    accepts: 'an ISO 8601 instant with a zone, e.g. 2026-11-22T10:00:00Z',
+    description: what,
+  });
 
 export const ListQuery = v.object({
   status: v.optional(enumParam(STATUSES, 'Only tasks in this status.')),
-  capability: v.optional(stringParam({ max: 100, pattern: /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, accepts: 'a capability id such as human.verify', description: 'Only tasks of this capability.' })),
+  capability: v.optional(
+    stringParam({
+      max: 100,
+      pattern: /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/,
+      accepts: 'a capability id such as human.verify',
+      description: 'Only tasks of this capability.',
+    }),
+  ),
   created_after: v.optional(isoInstant('Only tasks created at or after this instant.')),
   created_before: v.optional(isoInstant('Only tasks created before this instant.')),
   limit: v.optional(integerParam(1, 100, 'Tasks per page, 1 to 100; default 20.')),
-  cursor: v.optional(stringParam({ max: 100, pattern: /^[A-Za-z0-9_-]+$/, accepts: 'a next_cursor value from an earlier page', description: 'Continues a listing: meta.next_cursor of the previous page.' })),
+  cursor: v.optional(
+    stringParam({
+      max: 100,
+      pattern: /^[A-Za-z0-9_-]+$/,
+      accepts: 'a next_cursor value from an earlier page',
+      description: 'Continues a listing: meta.next_cursor of the previous page.',
+    }),
+  ),
 });
 
 /**
@@ -73,16 +131,32 @@ export const ListQuery = v.object({
  */
 export const ListInput = v.strictObject({
   status: v.optional(v.picklist(STATUSES, `one of: ${STATUSES.join(', ')}`)),
-  capability: v.optional(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, 'a capability id such as human.verify'))),
+  capability: v.optional(
+    v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, 'a capability id such as human.verify')),
+  ),
   created_after: v.optional(v.pipe(v.string(), v.isoTimestamp('an ISO 8601 instant with a zone'))),
   created_before: v.optional(v.pipe(v.string(), v.isoTimestamp('an ISO 8601 instant with a zone'))),
-  limit: v.optional(v.pipe(v.number(), v.integer('an integer from 1 to 100'), v.minValue(1, 'an integer from 1 to 100'), v.maxValue(100, 'an integer from 1 to 100'))),
+  limit: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('an integer from 1 to 100'),
+      v.minValue(1, 'an integer from 1 to 100'),
+      v.maxValue(100, 'an integer from 1 to 100'),
+    ),
+  ),
   cursor: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,100}$/, 'a next_cursor value from an earlier page'))),
 });
 
 export const LedgerQuery = v.object({
   limit: v.optional(integerParam(1, 100, 'Entries per page, 1 to 100; default 50.')),
-  cursor: v.optional(stringParam({ max: 20, pattern: /^[0-9]+$/, accepts: 'a next_cursor value from an earlier page', description: 'Continues the ledger: meta.next_cursor of the previous page.' })),
+  cursor: v.optional(
+    stringParam({
+      max: 20,
+      pattern: /^[0-9]+$/,
+      accepts: 'a next_cursor value from an earlier page',
+      description: 'Continues the ledger: meta.next_cursor of the previous page.',
+    }),
+  ),
 });
 
 type AnySchema = v.GenericSchema;
@@ -107,7 +181,10 @@ export function validateInput<S extends AnySchema>(schema: S, input: unknown, pr
   }
   if (issue.received === 'undefined') throw invalidRequest(`Missing required field '${field}'.`, field);
   if (field === '') throw invalidRequest(`Invalid body: ${issue.message}.`);
-  throw invalidRequest(`Invalid field '${field}': must be ${issue.message.startsWith('Invalid') ? issue.message.replace(/^Invalid \w+: /, '') : issue.message}.`, field);
+  throw invalidRequest(
+    `Invalid field '${field}': must be ${issue.message.startsWith('Invalid') ? issue.message.replace(/^Invalid \w+: /, '') : issue.message}.`,
+    field,
+  );
 }
 
 /** The field names a strict object accepts at a path, for the "unknown field" message. */

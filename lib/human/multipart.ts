@@ -5,7 +5,12 @@
  * Buffer.indexOf. Refuses anything malformed (MultipartError, a 400 to the caller).
  */
 
-export interface Part { name: string; filename: string | null; contentType: string | null; data: Buffer }
+export interface Part {
+  name: string;
+  filename: string | null;
+  contentType: string | null;
+  data: Buffer;
+}
 
 export class MultipartError extends Error {}
 
@@ -23,7 +28,8 @@ export function parseMultipart(body: Buffer, boundary: string, maxParts = 64): P
   const parts: Part[] = [];
   for (;;) {
     if (body[at] === 0x2d && body[at + 1] === 0x2d) return parts; // closing delimiter "--"
-    if (body[at] !== 0x0d || body[at + 1] !== 0x0a) throw new MultipartError('The form body is malformed (a boundary is not followed by a line break).');
+    if (body[at] !== 0x0d || body[at + 1] !== 0x0a)
+      throw new MultipartError('The form body is malformed (a boundary is not followed by a line break).');
     const headersEnd = body.indexOf('\r\n\r\n', at + 2);
     if (headersEnd === -1) throw new MultipartError('The form body is malformed (a part has no end of headers).');
     const headers = parseHeaders(body.toString('utf8', at + 2, headersEnd));
@@ -32,7 +38,12 @@ export function parseMultipart(body: Buffer, boundary: string, maxParts = 64): P
     const disposition = headers.get('content-disposition') ?? '';
     const name = param(disposition, 'name');
     if (!/^form-data\b/i.test(disposition) || name === null) throw new MultipartError('A form part has no name.');
-    parts.push({ name, filename: param(disposition, 'filename'), contentType: headers.get('content-type') ?? null, data: body.subarray(headersEnd + 4, end) });
+    parts.push({
+      name,
+      filename: param(disposition, 'filename'),
+      contentType: headers.get('content-type') ?? null,
+      data: body.subarray(headersEnd + 4, end),
+    });
     if (parts.length > maxParts) throw new MultipartError(`The form has more than ${maxParts} parts.`);
     at = end + next.length;
   }
@@ -49,6 +60,8 @@ function parseHeaders(block: string): Map<string, string> {
 
 /** A parameter of Content-Disposition: name="x" (browsers escape a quote in it as %22). */
 function param(header: string, key: string): string | null {
-  const m = new RegExp(`(?:^|;)\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(header) ?? new RegExp(`(?:^|;)\\s*${key}=([^;\\s"]+)`, 'i').exec(header);
+  const m =
+    new RegExp(`(?:^|;)\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(header) ??
+    new RegExp(`(?:^|;)\\s*${key}=([^;\\s"]+)`, 'i').exec(header);
   return m ? m[1]!.replace(/\\(.)/g, '$1').replace(/%22/g, '"') : null;
 }

@@ -51,10 +51,17 @@ export function presentTask(task: TaskRow, now: number) {
     result_available: hasAnswer(task.status),
     cancellation: task.status === 'cancelled' ? { reason: task.cancel_reason } : null,
     failure: task.status === 'failed' ? { reason: task.failure_reason } : null,
-    dispute: task.disputed_at === null ? null : {
-      reason: task.dispute_reason!, statement: task.dispute_statement!, opened_at: iso(task.disputed_at)!,
-      resolution: task.resolution, resolution_note: task.resolution_note, resolved_at: iso(task.resolved_at),
-    },
+    dispute:
+      task.disputed_at === null
+        ? null
+        : {
+            reason: task.dispute_reason!,
+            statement: task.dispute_statement!,
+            opened_at: iso(task.disputed_at)!,
+            resolution: task.resolution,
+            resolution_note: task.resolution_note,
+            resolved_at: iso(task.resolved_at),
+          },
     poll_after_s: pollAfterSeconds(task, now),
     links,
   };
@@ -87,9 +94,15 @@ export function presentEvidence(task: TaskRow, rows: EvidenceRow[]) {
       filename: e.filename,
       captured_at: iso(e.captured_at),
       captured_at_source: e.captured_source,
-      position: e.latitude === null || e.longitude === null ? null : {
-        latitude: e.latitude, longitude: e.longitude, accuracy_m: e.accuracy_m, source: e.position_source,
-      },
+      position:
+        e.latitude === null || e.longitude === null
+          ? null
+          : {
+              latitude: e.latitude,
+              longitude: e.longitude,
+              accuracy_m: e.accuracy_m,
+              source: e.position_source,
+            },
       download_url: `${HUMAN_BASE}/tasks/${task.ref}/evidence/${id}`,
     };
   });

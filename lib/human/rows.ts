@@ -7,29 +7,87 @@ import type { SandboxPlan } from './sandbox.ts';
 import type { Status } from './states.ts';
 
 export interface TaskRow {
-  id: number; ref: string; account_id: number; key_id: number; environment: 'test' | 'live';
-  capability: string; spec: string; country_iso: string; city_slug: string; sla: string;
-  price_cents: number; max_price_cents: number; currency: string; status: Status; version: number;
-  sandbox_plan: SandboxPlan | null; worker_account_id: number | null;
-  created_at: number; updated_at: number; due_at: number; dispatched_at: number | null; started_at: number | null;
-  delivered_at: number | null; dispute_deadline: number | null; closed_at: number | null;
-  answer: string | null; confidence_bps: number | null; cancel_reason: string | null; failure_reason: string | null;
-  dispute_reason: string | null; dispute_statement: string | null; disputed_at: number | null;
-  resolution: 'answer_stands' | 'refunded' | null; resolution_note: string | null; resolved_at: number | null;
+  id: number;
+  ref: string;
+  account_id: number;
+  key_id: number;
+  environment: 'test' | 'live';
+  capability: string;
+  spec: string;
+  country_iso: string;
+  city_slug: string;
+  sla: string;
+  price_cents: number;
+  max_price_cents: number;
+  currency: string;
+  status: Status;
+  version: number;
+  sandbox_plan: SandboxPlan | null;
+  worker_account_id: number | null;
+  created_at: number;
+  updated_at: number;
+  due_at: number;
+  dispatched_at: number | null;
+  started_at: number | null;
+  delivered_at: number | null;
+  dispute_deadline: number | null;
+  closed_at: number | null;
+  answer: string | null;
+  confidence_bps: number | null;
+  cancel_reason: string | null;
+  failure_reason: string | null;
+  dispute_reason: string | null;
+  dispute_statement: string | null;
+  disputed_at: number | null;
+  resolution: 'answer_stands' | 'refunded' | null;
+  resolution_note: string | null;
+  resolved_at: number | null;
   next_check_at: number | null;
 }
 
 export interface EvidenceRow {
-  id: number; kind: 'photo' | 'note' | 'document'; filename: string | null; note: string | null;
-  captured_at: number | null; captured_source: string | null; latitude: number | null; longitude: number | null;
-  accuracy_m: number | null; position_source: string | null; synthetic: 0 | 1; created_at: number;
-  sha256: string | null; media_type: string | null; size: number | null;
+  id: number;
+  kind: 'photo' | 'note' | 'document';
+  filename: string | null;
+  note: string | null;
+  captured_at: number | null;
+  captured_source: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  accuracy_m: number | null;
+  position_source: string | null;
+  synthetic: 0 | 1;
+  created_at: number;
+  sha256: string | null;
+  media_type: string | null;
+  size: number | null;
 }
 
-export interface CapabilityRow { id: string; title: string; description: string }
-export interface SlaRow { code: string; title: string; hours: number }
-export interface CityRow { country_iso: string; city_slug: string; name: string; latitude: number; longitude: number; live: 0 | 1 }
-export interface PriceRow { capability: string; country_iso: string; city_slug: string; sla: string; price_cents: number }
+export interface CapabilityRow {
+  id: string;
+  title: string;
+  description: string;
+}
+export interface SlaRow {
+  code: string;
+  title: string;
+  hours: number;
+}
+export interface CityRow {
+  country_iso: string;
+  city_slug: string;
+  name: string;
+  latitude: number;
+  longitude: number;
+  live: 0 | 1;
+}
+export interface PriceRow {
+  capability: string;
+  country_iso: string;
+  city_slug: string;
+  sla: string;
+  price_cents: number;
+}
 
 /**
  * The catalogue as one immutable snapshot per version, read from the tables once per load: an order or

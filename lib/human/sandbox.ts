@@ -12,13 +12,13 @@
 import type { Status, TaskEvent } from './states.ts';
 
 export const SANDBOX_PLANS = [
-  'deliver',          // default: delivered with a confident answer, completed when the review window closes
-  'low_confidence',   // delivered with confidence 3,000 bps and an inconclusive answer
-  'fail',             // the person "cannot do it": in_progress → failed
-  'expire',           // nobody takes it: pending → expired after one delay (its due time is one delay)
-  'stay_pending',     // stays pending until its SLA passes: to rehearse cancel
-  'stay_dispatched',  // dispatched, then stays so until its SLA passes: to rehearse cancel after dispatch
-  'dispute_refund',   // delivered; a dispute is resolved as refunded (any other plan: the answer stands)
+  'deliver', // default: delivered with a confident answer, completed when the review window closes
+  'low_confidence', // delivered with confidence 3,000 bps and an inconclusive answer
+  'fail', // the person "cannot do it": in_progress → failed
+  'expire', // nobody takes it: pending → expired after one delay (its due time is one delay)
+  'stay_pending', // stays pending until its SLA passes: to rehearse cancel
+  'stay_dispatched', // dispatched, then stays so until its SLA passes: to rehearse cancel after dispatch
+  'dispute_refund', // delivered; a dispute is resolved as refunded (any other plan: the answer stands)
 ] as const;
 export type SandboxPlan = (typeof SANDBOX_PLANS)[number];
 
@@ -51,7 +51,10 @@ export interface SandboxTimes {
   disputed_at: number | null;
 }
 
-export interface DueStep { event: TaskEvent; at: number }
+export interface DueStep {
+  event: TaskEvent;
+  at: number;
+}
 
 /**
  * The next event the scheduler applies to a sandbox task, or null when it waits for the client (or is
@@ -69,9 +72,15 @@ export function nextSandboxStep(plan: SandboxPlan, status: Status, t: SandboxTim
     case 'in_progress':
       return { event: plan === 'fail' ? 'cannot_do' : 'deliver', at: t.created_at + 3 * delayMs };
     case 'delivered':
-      return { event: 'review_elapsed', at: t.dispute_deadline ?? (t.delivered_at ?? t.created_at) + REVIEW_DELAYS * delayMs };
+      return {
+        event: 'review_elapsed',
+        at: t.dispute_deadline ?? (t.delivered_at ?? t.created_at) + REVIEW_DELAYS * delayMs,
+      };
     case 'disputed':
-      return { event: plan === 'dispute_refund' ? 'resolve_refund' : 'resolve_stands', at: (t.disputed_at ?? t.created_at) + delayMs };
+      return {
+        event: plan === 'dispute_refund' ? 'resolve_refund' : 'resolve_stands',
+        at: (t.disputed_at ?? t.created_at) + delayMs,
+      };
     default:
       return null;
   }

@@ -28,7 +28,9 @@ export function dueEvent(task: ScheduledTask, now: number, delayMs: number): Tas
     return 'expire';
   }
   if (task.environment === 'live') {
-    return task.status === 'delivered' && task.dispute_deadline !== null && task.dispute_deadline <= now ? 'review_elapsed' : null;
+    return task.status === 'delivered' && task.dispute_deadline !== null && task.dispute_deadline <= now
+      ? 'review_elapsed'
+      : null;
   }
   const step = nextSandboxStep(task.sandbox_plan!, task.status, task, delayMs);
   return step && step.at <= now ? step.event : null;

@@ -9,30 +9,55 @@
  *      └──expire──► expired ◄──expire── (dispatched, in_progress)                          └──resolve_refund──► refunded
  */
 
-export const STATUSES = ['pending', 'dispatched', 'in_progress', 'delivered', 'disputed', 'completed', 'cancelled', 'failed', 'expired', 'refunded'] as const;
+export const STATUSES = [
+  'pending',
+  'dispatched',
+  'in_progress',
+  'delivered',
+  'disputed',
+  'completed',
+  'cancelled',
+  'failed',
+  'expired',
+  'refunded',
+] as const;
 export type Status = (typeof STATUSES)[number];
 
 export const TERMINAL: ReadonlySet<Status> = new Set(['completed', 'cancelled', 'failed', 'expired', 'refunded']);
 
-export const EVENTS = ['accept', 'start', 'deliver', 'cannot_do', 'cancel', 'expire', 'review_elapsed', 'dispute', 'resolve_stands', 'resolve_refund'] as const;
+export const EVENTS = [
+  'accept',
+  'start',
+  'deliver',
+  'cannot_do',
+  'cancel',
+  'expire',
+  'review_elapsed',
+  'dispute',
+  'resolve_stands',
+  'resolve_refund',
+] as const;
 export type TaskEvent = (typeof EVENTS)[number];
 
 /** What a transition does to a live task's hold. Sandbox tasks have no hold. */
 export type MoneyEffect = 'capture' | 'release' | null;
 
-interface Transition { from: readonly Status[]; to: Status }
+interface Transition {
+  from: readonly Status[];
+  to: Status;
+}
 
 export const TRANSITIONS: Record<TaskEvent, Transition> = {
-  accept: { from: ['pending'], to: 'dispatched' },                        // a verified person takes it
-  start: { from: ['dispatched'], to: 'in_progress' },                     // the person is on it
-  deliver: { from: ['in_progress'], to: 'delivered' },                    // answer, confidence, evidence
-  cannot_do: { from: ['in_progress'], to: 'failed' },                     // the person cannot do it
-  cancel: { from: ['pending', 'dispatched'], to: 'cancelled' },           // by the client
+  accept: { from: ['pending'], to: 'dispatched' }, // a verified person takes it
+  start: { from: ['dispatched'], to: 'in_progress' }, // the person is on it
+  deliver: { from: ['in_progress'], to: 'delivered' }, // answer, confidence, evidence
+  cannot_do: { from: ['in_progress'], to: 'failed' }, // the person cannot do it
+  cancel: { from: ['pending', 'dispatched'], to: 'cancelled' }, // by the client
   expire: { from: ['pending', 'dispatched', 'in_progress'], to: 'expired' }, // the SLA passed undelivered
-  review_elapsed: { from: ['delivered'], to: 'completed' },               // the dispute window closed
-  dispute: { from: ['delivered'], to: 'disputed' },                       // by the client, within the window
-  resolve_stands: { from: ['disputed'], to: 'completed' },                // operator: the answer stands
-  resolve_refund: { from: ['disputed'], to: 'refunded' },                 // operator: refund
+  review_elapsed: { from: ['delivered'], to: 'completed' }, // the dispute window closed
+  dispute: { from: ['delivered'], to: 'disputed' }, // by the client, within the window
+  resolve_stands: { from: ['disputed'], to: 'completed' }, // operator: the answer stands
+  resolve_refund: { from: ['disputed'], to: 'refunded' }, // operator: refund
 };
 
 /** The state an event leads to from `status`, or null when the event is not allowed there. */
@@ -49,8 +74,8 @@ export function moneyEffect(to: Status): MoneyEffect {
 }
 
 /** The answer exists from delivery on (a refunded task keeps the answer it was refunded for). */
-export const hasAnswer = (status: Status) => status === 'delivered' || status === 'disputed' || status === 'completed' || status === 'refunded';
-
+export const hasAnswer = (status: Status) =>
+  status === 'delivered' || status === 'disputed' || status === 'completed' || status === 'refunded';
 
 /** How long a client has to dispute a delivered live answer (SPEC: within 72 hours). */
 export const DISPUTE_WINDOW_MS = 72 * 3_600_000;

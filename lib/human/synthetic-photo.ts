@@ -16,7 +16,7 @@ export function syntheticPhoto(): Buffer {
     raw[row] = 0; // filter: none
     for (let x = 0; x < width; x++) {
       const band = Math.abs(x - y * 1.5) < 8;
-      const shade = band ? 230 : 120 + ((x >> 3) + (y >> 3)) % 2 * 40;
+      const shade = band ? 230 : 120 + (((x >> 3) + (y >> 3)) % 2) * 40;
       raw.fill(shade, row + 1 + x * 3, row + 4 + x * 3);
     }
   }
@@ -32,6 +32,11 @@ export function syntheticPhoto(): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  cached = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  cached = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
   return cached;
 }

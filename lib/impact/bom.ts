@@ -18,7 +18,10 @@ export interface BomCheck {
 }
 
 /** kg of material, or units of the component product, per line unit; null if the unit does not fit. */
-export function unitFactor(line: Pick<BomLine, 'component_type' | 'unit'>, componentUnit: string | null): number | null {
+export function unitFactor(
+  line: Pick<BomLine, 'component_type' | 'unit'>,
+  componentUnit: string | null,
+): number | null {
   if (line.component_type === 'material' || componentUnit === 'kg') {
     if (line.unit === 'kg') return 1;
     if (line.unit === 'g') return 0.001;
@@ -58,7 +61,8 @@ export function checkBom(products: Product[], bom: BomLine[], materials: Materia
     const known = key !== null && (line.component_type === 'material' ? materialSet.has(key) : productUnit.has(key));
     let reason: string | null = null;
     if (!known) reason = `${line.component_type} '${key ?? ''}' does not exist`;
-    else if (unitFactor(line, line.component_type === 'product' ? productUnit.get(key!)! : null) === null) reason = `unit '${line.unit}' does not fit the component`;
+    else if (unitFactor(line, line.component_type === 'product' ? productUnit.get(key!)! : null) === null)
+      reason = `unit '${line.unit}' does not fit the component`;
     else if (!(line.qty >= 0) || !Number.isFinite(line.qty)) reason = 'quantity is negative or not finite';
     if (reason) {
       unresolved.push({ product: line.product, line: line.line, reason });
@@ -98,13 +102,23 @@ export function checkBom(products: Product[], bom: BomLine[], materials: Materia
   return { unresolved, unmodelled, cycles, order: order.filter((p) => !blocked.has(p)), blocked: [...blocked].sort() };
 }
 
-export interface RawQuantity { material: string | null; name: string; qty: number; unit: string }
+export interface RawQuantity {
+  material: string | null;
+  name: string;
+  qty: number;
+  unit: string;
+}
 
 /**
  * The raw materials one unit needs, losses included, at central quantities (explain's `quantities`):
  * materials in kg, unmodelled parts in their own unit (kg when given in g). Sorted by material.
  */
-export function flattenCentral(slug: string, lines: Map<string, BomLine[]>, products: Map<string, Product>, materials: Map<string, Material>): RawQuantity[] {
+export function flattenCentral(
+  slug: string,
+  lines: Map<string, BomLine[]>,
+  products: Map<string, Product>,
+  materials: Map<string, Material>,
+): RawQuantity[] {
   const acc = new Map<string, RawQuantity>();
   const walk = (p: string, factor: number) => {
     for (const line of lines.get(p) ?? []) {
@@ -119,7 +133,12 @@ export function flattenCentral(slug: string, lines: Map<string, BomLine[]>, prod
       } else {
         const inKg = line.unit === 'g' || line.unit === 'kg';
         const name = line.component_name ?? line.role;
-        add(acc, `u:${name}:${inKg ? 'kg' : line.unit}`, { material: null, name, qty: inKg ? q * (line.unit === 'g' ? 0.001 : 1) : q, unit: inKg ? 'kg' : line.unit });
+        add(acc, `u:${name}:${inKg ? 'kg' : line.unit}`, {
+          material: null,
+          name,
+          qty: inKg ? q * (line.unit === 'g' ? 0.001 : 1) : q,
+          unit: inKg ? 'kg' : line.unit,
+        });
       }
     }
   };

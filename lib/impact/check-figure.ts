@@ -65,7 +65,10 @@ export interface FigureSpec {
 }
 
 export class FigureCheckError extends Error {
-  constructor(readonly what: string, readonly reason: string) {
+  constructor(
+    readonly what: string,
+    readonly reason: string,
+  ) {
     super(`${what}: ${reason}`);
   }
 }
@@ -79,7 +82,11 @@ const near = (a: number, b: number) => Math.abs(a - b) <= REL * Math.max(Math.ab
 export function checkRun(run: ServedRun, what: string): void {
   if (run.status !== 'validated') throw new FigureCheckError(what, `run ${run.id} is ${run.status}, not validated`);
   if (run.published_at === null) throw new FigureCheckError(what, `run ${run.id} was never published`);
-  if (run.quantiles !== QUANTILES_LABEL) throw new FigureCheckError(what, `run ${run.id} stores quantiles ${run.quantiles}, this service reads ${QUANTILES_LABEL}`);
+  if (run.quantiles !== QUANTILES_LABEL)
+    throw new FigureCheckError(
+      what,
+      `run ${run.id} stores quantiles ${run.quantiles}, this service reads ${QUANTILES_LABEL}`,
+    );
 }
 
 export function checkFigure(run: ServedRun, row: StatRow, spec: FigureSpec): Figure {
@@ -87,34 +94,60 @@ export function checkFigure(run: ServedRun, row: StatRow, spec: FigureSpec): Fig
   checkRun(run, what);
   if (spec.runId !== run.id) throw new FigureCheckError(what, `a row of run ${spec.runId} offered as run ${run.id}'s`);
   const numbers = [row.low, row.median, row.high, row.mean, ...(row.central === null ? [] : [row.central])];
-  if (numbers.some((x) => typeof x !== 'number' || !Number.isFinite(x))) throw new FigureCheckError(what, 'a value is missing or not finite');
+  if (numbers.some((x) => typeof x !== 'number' || !Number.isFinite(x)))
+    throw new FigureCheckError(what, 'a value is missing or not finite');
   if (numbers.some((x) => x < 0)) throw new FigureCheckError(what, 'a value is negative');
-  if (!(row.low <= row.median && row.median <= row.high)) throw new FigureCheckError(what, `interval out of order (low ${row.low}, median ${row.median}, high ${row.high})`);
+  if (!(row.low <= row.median && row.median <= row.high))
+    throw new FigureCheckError(what, `interval out of order (low ${row.low}, median ${row.median}, high ${row.high})`);
   if (!GRADES.includes(row.grade)) throw new FigureCheckError(what, `unknown grade ${row.grade}`);
   const grade = row.grade as Grade;
   const expected = gradeOf(row, spec.cap);
-  if (grade !== expected) throw new FigureCheckError(what, `graded ${grade}, but its interval and inputs give ${expected}`);
+  if (grade !== expected)
+    throw new FigureCheckError(what, `graded ${grade}, but its interval and inputs give ${expected}`);
   if ((grade === 'INDICATIVE') !== (row.central === null)) {
-    throw new FigureCheckError(what, grade === 'INDICATIVE' ? 'an INDICATIVE figure carries a central value' : `a ${grade} figure has no central value`);
+    throw new FigureCheckError(
+      what,
+      grade === 'INDICATIVE'
+        ? 'an INDICATIVE figure carries a central value'
+        : `a ${grade} figure has no central value`,
+    );
   }
   if (row.central !== null) {
-    if (!near(row.central, row.mean)) throw new FigureCheckError(what, `central ${row.central} is not the mean of the draws ${row.mean}`);
+    if (!near(row.central, row.mean))
+      throw new FigureCheckError(what, `central ${row.central} is not the mean of the draws ${row.mean}`);
     const tol = REL * Math.max(Math.abs(row.high), Number.MIN_VALUE);
-    if (row.central < row.low - tol || row.central > row.high + tol) throw new FigureCheckError(what, 'central outside its interval');
+    if (row.central < row.low - tol || row.central > row.high + tol)
+      throw new FigureCheckError(what, 'central outside its interval');
   }
-  const body: FigureBody = { central: row.central, low: row.low, median: row.median, high: row.high, grade, unit: spec.unit, display: displayFigure(row) };
+  const body: FigureBody = {
+    central: row.central,
+    low: row.low,
+    median: row.median,
+    high: row.high,
+    grade,
+    unit: spec.unit,
+    display: displayFigure(row),
+  };
   return body as Figure;
 }
 
 /** A row scaled by k > 0 (spend by `amount`): the same statistics, every one multiplied. */
 export function scaleRow<R extends StatRow>(row: R, k: number): R {
-  return { ...row, low: row.low * k, median: row.median * k, high: row.high * k, mean: row.mean * k, central: row.central === null ? null : row.central * k };
+  return {
+    ...row,
+    low: row.low * k,
+    median: row.median * k,
+    high: row.high * k,
+    mean: row.mean * k,
+    central: row.central === null ? null : row.central * k,
+  };
 }
 
 /** Parts of a headline (a breakdown, an explain stage) must add up to it, on the means (gate sums_to_headline). */
 export function checkSum(what: string, headline: { mean: number }, parts: ReadonlyArray<{ mean: number }>): void {
   const sum = parts.reduce((a, p) => a + p.mean, 0);
-  if (!near(sum, headline.mean)) throw new FigureCheckError(what, `parts add up to ${sum}, the headline is ${headline.mean}`);
+  if (!near(sum, headline.mean))
+    throw new FigureCheckError(what, `parts add up to ${sum}, the headline is ${headline.mean}`);
 }
 
 /**

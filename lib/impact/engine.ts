@@ -46,7 +46,14 @@ export interface RunResult {
   checks: RunChecks;
 }
 
-type Labels = { material: Map<string, string>; country: Map<string, string>; conflict: Map<string, string>; channel: Map<string, string>; sector: Map<string, string>; region: Map<string, string> };
+type Labels = {
+  material: Map<string, string>;
+  country: Map<string, string>;
+  conflict: Map<string, string>;
+  channel: Map<string, string>;
+  sector: Map<string, string>;
+  region: Map<string, string>;
+};
 
 export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions): RunResult {
   const scenario = reg.scenarios.find((s) => s.code === scenarioCode);
@@ -61,9 +68,15 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
   const materialsBySlug = new Map(reg.materials.map((m) => [m.slug, m]));
   const sectorOf = new Map(reg.materials.map((m) => [m.slug, m.sector]));
   const labels: Labels = {
-    material: new Map([...reg.materials.map((m) => [m.slug, m.name] as const), ['none', 'arms manufacture (not a material)']]),
+    material: new Map([
+      ...reg.materials.map((m) => [m.slug, m.name] as const),
+      ['none', 'arms manufacture (not a material)'],
+    ]),
     country: new Map(reg.countries.map((c) => [c.iso3, c.name])),
-    conflict: new Map([...reg.conflicts.map((k) => [k.slug, k.name] as const), ['none', 'not through a conflict (channels C2–C4)']]),
+    conflict: new Map([
+      ...reg.conflicts.map((k) => [k.slug, k.name] as const),
+      ['none', 'not through a conflict (channels C2–C4)'],
+    ]),
     channel: new Map(reg.channels.map((c) => [c.code, c.name])),
     sector: new Map(reg.sectors.map((s) => [s.code, s.name])),
     region: new Map(reg.mrio.regions.map((r) => [r, r])),
@@ -88,19 +101,28 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
     checks.excludedRows = Math.max(checks.excludedRows, harm.excludedRows);
     harm.sources.forEach((s) => sourcesUsed.add(s));
     const mats = materialIntensities(reg, params, harm, opts.seed, n, u);
-    for (const [slug, mi] of mats) mi.sources.forEach((s) => (materialSources.get(slug) ?? materialSources.set(slug, new Set()).get(slug)!).add(s));
+    for (const [slug, mi] of mats)
+      mi.sources.forEach((s) => (materialSources.get(slug) ?? materialSources.set(slug, new Set()).get(slug)!).add(s));
     const arms = params.arms ? armsIntensity(reg, harm, n) : null;
     const S = harmIntensities(reg, model, harm, n);
     const mrioSources = new Set([...harm.sources, ...reg.always_sources, ...(arms ? ['sipri-aid'] : [])]);
     mrioSources.forEach((s) => sourcesUsed.add(s));
-    const columns = new Map<string, { res: ColumnResult; stats: Map<string, Map<string, StatColumns>>; total: StatColumns }>();
+    const columns = new Map<
+      string,
+      { res: ColumnResult; stats: Map<string, Map<string, StatColumns>>; total: StatColumns }
+    >();
     const column = (p: Product) => {
       const key = `${p.mrio_region}:${p.mrio_sector}`;
       let c = columns.get(key);
       if (!c) {
         const res = footprint(model, S, unitColumn(model, p.mrio_region, p.mrio_sector), 1000);
         const stats = new Map<string, Map<string, StatColumns>>();
-        for (const [dim, map] of [['sector', res.bySector], ['country', res.byRegion], ['channel', res.byChannel], ['layer', res.byLayer]] as const) {
+        for (const [dim, map] of [
+          ['sector', res.bySector],
+          ['country', res.byRegion],
+          ['channel', res.byChannel],
+          ['layer', res.byLayer],
+        ] as const) {
           stats.set(dim, new Map([...map.entries()].map(([k, draws]) => [k, statColumns(draws, mrioCap, scratch)])));
         }
         columns.set(key, (c = { res, stats, total: statColumns(res.total, mrioCap, scratch) }));
@@ -120,21 +142,79 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
         const cap = productCap(p, reg.illustrative);
         const head = statColumns(pd.total, cap, scratch);
         perUnitMeans.set(slug, head.mean);
-        rows.figures.push({ subject_type: 'product', subject_key: slug, metric, basis: 'per_unit', route: 'material', ...head });
+        rows.figures.push({
+          subject_type: 'product',
+          subject_key: slug,
+          metric,
+          basis: 'per_unit',
+          route: 'material',
+          ...head,
+        });
         if (p.unit_mass_g !== null) {
           const k = 1000 / p.unit_mass_g;
-          rows.figures.push({ subject_type: 'product', subject_key: slug, metric, basis: 'per_kg', route: 'material',
-            low: head.low * k, median: head.median * k, high: head.high * k, mean: head.mean * k, central: head.central === null ? null : head.central * k, grade: head.grade });
+          rows.figures.push({
+            subject_type: 'product',
+            subject_key: slug,
+            metric,
+            basis: 'per_kg',
+            route: 'material',
+            low: head.low * k,
+            median: head.median * k,
+            high: head.high * k,
+            mean: head.mean * k,
+            central: head.central === null ? null : head.central * k,
+            grade: head.grade,
+          });
         }
         const col = column(p);
-        rows.figures.push({ subject_type: 'product', subject_key: slug, metric, basis: 'per_1000_eur', route: 'mrio', ...col.total });
+        rows.figures.push({
+          subject_type: 'product',
+          subject_key: slug,
+          metric,
+          basis: 'per_1000_eur',
+          route: 'mrio',
+          ...col.total,
+        });
         rows.draws.push({ subject_type: 'product', subject_key: slug, metric, draws: pd.total });
-        const lineLabels = new Map((lines.get(slug) ?? []).map((l) => [String(l.line), `${l.line}. ${l.role}${l.component_type === 'unmodelled' ? ' (not modelled)' : ''}`]));
+        const lineLabels = new Map(
+          (lines.get(slug) ?? []).map((l) => [
+            String(l.line),
+            `${l.line}. ${l.role}${l.component_type === 'unmodelled' ? ' (not modelled)' : ''}`,
+          ]),
+        );
         lineLabels.set('manufacture', 'arms manufacture (value added at this stage)');
-        pushContributions(rows.contributions, slug, metric, 'material', 'line', pd.lines, lineLabels, head.mean, cap, scratch);
-        for (const [dim, map] of breakdowns(pd, ctx, sectorOf)) pushContributions(rows.contributions, slug, metric, 'material', dim, map, labels[dim], head.mean, cap, scratch);
+        pushContributions(
+          rows.contributions,
+          slug,
+          metric,
+          'material',
+          'line',
+          pd.lines,
+          lineLabels,
+          head.mean,
+          cap,
+          scratch,
+        );
+        for (const [dim, map] of breakdowns(pd, ctx, sectorOf))
+          pushContributions(
+            rows.contributions,
+            slug,
+            metric,
+            'material',
+            dim,
+            map,
+            labels[dim],
+            head.mean,
+            cap,
+            scratch,
+          );
         for (const [dim, stats] of col.stats) {
-          const lbl = dim === 'country' ? labels.region : dim === 'layer' ? new Map(LAYERS.map((l) => [l.key as string, l.label as string])) : labels[dim as 'sector' | 'channel'];
+          const lbl =
+            dim === 'country'
+              ? labels.region
+              : dim === 'layer'
+                ? new Map(LAYERS.map((l) => [l.key as string, l.label as string]))
+                : labels[dim as 'sector' | 'channel'];
           pushStats(rows.contributions, slug, metric, 'mrio', dim, stats, lbl, col.total.mean);
         }
         const used = productSources.get(slug) ?? new Set<string>();
@@ -156,7 +236,16 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
           const draws = s.subarray(col * n, (col + 1) * n);
           if (!draws.some((x) => x !== 0)) continue;
           const { low, median, high, mean } = statColumns(draws, 'ROBUST', scratch);
-          rows.intensities.push({ metric, region: model.regions[Math.floor(col / model.sectors.length)]!, sector: model.sectors[col % model.sectors.length]!, channel, low, median, high, mean });
+          rows.intensities.push({
+            metric,
+            region: model.regions[Math.floor(col / model.sectors.length)]!,
+            sector: model.sectors[col % model.sectors.length]!,
+            channel,
+            low,
+            median,
+            high,
+            mean,
+          });
         }
       }
       if (metric === 'deaths') rows.nearest.push(...nearestRows(rows.figures));
@@ -166,17 +255,29 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
   for (const slug of order) {
     if (!emit.has(slug)) continue;
     const p = products.get(slug)!;
-    rows.products.push({ product: slug, complete: p.complete ? 1 : 0, bom_confidence: p.bom_confidence, unit_mass_g: p.unit_mass_g, price_eur: p.price_eur, mrio_column: `${p.mrio_region}:${p.mrio_sector}` });
-    flattenCentral(slug, lines, products, materialsBySlug).forEach((q, i) => rows.quantities.push({ product: slug, seq: i + 1, ...q }));
+    rows.products.push({
+      product: slug,
+      complete: p.complete ? 1 : 0,
+      bom_confidence: p.bom_confidence,
+      unit_mass_g: p.unit_mass_g,
+      price_eur: p.price_eur,
+      mrio_column: `${p.mrio_region}:${p.mrio_sector}`,
+    });
+    flattenCentral(slug, lines, products, materialsBySlug).forEach((q, i) =>
+      rows.quantities.push({ product: slug, seq: i + 1, ...q }),
+    );
     for (const s of [...productSources.get(slug)!].sort()) rows.sources.push({ subject: `product:${slug}`, source: s });
   }
   if (!opts.only) {
     const spendSources = new Set([...sourcesUsed].filter((s) => s !== 'sipri-aid' || params.arms));
     reg.coicop.forEach((c) => c.share_source && spendSources.add(c.share_source));
     reg.spend_sources.forEach((s) => spendSources.add(s));
-    for (const m of reg.materials) for (const s of [...materialSources.get(m.slug)!].sort()) rows.sources.push({ subject: `material:${m.slug}`, source: s });
+    for (const m of reg.materials)
+      for (const s of [...materialSources.get(m.slug)!].sort())
+        rows.sources.push({ subject: `material:${m.slug}`, source: s });
     for (const s of [...spendSources].sort()) rows.sources.push({ subject: 'spend', source: s });
-    for (const s of [...sourcesUsed, ...spendSources].filter((v, i, a) => a.indexOf(v) === i).sort()) rows.sources.push({ subject: '*', source: s });
+    for (const s of [...sourcesUsed, ...spendSources].filter((v, i, a) => a.indexOf(v) === i).sort())
+      rows.sources.push({ subject: '*', source: s });
     rows.spendLeftOut.push(...spendLeftOut(reg, params.consumer));
   }
   checks.sourcesUsed = [...new Set([...sourcesUsed, ...rows.sources.map((r) => r.source)])].sort();
@@ -184,7 +285,12 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
 }
 
 /** Products to compute, components first: all computable ones, or `only` and what they are made of. */
-function selectOrder(order: string[], only: readonly string[] | undefined, lines: Map<string, import('./types.ts').BomLine[]>, products: Map<string, Product>): string[] {
+function selectOrder(
+  order: string[],
+  only: readonly string[] | undefined,
+  lines: Map<string, import('./types.ts').BomLine[]>,
+  products: Map<string, Product>,
+): string[] {
   if (!only) return order;
   const need = new Set<string>();
   const add = (slug: string) => {
@@ -197,15 +303,51 @@ function selectOrder(order: string[], only: readonly string[] | undefined, lines
 }
 
 function pushContributions(
-  out: ContributionRow[], product: string, metric: string, route: string, dimension: string,
-  map: Map<string, Float64Array>, labels: Map<string, string>, headline: number, cap: Grade, scratch: Float64Array,
+  out: ContributionRow[],
+  product: string,
+  metric: string,
+  route: string,
+  dimension: string,
+  map: Map<string, Float64Array>,
+  labels: Map<string, string>,
+  headline: number,
+  cap: Grade,
+  scratch: Float64Array,
 ) {
-  pushStats(out, product, metric, route, dimension, new Map([...map.entries()].map(([k, d]) => [k, statColumns(d, cap, scratch)])), labels, headline);
+  pushStats(
+    out,
+    product,
+    metric,
+    route,
+    dimension,
+    new Map([...map.entries()].map(([k, d]) => [k, statColumns(d, cap, scratch)])),
+    labels,
+    headline,
+  );
 }
 
-function pushStats(out: ContributionRow[], product: string, metric: string, route: string, dimension: string, stats: Map<string, StatColumns>, labels: Map<string, string>, headline: number) {
+function pushStats(
+  out: ContributionRow[],
+  product: string,
+  metric: string,
+  route: string,
+  dimension: string,
+  stats: Map<string, StatColumns>,
+  labels: Map<string, string>,
+  headline: number,
+) {
   const sorted = [...stats.entries()].sort(([ka, a], [kb, b]) => b.mean - a.mean || (ka < kb ? -1 : ka > kb ? 1 : 0));
   sorted.forEach(([key, s], i) => {
-    out.push({ product, metric, route, dimension, key, label: labels.get(key) ?? key, seq: i + 1, ...s, share: headline > 0 ? s.mean / headline : null });
+    out.push({
+      product,
+      metric,
+      route,
+      dimension,
+      key,
+      label: labels.get(key) ?? key,
+      seq: i + 1,
+      ...s,
+      share: headline > 0 ? s.mean / headline : null,
+    });
   });
 }

@@ -46,7 +46,10 @@ export interface SourceFacts {
   releases: Array<{ release: string; published_on: string | null; accessed_on: string | null; url: string | null }>;
 }
 
-export interface Withheld { code: 'no_published_run'; reason: string }
+export interface Withheld {
+  code: 'no_published_run';
+  reason: string;
+}
 
 export type GradeCounts = Record<Grade, number>;
 
@@ -96,7 +99,12 @@ export const sourceObject = (s: SourceFacts, base: string) => ({
   credit: s.credit,
   usage_restriction: s.usage_restriction,
   verified_on: s.verified_on,
-  releases: s.releases.map((r) => ({ release: r.release, published_on: r.published_on, accessed_on: r.accessed_on, url: r.url })),
+  releases: s.releases.map((r) => ({
+    release: r.release,
+    published_on: r.published_on,
+    accessed_on: r.accessed_on,
+    url: r.url,
+  })),
 });
 
 export function withheldReason(scenario: string, base: string): Withheld {
@@ -124,34 +132,76 @@ export function buildEnvelope(input: EnvelopeInput) {
     withheld,
     sources: sources.map((s) => sourceObject(s, input.base)),
     licence: composeLicence(sources),
-    caveats: caveats({ illustrative, grades: input.grades, sources, run, registerDataVersion: input.registerDataVersion }),
+    caveats: caveats({
+      illustrative,
+      grades: input.grades,
+      sources,
+      run,
+      registerDataVersion: input.registerDataVersion,
+    }),
     citation: citation(input, run, methodology, dataVersion, sources),
   };
 }
 
-export interface Caveat { code: string; text: string }
+export interface Caveat {
+  code: string;
+  text: string;
+}
 
-function caveats(c: { illustrative: boolean; grades: GradeCounts; sources: SourceFacts[]; run: RunFacts | null; registerDataVersion: string | null }): Caveat[] {
+function caveats(c: {
+  illustrative: boolean;
+  grades: GradeCounts;
+  sources: SourceFacts[];
+  run: RunFacts | null;
+  registerDataVersion: string | null;
+}): Caveat[] {
   const out: Caveat[] = [
-    { code: 'floor', text: 'Every figure is a floor: only harm a source counted, only the shares documented evidence ties to a sector, and only the materials the register models are attributed.' },
-    { code: 'production_phase', text: 'Figures cover the production phase only (extraction, processing, manufacture); use, transport to the consumer and disposal are not counted.' },
-    { code: 'wording', text: 'Say "attributed to the supply chain of", never "caused by": a figure is a statistical attribution, not a causal claim.' },
-    { code: 'quoting', text: 'Quote a figure with its interval (p05–p95), at two significant figures (its display field), with its scenario, run and methodology version (see citation).' },
+    {
+      code: 'floor',
+      text: 'Every figure is a floor: only harm a source counted, only the shares documented evidence ties to a sector, and only the materials the register models are attributed.',
+    },
+    {
+      code: 'production_phase',
+      text: 'Figures cover the production phase only (extraction, processing, manufacture); use, transport to the consumer and disposal are not counted.',
+    },
+    {
+      code: 'wording',
+      text: 'Say "attributed to the supply chain of", never "caused by": a figure is a statistical attribution, not a causal claim.',
+    },
+    {
+      code: 'quoting',
+      text: 'Quote a figure with its interval (p05–p95), at two significant figures (its display field), with its scenario, run and methodology version (see citation).',
+    },
   ];
   if (c.grades.INDICATIVE > 0) {
-    out.push({ code: 'indicative', text: `${c.grades.INDICATIVE} figure(s) here are graded INDICATIVE: they have no central value; quote their interval only.` });
+    out.push({
+      code: 'indicative',
+      text: `${c.grades.INDICATIVE} figure(s) here are graded INDICATIVE: they have no central value; quote their interval only.`,
+    });
   }
   if (c.illustrative) {
-    out.push({ code: 'illustrative', text: 'The inputs are illustrative (the demo data set, methodology v1 §13) and not for quotation: no source has been verified.' });
+    out.push({
+      code: 'illustrative',
+      text: 'The inputs are illustrative (the demo data set, methodology v1 §13) and not for quotation: no source has been verified.',
+    });
   }
   out.push(...restrictionCaveats(c.sources));
   if (c.run && c.registerDataVersion !== null && c.registerDataVersion !== c.run.data_version) {
-    out.push({ code: 'register_changed', text: `The figures come from data version ${c.run.data_version}; the register facts beside them are data version ${c.registerDataVersion}.` });
+    out.push({
+      code: 'register_changed',
+      text: `The figures come from data version ${c.run.data_version}; the register facts beside them are data version ${c.registerDataVersion}.`,
+    });
   }
   return out;
 }
 
-function citation(input: EnvelopeInput, run: RunFacts | null, methodology: string, dataVersion: string | null, sources: SourceFacts[]) {
+function citation(
+  input: EnvelopeInput,
+  run: RunFacts | null,
+  methodology: string,
+  dataVersion: string | null,
+  sources: SourceFacts[],
+) {
   const credits = sources.map((s) => s.credit).filter((x): x is string => Boolean(x));
   const what = run
     ? `scenario ${input.scenario}, run ${run.id}, methodology ${methodology}, data version ${dataVersion}`

@@ -15,8 +15,16 @@ export const QUANTILES_LABEL = 'p05,p50,p95';
 export type Grade = 'ROBUST' | 'MODERATE' | 'INDICATIVE';
 const ORDER: Grade[] = ['ROBUST', 'MODERATE', 'INDICATIVE'];
 
-export interface Stats { low: number; median: number; high: number; mean: number }
-export interface Figure extends Stats { central: number | null; grade: Grade }
+export interface Stats {
+  low: number;
+  median: number;
+  high: number;
+  mean: number;
+}
+export interface Figure extends Stats {
+  central: number | null;
+  grade: Grade;
+}
 
 /** Quantile of sorted values, linear interpolation (type 7). */
 export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
@@ -83,8 +91,10 @@ function select(a: Float64Array, k: number, from: number): number {
     let j = ir;
     const pivot = a[l + 1]!;
     for (;;) {
-      do i++; while (a[i]! < pivot);
-      do j--; while (a[j]! > pivot);
+      do i++;
+      while (a[i]! < pivot);
+      do j--;
+      while (a[j]! > pivot);
       if (j < i) break;
       swap(a, i, j);
     }

@@ -10,22 +10,40 @@ import { serializeRows, type RunRows, type StatColumns } from './rows.ts';
 import type { Register } from './types.ts';
 
 export const GATES = [
-  'bom_resolves', 'production_consistent', 'figures_ordered', 'sums_to_headline',
-  'attributed_within_counted', 'sources_licensed', 'reproducible',
+  'bom_resolves',
+  'production_consistent',
+  'figures_ordered',
+  'sums_to_headline',
+  'attributed_within_counted',
+  'sources_licensed',
+  'reproducible',
 ] as const;
 export type GateName = (typeof GATES)[number];
 
-export interface GateResult { gate: GateName; passed: boolean; offenders: number; explained: number; detail: string }
+export interface GateResult {
+  gate: GateName;
+  passed: boolean;
+  offenders: number;
+  explained: number;
+  detail: string;
+}
 
 const REL = 1e-9;
-const list = (items: string[], max = 5) => items.slice(0, max).join('; ') + (items.length > max ? `; and ${items.length - max} more` : '');
+const list = (items: string[], max = 5) =>
+  items.slice(0, max).join('; ') + (items.length > max ? `; and ${items.length - max} more` : '');
 
 function result(gate: GateName, offenders: string[], explained: string[], ok: string): GateResult {
   const failing = offenders.length - explained.length;
   const parts = [];
   if (failing > 0) parts.push(`${failing} failing: ${list(offenders.filter((o) => !explained.includes(o)))}`);
   if (explained.length > 0) parts.push(`${explained.length} explained: ${list(explained)}`);
-  return { gate, passed: failing === 0, offenders: offenders.length, explained: explained.length, detail: parts.length ? parts.join('. ') : ok };
+  return {
+    gate,
+    passed: failing === 0,
+    offenders: offenders.length,
+    explained: explained.length,
+    detail: parts.length ? parts.join('. ') : ok,
+  };
 }
 
 /** Every bill of materials resolves, without cycles. Unmodelled lines are documented: explained. */
@@ -37,7 +55,12 @@ export function gateBom(checks: RunChecks, reg: Register): GateResult {
     ...bom.cycles.map((c) => `cycle ${[...c, c[0]].join(' → ')}`),
     ...unmodelled,
   ];
-  return result('bom_resolves', offenders, unmodelled, `${reg.products.length} products, ${reg.bom.length} lines: every line resolves and no product contains itself`);
+  return result(
+    'bom_resolves',
+    offenders,
+    unmodelled,
+    `${reg.products.length} products, ${reg.bom.length} lines: every line resolves and no product contains itself`,
+  );
 }
 
 /** Production is finite and non-negative, and listed countries do not add up to more than the world. */
@@ -47,7 +70,8 @@ export function gateProduction(reg: Register): GateResult {
   const countries = new Set(reg.countries.map((c) => c.iso3));
   for (const p of reg.production) {
     for (const c of p.countries) {
-      if (!(Number.isFinite(c.qty) && c.qty >= 0)) offenders.push(`${p.material} ${p.year} ${c.iso3}: quantity ${c.qty}`);
+      if (!(Number.isFinite(c.qty) && c.qty >= 0))
+        offenders.push(`${p.material} ${p.year} ${c.iso3}: quantity ${c.qty}`);
       if (!countries.has(c.iso3)) offenders.push(`${p.material} ${p.year}: unknown country ${c.iso3}`);
     }
     const listed = p.countries.reduce((a, c) => a + c.qty, 0);
@@ -64,27 +88,44 @@ export function gateProduction(reg: Register): GateResult {
       explained.push(o);
     }
   }
-  return result('production_consistent', offenders, explained, `${reg.production.length} production records: shares consistent with their world totals`);
+  return result(
+    'production_consistent',
+    offenders,
+    explained,
+    `${reg.production.length} production records: shares consistent with their world totals`,
+  );
 }
 
 /** low ≤ median ≤ high, low ≤ central ≤ high, nothing negative or not finite, central null iff INDICATIVE. */
 export function gateFigures(rows: RunRows): GateResult {
   const offenders: string[] = [];
-  const check = (what: string, s: Omit<StatColumns, 'central' | 'grade'> & Partial<Pick<StatColumns, 'central' | 'grade'>>) => {
-    const values = [s.low, s.median, s.high, s.mean, ...(s.central === null || s.central === undefined ? [] : [s.central])];
+  const check = (
+    what: string,
+    s: Omit<StatColumns, 'central' | 'grade'> & Partial<Pick<StatColumns, 'central' | 'grade'>>,
+  ) => {
+    const values = [
+      s.low,
+      s.median,
+      s.high,
+      s.mean,
+      ...(s.central === null || s.central === undefined ? [] : [s.central]),
+    ];
     const tol = REL * Math.max(Math.abs(s.high), Number.MIN_VALUE);
     if (values.some((x) => !Number.isFinite(x))) offenders.push(`${what}: not finite`);
     else if (values.some((x) => x < 0)) offenders.push(`${what}: negative`);
     else if (!(s.low <= s.median && s.median <= s.high)) offenders.push(`${what}: interval out of order`);
-    else if (s.central !== null && s.central !== undefined && !(s.low - tol <= s.central && s.central <= s.high + tol)) offenders.push(`${what}: central outside its interval`);
-    if (s.grade !== undefined && (s.grade === 'INDICATIVE') !== (s.central === null)) offenders.push(`${what}: central must be null exactly when INDICATIVE`);
+    else if (s.central !== null && s.central !== undefined && !(s.low - tol <= s.central && s.central <= s.high + tol))
+      offenders.push(`${what}: central outside its interval`);
+    if (s.grade !== undefined && (s.grade === 'INDICATIVE') !== (s.central === null))
+      offenders.push(`${what}: central must be null exactly when INDICATIVE`);
   };
   rows.figures.forEach((f) => check(`${f.subject_key} ${f.metric} ${f.basis}`, f));
   rows.contributions.forEach((c) => check(`${c.product} ${c.metric} ${c.route} ${c.dimension}=${c.key}`, c));
   rows.spend.forEach((s) => check(`spend ${s.code} ${s.metric}`, s));
   rows.reach.forEach((r) => check(`reach ${r.subject_type} ${r.subject_key} ${r.metric} #${r.rank}`, r));
   rows.intensities.forEach((i) => check(`intensity ${i.region}:${i.sector} ${i.channel} ${i.metric}`, i));
-  const n = rows.figures.length + rows.contributions.length + rows.spend.length + rows.reach.length + rows.intensities.length;
+  const n =
+    rows.figures.length + rows.contributions.length + rows.spend.length + rows.reach.length + rows.intensities.length;
   return result('figures_ordered', offenders, [], `${n} figures: every interval ordered, finite and non-negative`);
 }
 
@@ -107,22 +148,47 @@ export function gateSums(rows: RunRows): GateResult {
   for (const [k, sum] of sums) {
     const [product, metric, route, dimension] = k.split('|');
     const h = head.get(`${product}|${metric}|${route}`);
-    if (h === undefined || !close(sum, h)) offenders.push(`${product} ${metric} ${route} by ${dimension}: ${fmt(sum)} ≠ ${fmt(h ?? NaN)}`);
+    if (h === undefined || !close(sum, h))
+      offenders.push(`${product} ${metric} ${route} by ${dimension}: ${fmt(sum)} ≠ ${fmt(h ?? NaN)}`);
   }
   for (const metric of new Set(rows.reach.map((r) => r.metric))) {
-    const total = (type: string, key?: string) => rows.reach.filter((r) => r.metric === metric && r.rank === 0 && r.subject_type === type && (key === undefined || r.subject_key === key)).reduce((a, r) => a + r.mean, 0);
-    if (!close(total('country'), total('channel'))) offenders.push(`reach ${metric}: countries ${fmt(total('country'))} ≠ channels ${fmt(total('channel'))}`);
-    if (!close(total('conflict'), total('channel', 'C1'))) offenders.push(`reach ${metric}: conflicts ${fmt(total('conflict'))} ≠ channel C1 ${fmt(total('channel', 'C1'))}`);
+    const total = (type: string, key?: string) =>
+      rows.reach
+        .filter(
+          (r) =>
+            r.metric === metric &&
+            r.rank === 0 &&
+            r.subject_type === type &&
+            (key === undefined || r.subject_key === key),
+        )
+        .reduce((a, r) => a + r.mean, 0);
+    if (!close(total('country'), total('channel')))
+      offenders.push(`reach ${metric}: countries ${fmt(total('country'))} ≠ channels ${fmt(total('channel'))}`);
+    if (!close(total('conflict'), total('channel', 'C1')))
+      offenders.push(
+        `reach ${metric}: conflicts ${fmt(total('conflict'))} ≠ channel C1 ${fmt(total('channel', 'C1'))}`,
+      );
   }
-  return result('sums_to_headline', offenders, [], `${sums.size} breakdowns and explain stages, and the reach totals, sum to their headlines`);
+  return result(
+    'sums_to_headline',
+    offenders,
+    [],
+    `${sums.size} breakdowns and explain stages, and the reach totals, sum to their headlines`,
+  );
 }
 
 /** Attributed harm never exceeds the harm counted for its channel, country and year (in any draw). */
 export function gateCounted(checks: RunChecks): GateResult {
-  const offenders = checks.ratios.filter((r) => r.ratio > 1 + REL)
+  const offenders = checks.ratios
+    .filter((r) => r.ratio > 1 + REL)
     .map((r) => `${r.channel} ${r.iso3} ${r.year} ${r.metric}: attributed ${(r.ratio * 100).toFixed(1)}% of counted`);
   const worst = Math.max(0, ...checks.ratios.map((r) => r.ratio));
-  return result('attributed_within_counted', offenders, [], `${checks.ratios.length} channel-country-years: at most ${(worst * 100).toFixed(1)}% of counted harm attributed in any draw`);
+  return result(
+    'attributed_within_counted',
+    offenders,
+    [],
+    `${checks.ratios.length} channel-country-years: at most ${(worst * 100).toFixed(1)}% of counted harm attributed in any draw`,
+  );
 }
 
 /** Every source the run used is enabled, has a licence and the credit it requires. */
@@ -136,27 +202,43 @@ export function gateSources(checks: RunChecks, reg: Register): GateResult {
     else if (!s.licence_name?.trim()) offenders.push(`${code}: no licence`);
     else if (!s.credit?.trim()) offenders.push(`${code}: no credit`);
   }
-  const restricted = checks.sourcesUsed.filter((c) => byCode.get(c)?.usage_restriction).map((c) => `${c} (${byCode.get(c)!.usage_restriction})`);
+  const restricted = checks.sourcesUsed
+    .filter((c) => byCode.get(c)?.usage_restriction)
+    .map((c) => `${c} (${byCode.get(c)!.usage_restriction})`);
   const unverified = checks.sourcesUsed.filter((c) => byCode.get(c) && byCode.get(c)!.verified_on === null).length;
-  return result('sources_licensed', offenders, [],
-    `${checks.sourcesUsed.length} sources used, each with a licence and credit; ${unverified} not verified${restricted.length ? `; restrictions carried to the figures: ${restricted.join(', ')}` : ''}`);
+  return result(
+    'sources_licensed',
+    offenders,
+    [],
+    `${checks.sourcesUsed.length} sources used, each with a licence and credit; ${unverified} not verified${restricted.length ? `; restrictions carried to the figures: ${restricted.join(', ')}` : ''}`,
+  );
 }
 
 /** The products the reproducibility gate recomputes: ~5% (at least 3), chosen by the seed. */
 export function sampleProducts(slugs: readonly string[], seed: number): string[] {
   const k = Math.min(slugs.length, Math.max(3, Math.ceil(slugs.length * 0.05)));
-  return [...slugs].sort((a, b) => hashKey(`${seed}|${a}`) - hashKey(`${seed}|${b}`) || (a < b ? -1 : 1)).slice(0, k).sort();
+  return [...slugs]
+    .sort((a, b) => hashKey(`${seed}|${a}`) - hashKey(`${seed}|${b}`) || (a < b ? -1 : 1))
+    .slice(0, k)
+    .sort();
 }
 
 /** The sample recomputed alone with the same seed gives exactly the full run's rows for it. */
-export function gateReproducible(full: RunRows, sample: RunRows, products: readonly string[], seed: number): GateResult {
+export function gateReproducible(
+  full: RunRows,
+  sample: RunRows,
+  products: readonly string[],
+  seed: number,
+): GateResult {
   const inSample = new Set(products);
   const pick: Record<string, (r: never) => boolean> = {
     products: (r: { product: string }) => inSample.has(r.product),
-    figures: (r: { subject_type: string; subject_key: string }) => r.subject_type === 'product' && inSample.has(r.subject_key),
+    figures: (r: { subject_type: string; subject_key: string }) =>
+      r.subject_type === 'product' && inSample.has(r.subject_key),
     contributions: (r: { product: string }) => inSample.has(r.product),
     quantities: (r: { product: string }) => inSample.has(r.product),
-    draws: (r: { subject_type: string; subject_key: string }) => r.subject_type === 'product' && inSample.has(r.subject_key),
+    draws: (r: { subject_type: string; subject_key: string }) =>
+      r.subject_type === 'product' && inSample.has(r.subject_key),
     sources: (r: { subject: string }) => r.subject.startsWith('product:') && inSample.has(r.subject.slice(8)),
   };
   const offenders: string[] = [];
@@ -168,7 +250,12 @@ export function gateReproducible(full: RunRows, sample: RunRows, products: reado
     if (a.length !== b.length) offenders.push(`${table}: ${a.length} rows in the run, ${b.length} recomputed`);
     else a.forEach((line, i) => line !== b[i] && offenders.push(`${table} row ${i + 1} differs`));
   }
-  return result('reproducible', offenders, [], `recomputed ${products.length} products alone with seed ${seed} (${products.join(', ')}): ${compared} rows identical`);
+  return result(
+    'reproducible',
+    offenders,
+    [],
+    `recomputed ${products.length} products alone with seed ${seed} (${products.join(', ')}): ${compared} rows identical`,
+  );
 }
 
 function fmt(x: number): string {

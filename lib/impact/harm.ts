@@ -21,7 +21,9 @@ import type { Confidence, Metric, Register } from './types.ts';
 export const ARMS_SECTOR = 'ARMS';
 
 export interface SectorHarm {
-  channel: string; iso3: string; sector: string;
+  channel: string;
+  iso3: string;
+  sector: string;
   /** annual attributed harm, per draw */
   total: Float64Array;
   /** C1 only: the same split by conflict */
@@ -30,7 +32,12 @@ export interface SectorHarm {
   sources: Set<string>;
 }
 
-export interface CountedExcess { channel: string; iso3: string; year: number; ratio: number }
+export interface CountedExcess {
+  channel: string;
+  iso3: string;
+  year: number;
+  ratio: number;
+}
 
 export interface HarmResult {
   sectorHarm: Map<string, SectorHarm>;
@@ -44,15 +51,28 @@ export interface HarmResult {
   sources: Set<string>;
 }
 
-interface ShareDraws { sector: string; draws: Float64Array; source: string }
+interface ShareDraws {
+  sector: string;
+  draws: Float64Array;
+  source: string;
+}
 
 /** Draws of a group of shares (a conflict period, or a country's shares for a channel). */
 function drawShares(
   shares: Array<{ sector: string; share: number | null; confidence: Confidence | null; source: string }>,
-  keyPrefix: string, params: ScenarioParams, u: Uncertainty, seed: number, n: number,
+  keyPrefix: string,
+  params: ScenarioParams,
+  u: Uncertainty,
+  seed: number,
+  n: number,
 ): ShareDraws[] {
-  const kept = shares.filter((s) => s.share !== null && s.confidence !== null && (s.sector !== ARMS_SECTOR || params.arms) &&
-    meetsConfidence(s.confidence, params.min_confidence));
+  const kept = shares.filter(
+    (s) =>
+      s.share !== null &&
+      s.confidence !== null &&
+      (s.sector !== ARMS_SECTOR || params.arms) &&
+      meetsConfidence(s.confidence, params.min_confidence),
+  );
   const out = kept.map((s) => {
     const central = shareCentral(s.share!, s.confidence!, params.share_basis);
     const band = bandFactors(seed, `${keyPrefix}|${s.sector}`, n, u.shareBand[s.confidence!]);
@@ -70,7 +90,15 @@ function drawShares(
   return out;
 }
 
-export function attributeHarm(reg: Register, params: ScenarioParams, scenario: string, metric: Metric, seed: number, n: number, u: Uncertainty): HarmResult {
+export function attributeHarm(
+  reg: Register,
+  params: ScenarioParams,
+  scenario: string,
+  metric: Metric,
+  seed: number,
+  n: number,
+  u: Uncertainty,
+): HarmResult {
   const [y0, y1] = params.years;
   const nYears = y1 - y0 + 1;
   const channels = new Set<string>(params.channels);
@@ -85,7 +113,11 @@ export function attributeHarm(reg: Register, params: ScenarioParams, scenario: s
   const slot = (channel: string, iso3: string, sector: string): SectorHarm => {
     const key = `${channel}|${iso3}|${sector}`;
     let s = sectorHarm.get(key);
-    if (!s) sectorHarm.set(key, (s = { channel, iso3, sector, total: new Float64Array(n), byConflict: new Map(), sources: new Set() }));
+    if (!s)
+      sectorHarm.set(
+        key,
+        (s = { channel, iso3, sector, total: new Float64Array(n), byConflict: new Map(), sources: new Set() }),
+      );
     return s;
   };
   // attributed and counted per (channel|iso3|year), per draw, for the gate
@@ -109,12 +141,17 @@ export function attributeHarm(reg: Register, params: ScenarioParams, scenario: s
       conflictCounted.set(k.slug, (conflictCounted.get(k.slug) ?? 0) + row.deaths_best / nYears);
       const ckey = `C1|${row.iso3}`;
       counted.set(ckey, (counted.get(ckey) ?? 0) + row.deaths_best / nYears);
-      const gsd = u.ledgerRange && row.deaths_low > 0 ? Math.max(1, Math.pow(row.deaths_high / row.deaths_low, 1 / (2 * 1.645))) : qualityGsd(u, row.quality);
+      const gsd =
+        u.ledgerRange && row.deaths_low > 0
+          ? Math.max(1, Math.pow(row.deaths_high / row.deaths_low, 1 / (2 * 1.645)))
+          : qualityGsd(u, row.quality);
       const deaths = lognormalFactors(seed, `ledger|${row.conflict}|${row.iso3}|${row.year}`, n, gsd);
       for (let d = 0; d < n; d++) deaths[d]! *= row.deaths_best;
       const c = checkSlot(`C1|${row.iso3}|${row.year}`);
       for (let d = 0; d < n; d++) c.cnt[d]! += deaths[d]!;
-      const period = periods.find((p) => p.conflict === row.conflict && p.year_from <= row.year && row.year <= p.year_to);
+      const period = periods.find(
+        (p) => p.conflict === row.conflict && p.year_from <= row.year && row.year <= p.year_to,
+      );
       if (!period) continue;
       const pkey = `${period.conflict}|${period.label}`;
       let shares = shareCache.get(pkey);
@@ -145,7 +182,8 @@ export function attributeHarm(reg: Register, params: ScenarioParams, scenario: s
     }
     return true;
   });
-  for (const r of rows) yearsWithRow.set(`${r.channel}|${r.iso3}`, (yearsWithRow.get(`${r.channel}|${r.iso3}`) ?? 0) + 1);
+  for (const r of rows)
+    yearsWithRow.set(`${r.channel}|${r.iso3}`, (yearsWithRow.get(`${r.channel}|${r.iso3}`) ?? 0) + 1);
   const sharesOf = new Map<string, ShareDraws[]>();
   for (const r of rows) {
     const value = metric === 'deaths' ? r.deaths : r.injuries;

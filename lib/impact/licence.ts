@@ -46,7 +46,18 @@ export interface ComposedLicence {
 export const CC_BY = { name: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/' } as const;
 
 /** SPDX identifiers that allow reuse for any purpose with a credit. */
-const OPEN_SPDX = new Set(['CC-BY-4.0', 'CC-BY-3.0', 'CC0-1.0', 'PDDL-1.0', 'ODC-By-1.0', 'MIT', 'ISC', 'BSD-2-Clause', 'BSD-3-Clause', 'Apache-2.0']);
+const OPEN_SPDX = new Set([
+  'CC-BY-4.0',
+  'CC-BY-3.0',
+  'CC0-1.0',
+  'PDDL-1.0',
+  'ODC-By-1.0',
+  'MIT',
+  'ISC',
+  'BSD-2-Clause',
+  'BSD-3-Clause',
+  'Apache-2.0',
+]);
 
 export function isOpen(s: LicensedSource): boolean {
   if (s.usage_restriction) return false;
@@ -80,10 +91,13 @@ export function composeLicence(sources: readonly LicensedSource[]): ComposedLice
   const restrictions = restricted.map((s) => ({ source: s.code, restriction: restrictionOf(s) }));
   if (restricted.length === 0) {
     return {
-      ...CC_BY, open: true, restrictions, terms,
+      ...CC_BY,
+      open: true,
+      restrictions,
+      terms,
       note: sources.length
         ? 'This response may be reused under CC BY 4.0, giving the credit of every source listed in sources and the citation. Every source its figures used is openly licensed.'
-        : 'This response may be reused under CC BY 4.0 with the citation. It serves no figure, so no source\'s terms apply.',
+        : "This response may be reused under CC BY 4.0 with the citation. It serves no figure, so no source's terms apply.",
     };
   }
   const names = restricted.map((s) => `${s.name} (${s.licence_name ?? 'terms not stated'})`);
@@ -93,16 +107,19 @@ export function composeLicence(sources: readonly LicensedSource[]): ComposedLice
     open: false,
     restrictions,
     terms,
-    note: `The figures here rest on ${restricted.length === 1 ? 'a source' : 'sources'} that ${restricted.length === 1 ? 'is' : 'are'} not openly licensed: ${restricted.map((s) => `${s.name}, ${restrictionOf(s)}`).join('; ')}. `
-      + 'Those figures may be quoted and reused only under those terms, with every credit listed in sources and the citation. '
-      + 'The register facts and the structure of this response are CC BY 4.0. See terms for what each source allows.',
+    note:
+      `The figures here rest on ${restricted.length === 1 ? 'a source' : 'sources'} that ${restricted.length === 1 ? 'is' : 'are'} not openly licensed: ${restricted.map((s) => `${s.name}, ${restrictionOf(s)}`).join('; ')}. ` +
+      'Those figures may be quoted and reused only under those terms, with every credit listed in sources and the citation. ' +
+      'The register facts and the structure of this response are CC BY 4.0. See terms for what each source allows.',
   };
 }
 
 /** One caveat per restricted source: what it means for quoting the figures. */
 export function restrictionCaveats(sources: readonly LicensedSource[]): Array<{ code: string; text: string }> {
-  return sources.filter((s) => !isOpen(s)).map((s) => ({
-    code: 'usage_restriction',
-    text: `These figures use ${s.name} (${s.code}), which is not openly licensed: ${restrictionOf(s)}${s.licence_url ? ` (${s.licence_url})` : ''}. Every figure using it inherits those terms.`,
-  }));
+  return sources
+    .filter((s) => !isOpen(s))
+    .map((s) => ({
+      code: 'usage_restriction',
+      text: `These figures use ${s.name} (${s.code}), which is not openly licensed: ${restrictionOf(s)}${s.licence_url ? ` (${s.licence_url})` : ''}. Every figure using it inherits those terms.`,
+    }));
 }

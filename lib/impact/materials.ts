@@ -39,7 +39,14 @@ export function productionFor(reg: Register, material: string, params: ScenarioP
   return best;
 }
 
-export function materialIntensities(reg: Register, params: ScenarioParams, harm: HarmResult, seed: number, n: number, u: Uncertainty): Map<string, MaterialIntensity> {
+export function materialIntensities(
+  reg: Register,
+  params: ScenarioParams,
+  harm: HarmResult,
+  seed: number,
+  n: number,
+  u: Uncertainty,
+): Map<string, MaterialIntensity> {
   const out = new Map<string, MaterialIntensity>();
   const price = new Map<string, Float64Array>();
   const prod = new Map<string, Map<string, Float64Array>>(); // material → iso3 → kg per draw
@@ -78,17 +85,33 @@ export function materialIntensities(reg: Register, params: ScenarioParams, harm:
     }
   }
 
-  for (const m of reg.materials) out.set(m.slug, intensityOf(m, records.get(m.slug)!, prod.get(m.slug)!, price.get(m.slug)!, denominators, harm, reg, n));
+  for (const m of reg.materials)
+    out.set(
+      m.slug,
+      intensityOf(m, records.get(m.slug)!, prod.get(m.slug)!, price.get(m.slug)!, denominators, harm, reg, n),
+    );
   return out;
 }
 
 function intensityOf(
-  m: Material, p: Production | null, prodByCountry: Map<string, Float64Array>, pr: Float64Array,
-  denominators: Map<string, Float64Array>, harm: HarmResult, reg: Register, n: number,
+  m: Material,
+  p: Production | null,
+  prodByCountry: Map<string, Float64Array>,
+  pr: Float64Array,
+  denominators: Map<string, Float64Array>,
+  harm: HarmResult,
+  reg: Register,
+  n: number,
 ): MaterialIntensity {
   const result: MaterialIntensity = {
-    slug: m.slug, perKg: new Float64Array(n), byCountry: new Map(), byChannel: new Map(), byConflict: new Map(),
-    worldKg: new Float64Array(n), year: p?.year ?? null, sources: new Set([m.price_source]),
+    slug: m.slug,
+    perKg: new Float64Array(n),
+    byCountry: new Map(),
+    byChannel: new Map(),
+    byConflict: new Map(),
+    worldKg: new Float64Array(n),
+    year: p?.year ?? null,
+    sources: new Set([m.price_source]),
   };
   if (!p) return result;
   result.sources.add(p.source);
@@ -136,7 +159,11 @@ export function getOrAdd(map: Map<string, Float64Array>, key: string, n: number)
  * Harm per EUR of arms output (scenario S-ARMS): the ARMS sector's attributed conflict deaths,
  * wherever they happened, over world arms output by value (the input-output table's ARMS output).
  */
-export interface ArmsIntensity { perEur: Float64Array; byCountry: Map<string, Float64Array>; byConflict: Map<string, Float64Array> }
+export interface ArmsIntensity {
+  perEur: Float64Array;
+  byCountry: Map<string, Float64Array>;
+  byConflict: Map<string, Float64Array>;
+}
 
 export function armsIntensity(reg: Register, harm: HarmResult, n: number): ArmsIntensity | null {
   let outputEur = 0;

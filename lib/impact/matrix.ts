@@ -4,7 +4,10 @@
  * The table has 72 rows, so dense is simpler and fast enough (a sparse LU pays off in the thousands).
  */
 
-export interface Matrix { n: number; data: Float64Array }
+export interface Matrix {
+  n: number;
+  data: Float64Array;
+}
 
 export function identity(n: number): Matrix {
   const data = new Float64Array(n * n);
@@ -41,7 +44,8 @@ export function leontiefInverse(a: Matrix): Matrix {
   for (let col = 0; col < n; col++) {
     let pivot = col;
     for (let r = col + 1; r < n; r++) if (Math.abs(m[r * n + col]!) > Math.abs(m[pivot * n + col]!)) pivot = r;
-    if (Math.abs(m[pivot * n + col]!) < 1e-12) throw new Error('I − A is singular: the input-output table is not productive');
+    if (Math.abs(m[pivot * n + col]!) < 1e-12)
+      throw new Error('I − A is singular: the input-output table is not productive');
     if (pivot !== col) {
       swapRows(m, n, pivot, col);
       swapRows(inv, n, pivot, col);

@@ -20,9 +20,12 @@ export const LAYERS = [
 ] as const;
 
 export interface MrioModel {
-  regions: string[]; sectors: string[]; n: number;
+  regions: string[];
+  sectors: string[];
+  n: number;
   index(region: string, sector: string): number;
-  L: Matrix; layers: Matrix[];
+  L: Matrix;
+  layers: Matrix[];
   output: Float64Array; // million EUR per column
   sourcing: Map<string, number>; // `${sector}|${from}|${to}`
 }
@@ -39,7 +42,8 @@ export function buildMrio(reg: Register): MrioModel {
     return a * sectors.length + b;
   };
   const A: Matrix = { n, data: new Float64Array(n * n) };
-  for (const c of reg.mrio.coefficients) A.data[index(c.from_region, c.from_sector) * n + index(c.to_region, c.to_sector)]! += c.value;
+  for (const c of reg.mrio.coefficients)
+    A.data[index(c.from_region, c.from_sector) * n + index(c.to_region, c.to_sector)]! += c.value;
   const L = leontiefInverse(A);
   const I = identity(n);
   const A2 = multiply(A, A);
@@ -51,7 +55,11 @@ export function buildMrio(reg: Register): MrioModel {
 }
 
 /** S per channel: Float64Array of n columns × draws (column-major by draw: [col * draws + d]). */
-export interface Intensities { channels: string[]; byChannel: Map<string, Float64Array>; draws: number }
+export interface Intensities {
+  channels: string[];
+  byChannel: Map<string, Float64Array>;
+  draws: number;
+}
 
 export function harmIntensities(reg: Register, model: MrioModel, harm: HarmResult, draws: number): Intensities {
   const regionOf = new Map(reg.countries.map((c) => [c.iso3, c.mrio_region]));
@@ -89,10 +97,22 @@ export interface ColumnResult {
 }
 
 /** Harm per `scale` EUR of final demand y (a column when y is a unit vector); `totalOnly` skips the breakdowns. */
-export function footprint(model: MrioModel, s: Intensities, y: Float64Array, scale: number, totalOnly = false): ColumnResult {
+export function footprint(
+  model: MrioModel,
+  s: Intensities,
+  y: Float64Array,
+  scale: number,
+  totalOnly = false,
+): ColumnResult {
   const N = s.draws;
   const n = model.n;
-  const res: ColumnResult = { total: new Float64Array(N), byChannel: new Map(), bySector: new Map(), byRegion: new Map(), byLayer: new Map() };
+  const res: ColumnResult = {
+    total: new Float64Array(N),
+    byChannel: new Map(),
+    bySector: new Map(),
+    byRegion: new Map(),
+    byLayer: new Map(),
+  };
   // requirement of each column i per unit of y, for L and for each layer
   const req = (totalOnly ? [model.L] : [model.L, ...model.layers]).map((m) => {
     const r = new Float64Array(n);
@@ -111,7 +131,11 @@ export function footprint(model: MrioModel, s: Intensities, y: Float64Array, sca
       const li = req[0]![i]!;
       const base = i * N;
       let nonzero = false;
-      for (let d = 0; d < N; d++) if (S[base + d] !== 0) { nonzero = true; break; }
+      for (let d = 0; d < N; d++)
+        if (S[base + d] !== 0) {
+          nonzero = true;
+          break;
+        }
       if (!nonzero || li === 0) continue;
       any = true;
       if (totalOnly) {

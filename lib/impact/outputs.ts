@@ -7,7 +7,15 @@ import type { Grade } from './figure.ts';
 import type { HarmResult } from './harm.ts';
 import type { ArmsIntensity, MaterialIntensity } from './materials.ts';
 import { footprint, madeIn, spendVector, type Intensities, type MrioModel } from './mrio.ts';
-import { statColumns, type ContributionRow, type FigureRow, type NearestRow, type ReachRow, type SpendLeftOutRow, type SpendRow } from './rows.ts';
+import {
+  statColumns,
+  type ContributionRow,
+  type FigureRow,
+  type NearestRow,
+  type ReachRow,
+  type SpendLeftOutRow,
+  type SpendRow,
+} from './rows.ts';
 import type { Metric, Register } from './types.ts';
 
 /**
@@ -21,16 +29,30 @@ function capOf(reg: Register): Grade {
   return reg.illustrative ? 'MODERATE' : 'ROBUST';
 }
 
-export function materialRows(reg: Register, mats: Map<string, MaterialIntensity>, metric: Metric, scratch: Float64Array): FigureRow[] {
+export function materialRows(
+  reg: Register,
+  mats: Map<string, MaterialIntensity>,
+  metric: Metric,
+  scratch: Float64Array,
+): FigureRow[] {
   return reg.materials.map((m) => ({
-    subject_type: 'material' as const, subject_key: m.slug, metric, basis: 'per_kg' as const, route: 'material' as const,
+    subject_type: 'material' as const,
+    subject_key: m.slug,
+    metric,
+    basis: 'per_kg' as const,
+    route: 'material' as const,
     ...statColumns(mats.get(m.slug)!.perKg, capOf(reg), scratch),
   }));
 }
 
 export function reachRows(
-  reg: Register, harm: HarmResult, mats: Map<string, MaterialIntensity>, arms: ArmsIntensity | null,
-  contributions: ContributionRow[], metric: Metric, scratch: Float64Array,
+  reg: Register,
+  harm: HarmResult,
+  mats: Map<string, MaterialIntensity>,
+  arms: ArmsIntensity | null,
+  contributions: ContributionRow[],
+  metric: Metric,
+  scratch: Float64Array,
 ): ReachRow[] {
   const n = scratch.length;
   const armsEur = reg.mrio.regions.reduce((a, r) => a + (reg.mrio.output[r]?.ARMS ?? 0) * 1e6, 0);
@@ -58,7 +80,7 @@ export function reachRows(
     add('channel|C1', arms.perEur, armsEur);
   }
   const counted = (type: string, key: string): number | null => {
-    if (type === 'conflict') return metric === 'deaths' ? harm.conflictCounted.get(key) ?? 0 : null;
+    if (type === 'conflict') return metric === 'deaths' ? (harm.conflictCounted.get(key) ?? 0) : null;
     if (type === 'material') return null;
     let sum = 0;
     for (const [k, v] of harm.counted) {
@@ -70,7 +92,8 @@ export function reachRows(
   const subjects: Array<[ReachRow['subject_type'], string]> = [
     ...reg.materials.map((m) => ['material', m.slug] as [ReachRow['subject_type'], string]),
     ...reg.conflicts.map((k) => ['conflict', k.slug] as [ReachRow['subject_type'], string]),
-    ...reg.countries.filter((c) => totals.has(`country|${c.iso3}`) || [...harm.counted.keys()].some((k) => k.endsWith(`|${c.iso3}`)))
+    ...reg.countries
+      .filter((c) => totals.has(`country|${c.iso3}`) || [...harm.counted.keys()].some((k) => k.endsWith(`|${c.iso3}`)))
       .map((c) => ['country', c.iso3] as [ReachRow['subject_type'], string]),
     ...reg.channels.map((c) => ['channel', c.code] as [ReachRow['subject_type'], string]),
   ];
@@ -84,19 +107,51 @@ export function reachRows(
     const total = totals.get(`${type}|${key}`) ?? new Float64Array(n);
     const s = statColumns(total, capOf(reg), scratch);
     const cnt = counted(type, key);
-    rows.push({ subject_type: type, subject_key: key, metric, rank: 0, product: null, ...s, share: cnt ? s.mean / cnt : null, counted: cnt });
-    const parts = (byDim.get(`${type}|${key}`) ?? []).filter((c) => c.mean > 0)
-      .sort((a, b) => perKg(b) - perKg(a) || (a.product < b.product ? -1 : 1)).slice(0, REACH_PRODUCTS);
-    parts.forEach((c, i) => rows.push({
-      subject_type: type, subject_key: key, metric, rank: i + 1, product: c.product,
-      low: c.low, median: c.median, high: c.high, mean: c.mean, central: c.central, grade: c.grade, share: c.share, counted: null,
-    }));
+    rows.push({
+      subject_type: type,
+      subject_key: key,
+      metric,
+      rank: 0,
+      product: null,
+      ...s,
+      share: cnt ? s.mean / cnt : null,
+      counted: cnt,
+    });
+    const parts = (byDim.get(`${type}|${key}`) ?? [])
+      .filter((c) => c.mean > 0)
+      .sort((a, b) => perKg(b) - perKg(a) || (a.product < b.product ? -1 : 1))
+      .slice(0, REACH_PRODUCTS);
+    parts.forEach((c, i) =>
+      rows.push({
+        subject_type: type,
+        subject_key: key,
+        metric,
+        rank: i + 1,
+        product: c.product,
+        low: c.low,
+        median: c.median,
+        high: c.high,
+        mean: c.mean,
+        central: c.central,
+        grade: c.grade,
+        share: c.share,
+        counted: null,
+      }),
+    );
   }
   return rows;
 }
 
 /** Harm per EUR spent on each COICOP code, and the reference row 'all' (the average household EUR). */
-export function spendRows(reg: Register, model: MrioModel, S: Intensities, consumer: string, metric: Metric, cap: Grade, scratch: Float64Array): SpendRow[] {
+export function spendRows(
+  reg: Register,
+  model: MrioModel,
+  S: Intensities,
+  consumer: string,
+  metric: Metric,
+  cap: Grade,
+  scratch: Float64Array,
+): SpendRow[] {
   const n = scratch.length;
   const rows: SpendRow[] = [];
   const reference = new Float64Array(n);
@@ -105,7 +160,15 @@ export function spendRows(reg: Register, model: MrioModel, S: Intensities, consu
   for (const code of [...reg.coicop].sort((a, b) => (a.code < b.code ? -1 : 1))) {
     const y = spendVector(model, code, consumer);
     const fp = footprint(model, S, y, 1, true);
-    rows.push({ consumer, code: code.code, metric, reference: 0, ...statColumns(fp.total, cap, scratch), share_of_spend: code.share_of_spend, made_in_consumer: madeIn(model, y, consumer) });
+    rows.push({
+      consumer,
+      code: code.code,
+      metric,
+      reference: 0,
+      ...statColumns(fp.total, cap, scratch),
+      share_of_spend: code.share_of_spend,
+      made_in_consumer: madeIn(model, y, consumer),
+    });
     if (code.level === 'division' && code.share_of_spend !== null && code.share_of_spend > 0) {
       shares += code.share_of_spend;
       for (let d = 0; d < n; d++) reference[d]! += code.share_of_spend * fp.total[d]!;
@@ -115,7 +178,15 @@ export function spendRows(reg: Register, model: MrioModel, S: Intensities, consu
   }
   if (shares > 0) {
     for (let d = 0; d < n; d++) reference[d]! /= shares;
-    rows.push({ consumer, code: 'all', metric, reference: 1, ...statColumns(reference, cap, scratch), share_of_spend: 1, made_in_consumer: madeIn(model, refY!, consumer) });
+    rows.push({
+      consumer,
+      code: 'all',
+      metric,
+      reference: 1,
+      ...statColumns(reference, cap, scratch),
+      share_of_spend: 1,
+      made_in_consumer: madeIn(model, refY!, consumer),
+    });
   }
   return rows;
 }
@@ -123,17 +194,25 @@ export function spendRows(reg: Register, model: MrioModel, S: Intensities, consu
 export function spendLeftOut(reg: Register, consumer: string): SpendLeftOutRow[] {
   const divisions = reg.coicop.filter((c) => c.level === 'division' && c.share_of_spend !== null);
   const total = divisions.reduce((a, c) => a + c.share_of_spend!, 0);
-  const left = divisions.reduce((a, c) => a + c.share_of_spend! * Math.max(0, 1 - c.bridge.reduce((s, b) => s + b.share, 0)), 0);
+  const left = divisions.reduce(
+    (a, c) => a + c.share_of_spend! * Math.max(0, 1 - c.bridge.reduce((s, b) => s + b.share, 0)),
+    0,
+  );
   const industries = [...new Set(reg.coicop.flatMap((c) => c.left_out.map((l) => l.industry)))].sort();
-  return [{
-    consumer, industries, share_of_spend: total > 0 ? left / total : null,
-    why: 'The part of a purchase that is not production in the input-output table (taxes on products, imputed rents, transfers) carries no harm in v1. The register lists it per category.',
-  }];
+  return [
+    {
+      consumer,
+      industries,
+      share_of_spend: total > 0 ? left / total : null,
+      why: 'The part of a purchase that is not production in the input-output table (taxes on products, imputed rents, transfers) carries no harm in v1. The register lists it per category.',
+    },
+  ];
 }
 
 /** For each product, the NEAREST others by deaths per kg (material route), on a log scale. */
 export function nearestRows(figures: FigureRow[]): NearestRow[] {
-  const sorted = figures.filter((f) => f.subject_type === 'product' && f.basis === 'per_kg' && f.metric === 'deaths')
+  const sorted = figures
+    .filter((f) => f.subject_type === 'product' && f.basis === 'per_kg' && f.metric === 'deaths')
     .map((f) => ({ slug: f.subject_key, v: Math.log(Math.max(f.mean, 0) + 1e-30) }))
     .sort((x, y) => x.v - y.v || (x.slug < y.slug ? -1 : 1));
   const rows: NearestRow[] = [];

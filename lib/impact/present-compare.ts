@@ -74,9 +74,16 @@ const finiteOrNull = (x: number) => (Number.isFinite(x) ? x : null);
  * ratio is their plain quotient. checkRatio then holds it against the draws (issue 14: the mass scale
  * had been applied a second time to per-kg centrals, and nothing looked).
  */
-export function pairedRatio(a: Float64Array, b: Float64Array, scale: number, centrals: [number | null, number | null]): RatioStats {
-  if (a.length !== b.length || a.length === 0) throw new FigureCheckError('compare', `draws do not pair (${a.length} and ${b.length})`);
-  if (!(scale > 0 && Number.isFinite(scale))) throw new FigureCheckError('compare', `scale ${scale} is not a positive number`);
+export function pairedRatio(
+  a: Float64Array,
+  b: Float64Array,
+  scale: number,
+  centrals: [number | null, number | null],
+): RatioStats {
+  if (a.length !== b.length || a.length === 0)
+    throw new FigureCheckError('compare', `draws do not pair (${a.length} and ${b.length})`);
+  if (!(scale > 0 && Number.isFinite(scale)))
+    throw new FigureCheckError('compare', `scale ${scale} is not a positive number`);
   const n = a.length;
   const logScale = Math.log(scale);
   const logs = new Float64Array(n);
@@ -89,7 +96,8 @@ export function pairedRatio(a: Float64Array, b: Float64Array, scale: number, cen
   for (let d = 0; d < n; d++) {
     const x = a[d]!;
     const y = b[d]!;
-    if (!(Number.isFinite(x) && Number.isFinite(y) && x >= 0 && y >= 0)) throw new FigureCheckError('compare', `draw ${d} is not a finite non-negative number`);
+    if (!(Number.isFinite(x) && Number.isFinite(y) && x >= 0 && y >= 0))
+      throw new FigureCheckError('compare', `draw ${d} is not a finite non-negative number`);
     const r = logRatio(x, y, logScale);
     logs[d] = r;
     if (r > 0) greater++;
@@ -131,21 +139,35 @@ const REL = 1e-9;
  */
 export function checkRatio(r: RatioStats, bounds?: RatioBounds): void {
   const nums = [r.low, r.median, r.high].filter((x): x is number => x !== null);
-  if (nums.some((x) => !Number.isFinite(x) || x < 0)) throw new FigureCheckError('compare ratio', 'a quantile is negative or not finite');
-  if (r.low !== null && r.median !== null && r.low > r.median) throw new FigureCheckError('compare ratio', 'low above median');
-  if (r.median !== null && r.high !== null && r.median > r.high) throw new FigureCheckError('compare ratio', 'median above high');
-  if (r.verdict === 'a_larger' && r.low !== null && !(r.low > 1)) throw new FigureCheckError('compare ratio', 'a_larger without an interval above 1');
-  if (r.verdict === 'b_larger' && (r.high === null || !(r.high < 1))) throw new FigureCheckError('compare ratio', 'b_larger without an interval below 1');
-  if (!(r.p_a_greater >= 0 && r.p_a_greater <= 1)) throw new FigureCheckError('compare ratio', 'p_a_greater outside 0–1');
-  if (!(r.p_a_equal >= 0 && r.p_a_greater + r.p_a_equal <= 1 + 1e-12)) throw new FigureCheckError('compare ratio', 'p_a_equal outside 0–1 or above 1 with p_a_greater');
+  if (nums.some((x) => !Number.isFinite(x) || x < 0))
+    throw new FigureCheckError('compare ratio', 'a quantile is negative or not finite');
+  if (r.low !== null && r.median !== null && r.low > r.median)
+    throw new FigureCheckError('compare ratio', 'low above median');
+  if (r.median !== null && r.high !== null && r.median > r.high)
+    throw new FigureCheckError('compare ratio', 'median above high');
+  if (r.verdict === 'a_larger' && r.low !== null && !(r.low > 1))
+    throw new FigureCheckError('compare ratio', 'a_larger without an interval above 1');
+  if (r.verdict === 'b_larger' && (r.high === null || !(r.high < 1)))
+    throw new FigureCheckError('compare ratio', 'b_larger without an interval below 1');
+  if (!(r.p_a_greater >= 0 && r.p_a_greater <= 1))
+    throw new FigureCheckError('compare ratio', 'p_a_greater outside 0–1');
+  if (!(r.p_a_equal >= 0 && r.p_a_greater + r.p_a_equal <= 1 + 1e-12))
+    throw new FigureCheckError('compare ratio', 'p_a_equal outside 0–1 or above 1 with p_a_greater');
   if (r.central === null) return;
-  if (!Number.isFinite(r.central) || r.central < 0) throw new FigureCheckError('compare ratio', 'central negative or not finite');
+  if (!Number.isFinite(r.central) || r.central < 0)
+    throw new FigureCheckError('compare ratio', 'central negative or not finite');
   if (!bounds) return;
   const tol = (x: number) => REL * Math.max(Math.abs(x), Math.abs(r.central!)) + 1e-300;
   if (bounds.ofMeans === null || Math.abs(r.central - bounds.ofMeans) > tol(bounds.ofMeans)) {
-    throw new FigureCheckError('compare ratio', `central ${r.central} is not the ratio of the draws' means ${bounds.ofMeans}`);
+    throw new FigureCheckError(
+      'compare ratio',
+      `central ${r.central} is not the ratio of the draws' means ${bounds.ofMeans}`,
+    );
   }
   if (r.central < bounds.min - tol(bounds.min) || r.central > bounds.max + tol(bounds.max)) {
-    throw new FigureCheckError('compare ratio', `central ${r.central} outside the draws' ratios ${bounds.min}–${bounds.max}`);
+    throw new FigureCheckError(
+      'compare ratio',
+      `central ${r.central} outside the draws' ratios ${bounds.min}–${bounds.max}`,
+    );
   }
 }

@@ -41,13 +41,27 @@ const MAX_NODES = 2000;
  * lines, depth first. Null when the walk meets a cycle or a product the register does not have: the
  * bill of materials does not resolve (gate bom_resolves), so there is nothing honest to trace.
  */
-export function traceOf(slug: string, lines: ReadonlyMap<string, readonly BomLineFact[]>): { depth: number; nodes: TraceNode[] } | null {
+export function traceOf(
+  slug: string,
+  lines: ReadonlyMap<string, readonly BomLineFact[]>,
+): { depth: number; nodes: TraceNode[] } | null {
   const nodes: TraceNode[] = [];
   let deepest = 0;
   const walk = (product: string, depth: number, path: string[]): boolean => {
     for (const l of lines.get(product) ?? []) {
       if (nodes.length >= MAX_NODES) return false;
-      nodes.push({ depth, parent: product, line: l.line, role: l.role, type: l.component_type, key: l.component_key, name: l.component_name, qty: l.qty, unit: l.unit, loss_factor: l.loss_factor });
+      nodes.push({
+        depth,
+        parent: product,
+        line: l.line,
+        role: l.role,
+        type: l.component_type,
+        key: l.component_key,
+        name: l.component_name,
+        qty: l.qty,
+        unit: l.unit,
+        loss_factor: l.loss_factor,
+      });
       deepest = Math.max(deepest, depth);
       if (l.component_type !== 'product') continue;
       const child = l.component_key;
@@ -77,15 +91,30 @@ export function industriesOf(
   rawMaterials: ReadonlyArray<{ key: string; sector: string }>,
 ): IndustryFact[] {
   const own = sectors.get(product.mrio_sector);
-  const out: IndustryFact[] = [{
-    sector: product.mrio_sector, name: own?.name ?? product.mrio_sector, kind: own?.kind ?? 'unknown', role: 'last_stage',
-    region: product.mrio_region, region_name: regions.get(product.mrio_region) ?? null, materials: [],
-  }];
+  const out: IndustryFact[] = [
+    {
+      sector: product.mrio_sector,
+      name: own?.name ?? product.mrio_sector,
+      kind: own?.kind ?? 'unknown',
+      role: 'last_stage',
+      region: product.mrio_region,
+      region_name: regions.get(product.mrio_region) ?? null,
+      materials: [],
+    },
+  ];
   const bySector = new Map<string, string[]>();
   for (const m of rawMaterials) (bySector.get(m.sector) ?? bySector.set(m.sector, []).get(m.sector)!).push(m.key);
   for (const [sector, materials] of [...bySector].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const s = sectors.get(sector);
-    out.push({ sector, name: s?.name ?? sector, kind: s?.kind ?? 'unknown', role: 'raw_material', region: null, region_name: null, materials: [...new Set(materials)].sort() });
+    out.push({
+      sector,
+      name: s?.name ?? sector,
+      kind: s?.kind ?? 'unknown',
+      role: 'raw_material',
+      region: null,
+      region_name: null,
+      materials: [...new Set(materials)].sort(),
+    });
   }
   return out;
 }

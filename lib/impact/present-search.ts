@@ -28,7 +28,12 @@ export interface SearchMatch extends SearchEntry {
 
 /** Lower case, accents removed, punctuation as spaces: "Côte d'Ivoire" → "cote d ivoire". */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 function kindOf(q: string, text: string, isKey: boolean): MatchKind | null {
@@ -50,14 +55,21 @@ export function searchEntries(entries: readonly SearchEntry[], rawQ: string): Se
   const out: SearchMatch[] = [];
   for (const e of entries) {
     let best: { kind: MatchKind; text: string } | null = null;
-    const candidates: Array<[string, boolean]> = [[e.key, true], [e.name, false], ...(e.aliases ?? []).map((a): [string, boolean] => [a, true])];
+    const candidates: Array<[string, boolean]> = [
+      [e.key, true],
+      [e.name, false],
+      ...(e.aliases ?? []).map((a): [string, boolean] => [a, true]),
+    ];
     for (const [text, isKey] of candidates) {
       const kind = kindOf(q, text, isKey);
       if (kind && (!best || RANK.get(kind)! < RANK.get(best.kind)!)) best = { kind, text };
     }
     if (best) out.push({ ...e, match: best.kind, matched: best.text });
   }
-  return out.sort((x, y) => RANK.get(x.match)! - RANK.get(y.match)!
-    || TYPE_RANK.get(x.type)! - TYPE_RANK.get(y.type)!
-    || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return out.sort(
+    (x, y) =>
+      RANK.get(x.match)! - RANK.get(y.match)! ||
+      TYPE_RANK.get(x.type)! - TYPE_RANK.get(y.type)! ||
+      (x.name < y.name ? -1 : x.name > y.name ? 1 : 0),
+  );
 }

@@ -27,7 +27,9 @@ export interface ProductDraws {
 }
 
 export interface ProductContext {
-  seed: number; n: number; uncertainty: Uncertainty;
+  seed: number;
+  n: number;
+  uncertainty: Uncertainty;
   lines: Map<string, BomLine[]>;
   products: Map<string, Product>;
   materials: Map<string, MaterialIntensity>;
@@ -101,10 +103,18 @@ export function computeProduct(p: Product, ctx: ProductContext): ProductDraws {
 export type Dimension = 'material' | 'country' | 'conflict' | 'channel' | 'sector';
 
 /** The breakdowns of a product's per-unit draws by material, country, conflict, channel and sector. */
-export function breakdowns(pd: ProductDraws, ctx: ProductContext, sectorOf: Map<string, string>): Map<Dimension, Map<string, Float64Array>> {
+export function breakdowns(
+  pd: ProductDraws,
+  ctx: ProductContext,
+  sectorOf: Map<string, string>,
+): Map<Dimension, Map<string, Float64Array>> {
   const { n } = ctx;
   const dims = new Map<Dimension, Map<string, Float64Array>>([
-    ['material', new Map()], ['country', new Map()], ['conflict', new Map()], ['channel', new Map()], ['sector', new Map()],
+    ['material', new Map()],
+    ['country', new Map()],
+    ['conflict', new Map()],
+    ['channel', new Map()],
+    ['sector', new Map()],
   ]);
   const none = new Float64Array(n);
   for (const [m, q] of pd.Q) {

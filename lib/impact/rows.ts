@@ -7,19 +7,96 @@
 import { createHash } from 'node:crypto';
 import { summarize, toFigure, type Figure, type Grade } from './figure.ts';
 
-export interface StatColumns { low: number; median: number; high: number; mean: number; central: number | null; grade: Grade }
+export interface StatColumns {
+  low: number;
+  median: number;
+  high: number;
+  mean: number;
+  central: number | null;
+  grade: Grade;
+}
 
-export interface RunProductRow { product: string; complete: number; bom_confidence: string | null; unit_mass_g: number | null; price_eur: number; mrio_column: string }
-export interface FigureRow extends StatColumns { subject_type: 'product' | 'material'; subject_key: string; metric: string; basis: 'per_unit' | 'per_kg' | 'per_1000_eur'; route: 'material' | 'mrio' }
-export interface ContributionRow extends StatColumns { product: string; metric: string; route: string; dimension: string; key: string; label: string; seq: number; share: number | null }
-export interface QuantityRow { product: string; seq: number; material: string | null; name: string; qty: number; unit: string }
-export interface DrawRow { subject_type: 'product' | 'mrio_column'; subject_key: string; metric: string; draws: Float64Array }
-export interface SpendRow extends StatColumns { consumer: string; code: string; metric: string; reference: number; share_of_spend: number | null; made_in_consumer: number | null }
-export interface SpendLeftOutRow { consumer: string; industries: string[]; share_of_spend: number | null; why: string }
-export interface ReachRow extends StatColumns { subject_type: 'material' | 'conflict' | 'country' | 'channel'; subject_key: string; metric: string; rank: number; product: string | null; share: number | null; counted: number | null }
-export interface IntensityRow { metric: string; region: string; sector: string; channel: string; low: number; median: number; high: number; mean: number }
-export interface NearestRow { product: string; rank: number; other: string }
-export interface SourceUseRow { subject: string; source: string }
+export interface RunProductRow {
+  product: string;
+  complete: number;
+  bom_confidence: string | null;
+  unit_mass_g: number | null;
+  price_eur: number;
+  mrio_column: string;
+}
+export interface FigureRow extends StatColumns {
+  subject_type: 'product' | 'material';
+  subject_key: string;
+  metric: string;
+  basis: 'per_unit' | 'per_kg' | 'per_1000_eur';
+  route: 'material' | 'mrio';
+}
+export interface ContributionRow extends StatColumns {
+  product: string;
+  metric: string;
+  route: string;
+  dimension: string;
+  key: string;
+  label: string;
+  seq: number;
+  share: number | null;
+}
+export interface QuantityRow {
+  product: string;
+  seq: number;
+  material: string | null;
+  name: string;
+  qty: number;
+  unit: string;
+}
+export interface DrawRow {
+  subject_type: 'product' | 'mrio_column';
+  subject_key: string;
+  metric: string;
+  draws: Float64Array;
+}
+export interface SpendRow extends StatColumns {
+  consumer: string;
+  code: string;
+  metric: string;
+  reference: number;
+  share_of_spend: number | null;
+  made_in_consumer: number | null;
+}
+export interface SpendLeftOutRow {
+  consumer: string;
+  industries: string[];
+  share_of_spend: number | null;
+  why: string;
+}
+export interface ReachRow extends StatColumns {
+  subject_type: 'material' | 'conflict' | 'country' | 'channel';
+  subject_key: string;
+  metric: string;
+  rank: number;
+  product: string | null;
+  share: number | null;
+  counted: number | null;
+}
+export interface IntensityRow {
+  metric: string;
+  region: string;
+  sector: string;
+  channel: string;
+  low: number;
+  median: number;
+  high: number;
+  mean: number;
+}
+export interface NearestRow {
+  product: string;
+  rank: number;
+  other: string;
+}
+export interface SourceUseRow {
+  subject: string;
+  source: string;
+}
 
 export interface RunRows {
   products: RunProductRow[];
@@ -36,7 +113,19 @@ export interface RunRows {
 }
 
 export function emptyRows(): RunRows {
-  return { products: [], figures: [], contributions: [], quantities: [], draws: [], spend: [], spendLeftOut: [], reach: [], intensities: [], nearest: [], sources: [] };
+  return {
+    products: [],
+    figures: [],
+    contributions: [],
+    quantities: [],
+    draws: [],
+    spend: [],
+    spendLeftOut: [],
+    reach: [],
+    intensities: [],
+    nearest: [],
+    sources: [],
+  };
 }
 
 export function statColumns(draws: Float64Array, cap: Grade, scratch?: Float64Array): StatColumns {
@@ -50,13 +139,67 @@ export function figureColumns(f: Figure): StatColumns {
 /** Keys of each table in the order they are serialised and stored. */
 export const TABLE_KEYS: { [K in keyof RunRows]: string[] } = {
   products: ['product', 'complete', 'bom_confidence', 'unit_mass_g', 'price_eur', 'mrio_column'],
-  figures: ['subject_type', 'subject_key', 'metric', 'basis', 'route', 'low', 'median', 'high', 'mean', 'central', 'grade'],
-  contributions: ['product', 'metric', 'route', 'dimension', 'key', 'label', 'seq', 'low', 'median', 'high', 'mean', 'central', 'grade', 'share'],
+  figures: [
+    'subject_type',
+    'subject_key',
+    'metric',
+    'basis',
+    'route',
+    'low',
+    'median',
+    'high',
+    'mean',
+    'central',
+    'grade',
+  ],
+  contributions: [
+    'product',
+    'metric',
+    'route',
+    'dimension',
+    'key',
+    'label',
+    'seq',
+    'low',
+    'median',
+    'high',
+    'mean',
+    'central',
+    'grade',
+    'share',
+  ],
   quantities: ['product', 'seq', 'material', 'name', 'qty', 'unit'],
   draws: ['subject_type', 'subject_key', 'metric', 'draws'],
-  spend: ['consumer', 'code', 'metric', 'reference', 'low', 'median', 'high', 'mean', 'central', 'grade', 'share_of_spend', 'made_in_consumer'],
+  spend: [
+    'consumer',
+    'code',
+    'metric',
+    'reference',
+    'low',
+    'median',
+    'high',
+    'mean',
+    'central',
+    'grade',
+    'share_of_spend',
+    'made_in_consumer',
+  ],
   spendLeftOut: ['consumer', 'industries', 'share_of_spend', 'why'],
-  reach: ['subject_type', 'subject_key', 'metric', 'rank', 'product', 'low', 'median', 'high', 'mean', 'central', 'grade', 'share', 'counted'],
+  reach: [
+    'subject_type',
+    'subject_key',
+    'metric',
+    'rank',
+    'product',
+    'low',
+    'median',
+    'high',
+    'mean',
+    'central',
+    'grade',
+    'share',
+    'counted',
+  ],
   intensities: ['metric', 'region', 'sector', 'channel', 'low', 'median', 'high', 'mean'],
   nearest: ['product', 'rank', 'other'],
   sources: ['subject', 'source'],
@@ -79,11 +222,17 @@ export function bufferToDraws(buf: Uint8Array): Float64Array {
 /** One table's rows serialised canonically (one JSON array per row, in TABLE_KEYS order). */
 export function serializeRows(table: keyof RunRows, rows: readonly object[]): string {
   const keys = TABLE_KEYS[table];
-  return rows.map((row) => JSON.stringify(keys.map((k) => {
-    const v = (row as Record<string, unknown>)[k];
-    if (v instanceof Float64Array) return drawsToBuffer(v).toString('base64');
-    return v;
-  }))).join('\n');
+  return rows
+    .map((row) =>
+      JSON.stringify(
+        keys.map((k) => {
+          const v = (row as Record<string, unknown>)[k];
+          if (v instanceof Float64Array) return drawsToBuffer(v).toString('base64');
+          return v;
+        }),
+      ),
+    )
+    .join('\n');
 }
 
 /** SHA-256 of every row of the run, table by table in TABLE_KEYS order. */

@@ -14,7 +14,10 @@ const confidence = v.picklist(['high', 'medium', 'low']);
 
 export const ScenarioParams = v.strictObject({
   channels: v.pipe(v.array(v.picklist(['C1', 'C2', 'C3', 'C4', 'C5'])), v.minLength(1)),
-  years: v.pipe(v.tuple([v.pipe(v.number(), v.integer()), v.pipe(v.number(), v.integer())]), v.check(([a, b]) => a <= b, 'years: from ≤ to')),
+  years: v.pipe(
+    v.tuple([v.pipe(v.number(), v.integer()), v.pipe(v.number(), v.integer())]),
+    v.check(([a, b]) => a <= b, 'years: from ≤ to'),
+  ),
   /** Shares below this confidence are not counted. */
   min_confidence: confidence,
   /** 'central' reads a share at its stated value; 'low' at the bottom of its confidence band. */
@@ -30,7 +33,9 @@ export type ScenarioParams = v.InferOutput<typeof ScenarioParams>;
 export function parseParams(raw: unknown, code: string): ScenarioParams {
   const result = v.safeParse(ScenarioParams, raw);
   if (!result.success) {
-    throw new Error(`scenario ${code}: invalid params: ${result.issues.map((i) => `${v.getDotPath(i) ?? ''} ${i.message}`).join('; ')}`);
+    throw new Error(
+      `scenario ${code}: invalid params: ${result.issues.map((i) => `${v.getDotPath(i) ?? ''} ${i.message}`).join('; ')}`,
+    );
   }
   return result.output;
 }

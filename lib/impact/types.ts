@@ -8,59 +8,157 @@ export type Confidence = 'high' | 'medium' | 'low';
 export type Metric = 'deaths' | 'injuries';
 export const METRICS: readonly Metric[] = ['deaths', 'injuries'];
 
-export interface SourceFact { code: string; enabled: boolean; licence_name: string | null; credit: string | null; usage_restriction: string | null; verified_on: string | null }
-export interface Sector { code: string; name: string; kind: 'extraction' | 'manufacture' | 'services' }
-export interface Country { iso3: string; name: string; mrio_region: string }
-export interface Channel { code: string; name: string; requires_paf: boolean }
+export interface SourceFact {
+  code: string;
+  enabled: boolean;
+  licence_name: string | null;
+  credit: string | null;
+  usage_restriction: string | null;
+  verified_on: string | null;
+}
+export interface Sector {
+  code: string;
+  name: string;
+  kind: 'extraction' | 'manufacture' | 'services';
+}
+export interface Country {
+  iso3: string;
+  name: string;
+  mrio_region: string;
+}
+export interface Channel {
+  code: string;
+  name: string;
+  requires_paf: boolean;
+}
 
 export interface Material {
-  slug: string; name: string; sector: string;
-  price_eur_per_kg: number; price_source: string;
+  slug: string;
+  name: string;
+  sector: string;
+  price_eur_per_kg: number;
+  price_source: string;
 }
 /** Production of one material in one year: world total and the listed countries, in tonnes. */
 export interface Production {
-  material: string; year: number; unit: string; world_total: number | null; source: string; note: string | null;
+  material: string;
+  year: number;
+  unit: string;
+  world_total: number | null;
+  source: string;
+  note: string | null;
   countries: Array<{ iso3: string; qty: number; quality: string; source: string }>;
 }
-export interface OtherOutput { sector: string; iso3: string; value_eur: number; source: string }
+export interface OtherOutput {
+  sector: string;
+  iso3: string;
+  value_eur: number;
+  source: string;
+}
 
 export interface Product {
-  slug: string; name: string; tier: 'semi_finished' | 'finished'; unit: string; unit_mass_g: number | null;
-  is_arms: boolean; complete: boolean; bom_confidence: Confidence | null; price_eur: number; price_source: string;
-  mrio_region: string; mrio_sector: string;
+  slug: string;
+  name: string;
+  tier: 'semi_finished' | 'finished';
+  unit: string;
+  unit_mass_g: number | null;
+  is_arms: boolean;
+  complete: boolean;
+  bom_confidence: Confidence | null;
+  price_eur: number;
+  price_source: string;
+  mrio_region: string;
+  mrio_sector: string;
 }
 export interface BomLine {
-  product: string; line: number; role: string; component_type: 'material' | 'product' | 'unmodelled';
-  component_key: string | null; component_name: string | null; qty: number; unit: string; loss_factor: number;
+  product: string;
+  line: number;
+  role: string;
+  component_type: 'material' | 'product' | 'unmodelled';
+  component_key: string | null;
+  component_name: string | null;
+  qty: number;
+  unit: string;
+  loss_factor: number;
   confidence: Confidence;
 }
 
-export interface Conflict { slug: string; name: string; resource_linked: boolean; source: string }
+export interface Conflict {
+  slug: string;
+  name: string;
+  resource_linked: boolean;
+  source: string;
+}
 export interface ConflictPeriod {
-  conflict: string; scenario: string; label: string; year_from: number; year_to: number;
+  conflict: string;
+  scenario: string;
+  label: string;
+  year_from: number;
+  year_to: number;
   shares: Array<{ sector: string; share: number | null; confidence: Confidence | null; source: string }>;
 }
-export interface LedgerRow { conflict: string; iso3: string; year: number; deaths_best: number; deaths_low: number; deaths_high: number; quality: string; source: string }
+export interface LedgerRow {
+  conflict: string;
+  iso3: string;
+  year: number;
+  deaths_best: number;
+  deaths_low: number;
+  deaths_high: number;
+  quality: string;
+  source: string;
+}
 /** Counted harm for channels C2–C4 (C1 is the ledger). */
-export interface HarmRow { iso3: string; channel: string; year: number; deaths: number; injuries: number | null; paf: number | null; quality: string; source: string }
-export interface HarmShare { channel: string; iso3: string; sector: string; share: number; confidence: Confidence; source: string }
+export interface HarmRow {
+  iso3: string;
+  channel: string;
+  year: number;
+  deaths: number;
+  injuries: number | null;
+  paf: number | null;
+  quality: string;
+  source: string;
+}
+export interface HarmShare {
+  channel: string;
+  iso3: string;
+  sector: string;
+  share: number;
+  confidence: Confidence;
+  source: string;
+}
 
 export interface Mrio {
-  regions: string[]; sectors: string[];
+  regions: string[];
+  sectors: string[];
   /** output[r][s] million EUR */
   output: Record<string, Record<string, number>>;
   /** A entries: input from (fromRegion, fromSector) per EUR of (toRegion, toSector). */
-  coefficients: Array<{ from_region: string; from_sector: string; to_region: string; to_sector: string; value: number }>;
+  coefficients: Array<{
+    from_region: string;
+    from_sector: string;
+    to_region: string;
+    to_sector: string;
+    value: number;
+  }>;
   /** share of to_region's purchases of sector made in from_region */
   sourcing: Array<{ sector: string; from_region: string; to_region: string; share: number }>;
 }
 
 export interface CoicopCode {
-  code: string; level: 'division' | 'group'; name: string; share_of_spend: number | null; share_source: string | null;
-  bridge: Array<{ sector: string; share: number }>; left_out: Array<{ industry: string; why: string }>;
+  code: string;
+  level: 'division' | 'group';
+  name: string;
+  share_of_spend: number | null;
+  share_source: string | null;
+  bridge: Array<{ sector: string; share: number }>;
+  left_out: Array<{ industry: string; why: string }>;
 }
 
-export interface Scenario { code: string; name: string; params: unknown }
+export interface Scenario {
+  code: string;
+  name: string;
+  params: unknown;
+}
 
 export interface Register {
   data_version: string;

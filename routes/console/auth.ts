@@ -46,7 +46,14 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
   const title = { 'sign-in': 'Sign in', 'sign-up': 'Create an account' } as const;
 
   /** Renders the form again with the problem, keeping what was typed (never the password). */
-  const refuse = (state: ConsoleState, kind: 'sign-in' | 'sign-up', status: number, message: string, typed: string | null, headers: Record<string, string> = {}): Reply => {
+  const refuse = (
+    state: ConsoleState,
+    kind: 'sign-in' | 'sign-up',
+    status: number,
+    message: string,
+    typed: string | null,
+    headers: Record<string, string> = {},
+  ): Reply => {
     const reply = page(state, status, title[kind], authForm(state, kind, { email: typed ?? '' }, message));
     return { ...reply, headers: { ...reply.headers, ...headers } };
   };
@@ -80,14 +87,25 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
       const { input, typed } = read;
       const emailBucket = `fail-email:${input.email.toLowerCase()}`;
       const ipBucket = `fail-ip:${req.ipBucket}`;
-      for (const [bucket, limit] of [[emailBucket, FAILURES_PER_ACCOUNT], [ipBucket, FAILURES_PER_ADDRESS]] as const) {
+      for (const [bucket, limit] of [
+        [emailBucket, FAILURES_PER_ACCOUNT],
+        [ipBucket, FAILURES_PER_ADDRESS],
+      ] as const) {
         const recent = attempts.recent(bucket, req.now, FAILURE_WINDOW_MS);
         if (recent.count >= limit) {
           const minutes = Math.ceil(recent.retryAfterSeconds / 60);
-          return refuse(state, 'sign-in', 429, `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, typed, { 'retry-after': String(recent.retryAfterSeconds) });
+          return refuse(
+            state,
+            'sign-in',
+            429,
+            `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+            typed,
+            { 'retry-after': String(recent.retryAfterSeconds) },
+          );
         }
       }
-      const row = passwordOf.get(input.email) as { id: number; email: string; password_hash: string | null } | undefined;
+      const row = passwordOf.get(input.email) as
+        { id: number; email: string; password_hash: string | null } | undefined;
       const ok = await verifyPassword(input.password, row?.password_hash ?? DUMMY_HASH);
       if (!ok || !row?.password_hash) {
         attempts.add(emailBucket, req.now);
@@ -109,10 +127,23 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
       const ipBucket = `signup-ip:${req.ipBucket}`;
       const recent = attempts.recent(ipBucket, req.now, SIGNUP_WINDOW_MS);
       if (recent.count >= SIGNUPS_PER_ADDRESS) {
-        return refuse(state, 'sign-up', 429, 'Too many accounts were created from your address. Try again later.', typed, { 'retry-after': String(recent.retryAfterSeconds) });
+        return refuse(
+          state,
+          'sign-up',
+          429,
+          'Too many accounts were created from your address. Try again later.',
+          typed,
+          { 'retry-after': String(recent.retryAfterSeconds) },
+        );
       }
       if (findAccount(ctx.db, input.email)) {
-        return refuse(state, 'sign-up', 409, 'An account with this e-mail exists already. Sign in instead.', input.email);
+        return refuse(
+          state,
+          'sign-up',
+          409,
+          'An account with this e-mail exists already. Sign in instead.',
+          input.email,
+        );
       }
       const hashed = await hashPassword(input.password);
       let account;
@@ -120,7 +151,14 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
         account = createAccount(ctx.db, input.email, req.now, hashed);
       } catch (err) {
         // Another sign-up with this e-mail won the race while we were hashing.
-        if (err instanceof AccountError) return refuse(state, 'sign-up', 409, 'An account with this e-mail exists already. Sign in instead.', input.email);
+        if (err instanceof AccountError)
+          return refuse(
+            state,
+            'sign-up',
+            409,
+            'An account with this e-mail exists already. Sign in instead.',
+            input.email,
+          );
         throw err;
       }
       attempts.add(ipBucket, req.now);

@@ -42,10 +42,27 @@ export function consoleRoutes(ctx: AppContext) {
     catch: (thrown: unknown, req: ApiRequest) => {
       const state = stateOf(req);
       const err = humanEdgeError(thrown); // the worker pages call the human service's rules
-      if (err instanceof HttpError) return page(state, err.status, err.status === 404 ? 'Not found' : 'That did not work', html`${notice('error', err.message)}<p><a href="/console">Back to the console</a></p>`);
-      if (err instanceof AccountError) return page(state, 400, 'That did not work', html`${notice('error', err.message)}<p><a href="/console/keys">Back to your keys</a></p>`);
+      if (err instanceof HttpError)
+        return page(
+          state,
+          err.status,
+          err.status === 404 ? 'Not found' : 'That did not work',
+          html`${notice('error', err.message)}<p><a href="/console">Back to the console</a></p>`,
+        );
+      if (err instanceof AccountError)
+        return page(
+          state,
+          400,
+          'That did not work',
+          html`${notice('error', err.message)}<p><a href="/console/keys">Back to your keys</a></p>`,
+        );
       ctx.log.error({ reqId: req.id, err }, 'unhandled fault in the console');
-      return page(state, 500, 'Something went wrong', notice('error', `Something went wrong on our side. Quote request id ${req.id} if you report it.`));
+      return page(
+        state,
+        500,
+        'Something went wrong',
+        notice('error', `Something went wrong on our side. Quote request id ${req.id} if you report it.`),
+      );
     },
   });
   router

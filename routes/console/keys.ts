@@ -16,9 +16,23 @@ import { notice, page, redirect } from './layout.ts';
 import { stateOf, type ConsoleState } from './state.ts';
 
 const SERVICES: Array<{ code: Service; name: string; about: string }> = [
-  { code: 'funding', name: 'Funding corpus', about: 'Send it as X-API-Key to /funding/v1. Your tier is decided on every request from your subscription.' },
-  { code: 'impact', name: 'Impact attribution', about: 'Optional: a key raises the daily allowance of /impact/v1 from 100 per address to 10,000 per key. Send it as Authorization: Bearer or X-API-Key.' },
-  { code: 'human', name: 'Human tasks', about: 'Test keys (ho_test_) run the sandbox; live keys (ho_live_) spend your prepaid balance. Send it as Authorization: Bearer or X-Api-Key, to /human/v1 and its MCP server.' },
+  {
+    code: 'funding',
+    name: 'Funding corpus',
+    about: 'Send it as X-API-Key to /funding/v1. Your tier is decided on every request from your subscription.',
+  },
+  {
+    code: 'impact',
+    name: 'Impact attribution',
+    about:
+      'Optional: a key raises the daily allowance of /impact/v1 from 100 per address to 10,000 per key. Send it as Authorization: Bearer or X-API-Key.',
+  },
+  {
+    code: 'human',
+    name: 'Human tasks',
+    about:
+      'Test keys (ho_test_) run the sandbox; live keys (ho_live_) spend your prepaid balance. Send it as Authorization: Bearer or X-Api-Key, to /human/v1 and its MCP server.',
+  },
 ];
 
 const GRACE: Record<string, { label: string; ms: number | null }> = {
@@ -31,12 +45,22 @@ const GRACE: Record<string, { label: string; ms: number | null }> = {
 
 const createSchema = v.object({
   service: v.picklist(['funding', 'impact', 'human'], 'Choose a service.'),
-  name: v.pipe(v.string('Give the key a name.'), v.trim(), v.nonEmpty('Give the key a name.'), v.maxLength(80, 'A key name has at most 80 characters.')),
+  name: v.pipe(
+    v.string('Give the key a name.'),
+    v.trim(),
+    v.nonEmpty('Give the key a name.'),
+    v.maxLength(80, 'A key name has at most 80 characters.'),
+  ),
   environment: v.optional(v.picklist(['test', 'live'], 'The environment is test or live.')),
 });
-const rotateSchema = v.object({ grace: v.optional(v.picklist(Object.keys(GRACE) as [string, ...string[]], 'Choose how long the old key keeps working.')) });
+const rotateSchema = v.object({
+  grace: v.optional(
+    v.picklist(Object.keys(GRACE) as [string, ...string[]], 'Choose how long the old key keeps working.'),
+  ),
+});
 
-const when = (ms: number | null) => (ms === null ? '—' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC');
+const when = (ms: number | null) =>
+  ms === null ? '—' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 
 function keyState(key: KeyRow, now: number): string {
   if (key.revoked_at !== null && key.revoked_at <= now) return `revoked ${when(key.revoked_at)}`;
@@ -55,7 +79,9 @@ function keyTable(state: ConsoleState, keys: KeyRow[], now: number): Html {
 <td data-label="Name">${k.name}</td><td data-label="Key"><code>${k.display_prefix}…</code></td>
 <td data-label="Environment">${k.environment ?? '—'}</td><td data-label="Scopes">${k.scopes || '—'}</td>
 <td data-label="Created">${when(k.created_at)}</td><td data-label="Last used">${when(k.last_used_at)}</td><td data-label="State">${keyState(k, now)}</td>
-<td data-label="Actions">${live ? html`
+<td data-label="Actions">${
+      live
+        ? html`
 <form method="post" action="/console/keys/${k.id}/rotate" class="inline">
   <input type="hidden" name="csrf" value="${state.csrf}">
   <label for="grace-${k.id}">Old key works</label>
@@ -65,7 +91,9 @@ function keyTable(state: ConsoleState, keys: KeyRow[], now: number): Html {
 <form method="post" action="/console/keys/${k.id}/revoke" class="inline">
   <input type="hidden" name="csrf" value="${state.csrf}">
   <button type="submit" class="danger" aria-label="Revoke ${k.name} (${k.display_prefix})">Revoke</button>
-</form>` : ''}</td></tr>`;
+</form>`
+        : ''
+    }</td></tr>`;
   })}</tbody></table></div>`;
 }
 
@@ -76,7 +104,9 @@ function createForm(state: ConsoleState, service: Service): Html {
   <input type="hidden" name="service" value="${service}">
   <label for="name-${service}">Name</label>
   <input id="name-${service}" name="name" required maxlength="80" placeholder="laptop, CI, agent…">
-  ${service === 'human' ? html`
+  ${
+    service === 'human'
+      ? html`
   <fieldset><legend>Environment</legend>
     <label><input type="radio" name="environment" value="test" checked> test (sandbox, no money moves)</label>
     <label><input type="radio" name="environment" value="live"> live (spends your balance)</label>
@@ -84,18 +114,25 @@ function createForm(state: ConsoleState, service: Service): Html {
   <fieldset><legend>Scopes</legend>
     <label><input type="checkbox" name="scopes" value="tasks:read" checked> tasks:read (quote, list, collect)</label>
     <label><input type="checkbox" name="scopes" value="tasks:write" checked> tasks:write (order, cancel, dispute)</label>
-  </fieldset>` : ''}
+  </fieldset>`
+      : ''
+  }
   <button type="submit">Create key</button>
 </form></details>`;
 }
 
 function shownOnce(state: ConsoleState, key: string, row: KeyRow, extra: string): Reply {
-  return page(state, 201, 'Your new key', html`
+  return page(
+    state,
+    201,
+    'Your new key',
+    html`
 ${notice('info', 'Copy this key now. It is shown this once: only a hash of it is kept, so it cannot be shown again.')}
 <p><label for="new-key">${row.name} (${row.service}${row.environment ? `, ${row.environment}` : ''})</label></p>
 <p class="key"><input id="new-key" readonly value="${key}" size="70"> <button type="button" data-copy="new-key" hidden>Copy</button></p>
 ${extra ? html`<p>${extra}</p>` : ''}
-<p><a href="/console/keys">Back to your keys</a></p>`);
+<p><a href="/console/keys">Back to your keys</a></p>`,
+  );
 }
 
 export function keyRoutes(ctx: AppContext, secret: Buffer) {
@@ -117,14 +154,25 @@ export function keyRoutes(ctx: AppContext, secret: Buffer) {
       const keys = listKeys(ctx.db, { accountId: who.account.id });
       const tier = ctx.activePlan(who.account.id, req.now) === 'pro' ? 'pro' : 'basic';
       const limits = TIER_LIMITS[tier];
-      return page(who.state, 200, 'Your API keys', html`${SERVICES.map((s) => html`
+      return page(
+        who.state,
+        200,
+        'Your API keys',
+        html`${SERVICES.map(
+          (s) => html`
 <section aria-labelledby="h-${s.code}" id="${s.code}">
 <h2 id="h-${s.code}">${s.name}</h2>
 <p>${s.about}</p>
 ${s.code === 'funding' ? html`<p class="tier">Your funding tier now: <strong data-tier="${tier}">${tier}</strong> (${limits.perMinute} a minute, ${limits.perDay} a day${tier === 'pro' ? ', export included' : ''}).</p>` : ''}
-${keyTable(who.state, keys.filter((k) => k.service === s.code), req.now)}
+${keyTable(
+  who.state,
+  keys.filter((k) => k.service === s.code),
+  req.now,
+)}
 ${createForm(who.state, s.code)}
-</section>`)}`);
+</section>`,
+        )}`,
+      );
     },
 
     async create(req: ApiRequest): Promise<Reply> {
@@ -133,13 +181,23 @@ ${createForm(who.state, s.code)}
       const form = await readForm(req, who.state, secret);
       const input = fields(form, createSchema);
       const scopes = input.service === 'human' ? form.getAll('scopes') : undefined;
-      if (input.service === 'human' && (scopes!.length === 0 || scopes!.some((s) => s !== 'tasks:read' && s !== 'tasks:write'))) {
+      if (
+        input.service === 'human' &&
+        (scopes!.length === 0 || scopes!.some((s) => s !== 'tasks:read' && s !== 'tasks:write'))
+      ) {
         throw new HttpError(400, 'bad_request', 'Choose tasks:read, tasks:write or both.');
       }
-      const { key, row } = createKey(ctx.db, {
-        accountId: who.account.id, service: input.service, name: input.name,
-        environment: input.service === 'human' ? (input.environment ?? 'test') : null, ...(scopes ? { scopes: [...new Set(scopes)] } : {}),
-      }, req.now);
+      const { key, row } = createKey(
+        ctx.db,
+        {
+          accountId: who.account.id,
+          service: input.service,
+          name: input.name,
+          environment: input.service === 'human' ? (input.environment ?? 'test') : null,
+          ...(scopes ? { scopes: [...new Set(scopes)] } : {}),
+        },
+        req.now,
+      );
       return shownOnce(who.state, key, row, '');
     },
 
@@ -150,7 +208,8 @@ ${createForm(who.state, s.code)}
       const old = ownKey(req, who.account.id);
       const grace = GRACE[fields(form, rotateSchema).grace ?? 'keep']!;
       const { key, row } = rotateKey(ctx.db, old.id, req.now, grace.ms === null ? null : req.now + grace.ms);
-      const until = grace.ms === null ? 'until you revoke it' : grace.ms === 0 ? 'no longer' : `until ${when(req.now + grace.ms)}`;
+      const until =
+        grace.ms === null ? 'until you revoke it' : grace.ms === 0 ? 'no longer' : `until ${when(req.now + grace.ms)}`;
       return shownOnce(who.state, key, row, `The old key (${old.display_prefix}…) works ${until}.`);
     },
 

@@ -8,7 +8,8 @@ import type { Reply } from '../../lib/http/types.ts';
 import type { ConsoleState } from './state.ts';
 
 export const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -41,7 +42,11 @@ ${body}
 `;
   return {
     status,
-    headers: { 'content-type': 'text/html; charset=utf-8', ...SECURITY_HEADERS, ...(state.setCookies.length ? { 'set-cookie': state.setCookies } : {}) },
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      ...SECURITY_HEADERS,
+      ...(state.setCookies.length ? { 'set-cookie': state.setCookies } : {}),
+    },
     body: doc.value,
   };
 }

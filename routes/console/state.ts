@@ -24,7 +24,11 @@ export interface ConsoleState {
 
 const states = new WeakMap<ApiRequest, ConsoleState>();
 
-export function loadState(req: ApiRequest, secret: Buffer, findSession: (token: string, now: number) => SessionAccount | undefined): ConsoleState {
+export function loadState(
+  req: ApiRequest,
+  secret: Buffer,
+  findSession: (token: string, now: number) => SessionAccount | undefined,
+): ConsoleState {
   const cookies = readCookies(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined);
   const setCookies: string[] = [];
   let visitor = cookies.get(VISITOR_COOKIE);
@@ -54,7 +58,13 @@ export function stateOf(req: ApiRequest): ConsoleState {
 }
 
 /** After sign-in or sign-up: a new session, and a CSRF token bound to it. */
-export function startSession(state: ConsoleState, secret: Buffer, token: string, account: { id: number; email: string }, maxAgeSeconds: number): void {
+export function startSession(
+  state: ConsoleState,
+  secret: Buffer,
+  token: string,
+  account: { id: number; email: string },
+  maxAgeSeconds: number,
+): void {
   state.sessionToken = token;
   state.account = account;
   state.csrf = csrfToken(secret, state.visitor, token);

@@ -48,7 +48,10 @@ export function apiClient(dispatch: Dispatch) {
   return async function call(visitor: ApiRequest, target: string, options: ApiCallOptions = {}): Promise<ApiAnswer> {
     const method = options.method ?? 'GET';
     const body = options.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(options.body));
-    const headers = { ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers };
+    const headers = {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    };
     const queryAt = target.indexOf('?');
     const req: ApiRequest = {
       method,
@@ -71,8 +74,14 @@ export function apiClient(dispatch: Dispatch) {
     options.prepare?.(req);
     const reply = (await dispatch(req)) ?? { status: 404, body: '{}' };
     const replyHeaders: Record<string, string> = { ...req.replyHeaders };
-    for (const [name, value] of Object.entries(reply.headers ?? {})) replyHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-    const bytes = typeof reply.body === 'string' ? Buffer.from(reply.body) : Buffer.isBuffer(reply.body) ? reply.body : Buffer.alloc(0);
+    for (const [name, value] of Object.entries(reply.headers ?? {}))
+      replyHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    const bytes =
+      typeof reply.body === 'string'
+        ? Buffer.from(reply.body)
+        : Buffer.isBuffer(reply.body)
+          ? reply.body
+          : Buffer.alloc(0);
     const text = bytes.toString('utf8');
     let json: unknown;
     try {

@@ -9,17 +9,54 @@ import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { ApiCall } from './api.ts';
 import { fundingFailure } from './funding-failure.ts';
-import { amountWords, cutoffWords, dayWords, deadlineSourceWords, deadlineWords, quotaWords, sourceWords, statusWords, type CallJson } from './funding-words.ts';
+import {
+  amountWords,
+  cutoffWords,
+  dayWords,
+  deadlineSourceWords,
+  deadlineWords,
+  quotaWords,
+  sourceWords,
+  statusWords,
+  type CallJson,
+} from './funding-words.ts';
 import { explorePage } from './layout.ts';
 
-interface Project { id: string; acronym: string | null; title: string; status: string | null; start_date: string | null; end_date: string | null; total_cost: number | null; ec_contribution: number | null; coordinator: string | null; coordinator_country: string | null; url: string | null }
-interface Notice { id: string; kind: string; title: string; url: string | null; published_on: string; department: string | null }
+interface Project {
+  id: string;
+  acronym: string | null;
+  title: string;
+  status: string | null;
+  start_date: string | null;
+  end_date: string | null;
+  total_cost: number | null;
+  ec_contribution: number | null;
+  coordinator: string | null;
+  coordinator_country: string | null;
+  url: string | null;
+}
+interface Notice {
+  id: string;
+  kind: string;
+  title: string;
+  url: string | null;
+  published_on: string;
+  department: string | null;
+}
 
 const NOTICE_KINDS: Record<string, string> = {
-  call: 'Announcement', bases: 'Bases reguladoras', correction: 'Correction', modification: 'Modification',
-  award: 'Award resolution', other: 'Notice',
+  call: 'Announcement',
+  bases: 'Bases reguladoras',
+  correction: 'Correction',
+  modification: 'Modification',
+  award: 'Award resolution',
+  other: 'Notice',
 };
-interface CallDetail extends CallJson { projects: Project[]; notices: Notice[]; attribution: Array<{ source: string; licence: string; credit: string }> }
+interface CallDetail extends CallJson {
+  projects: Project[];
+  notices: Notice[];
+  attribution: Array<{ source: string; licence: string; credit: string }>;
+}
 
 /** Only web links become links: a source URL is data, and a javascript: URL must not be clickable. */
 const link = (url: string | null, text: string | Html): Html =>
@@ -40,9 +77,10 @@ function noticesSection(call: CallDetail): Html {
 }
 
 function detail(call: CallDetail): Html {
-  const cutoffs = call.cutoffs.length > 1
-    ? html`<dt>Cut-offs</dt><dd><ul>${call.cutoffs.map((c) => html`<li>${cutoffWords(c.date, c.time, call.time_zone)}</li>`)}</ul></dd>`
-    : html``;
+  const cutoffs =
+    call.cutoffs.length > 1
+      ? html`<dt>Cut-offs</dt><dd><ul>${call.cutoffs.map((c) => html`<li>${cutoffWords(c.date, c.time, call.time_zone)}</li>`)}</ul></dd>`
+      : html``;
   return html`<dl class="call-detail">
 <dt>Status</dt><dd class="status status-${call.status}">${statusWords(call)}</dd>
 <dt>Deadline</dt><dd>${deadlineWords(call)}${call.cutoffs.length > 1 ? ' (the next of several cut-offs)' : ''}${deadlineSourceWords(call)}</dd>

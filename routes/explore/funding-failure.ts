@@ -18,7 +18,10 @@ const TITLES: Record<number, string> = {
 export function fundingFailure(answer: ApiAnswer, extra: Html = html``): Reply {
   const body = (answer.json ?? {}) as { error?: string; message?: string };
   const retry = answer.headers['retry-after'];
-  const wait = retry === undefined ? html`` : html`<p class="retry">Try again in ${retry} s${body.error === 'quota_exceeded' ? ' (the daily allowance renews at 00:00 UTC)' : ''}.</p>`;
+  const wait =
+    retry === undefined
+      ? html``
+      : html`<p class="retry">Try again in ${retry} s${body.error === 'quota_exceeded' ? ' (the daily allowance renews at 00:00 UTC)' : ''}.</p>`;
   const reply = explorePage({
     status: answer.status,
     title: TITLES[answer.status] ?? 'That did not work',

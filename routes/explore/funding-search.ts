@@ -20,7 +20,11 @@ const SORT_LABELS: Record<string, string> = {
   '-deadline': 'deadline, latest first',
   published: 'newest published first',
 };
-const STATUS_OPTION_LABELS: Record<string, string> = { open: 'open now', forthcoming: 'forthcoming (not open yet)', closed: 'closed' };
+const STATUS_OPTION_LABELS: Record<string, string> = {
+  open: 'open now',
+  forthcoming: 'forthcoming (not open yet)',
+  closed: 'closed',
+};
 
 /** The visitor's parameters, blank ones left out, in the order sent: what the API is asked. */
 export function forwardedQuery(url: string): URLSearchParams {
@@ -32,7 +36,12 @@ export function forwardedQuery(url: string): URLSearchParams {
 
 const withParams = (path: string, params: URLSearchParams) => (params.size ? `${path}?${params}` : path);
 
-function options(values: readonly string[], chosen: string | null, labels: Record<string, string>, blank: string): Html {
+function options(
+  values: readonly string[],
+  chosen: string | null,
+  labels: Record<string, string>,
+  blank: string,
+): Html {
   return html`<option value="">${blank}</option>${values.map((v) => html`<option value="${v}"${v === chosen ? html` selected` : ''}>${labels[v] ?? v}</option>`)}`;
 }
 
@@ -77,7 +86,10 @@ ${meta.next_cursor ? html`<a rel="next" href="${withParams('/explore/funding', n
 }
 
 function results(answer: ApiAnswer, sent: URLSearchParams): Html {
-  const { data, meta } = answer.json as { data: CallJson[]; meta: { total: number; total_exact: boolean; page: number; per_page: number; next_cursor: string | null } };
+  const { data, meta } = answer.json as {
+    data: CallJson[];
+    meta: { total: number; total_exact: boolean; page: number; per_page: number; next_cursor: string | null };
+  };
   const count = meta.total_exact
     ? `${meta.total.toLocaleString('en-GB')} published call${meta.total === 1 ? '' : 's'} match`
     : `More than ${meta.total.toLocaleString('en-GB')} published calls match (the newest are listed)`;

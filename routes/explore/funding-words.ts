@@ -65,7 +65,13 @@ export function statusWords(call: Pick<CallJson, 'status' | 'source_status' | 'o
   return words;
 }
 
-const DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const DAY = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 
 /** 2027-01-15 → "Fri 15 January 2027" (a calendar day: no time zone conversion). */
 export function dayWords(isoDate: string): string {
@@ -80,7 +86,9 @@ export function cutoffWords(date: string, time: string | null, timeZone: string)
     : html`<time datetime="${date}">${dayWords(date)}</time>, end of the day (${timeZone} time; the source stated no time)`;
 }
 
-export function deadlineWords(call: Pick<CallJson, 'deadline' | 'deadline_time' | 'deadline_text' | 'time_zone' | 'language'>): Html {
+export function deadlineWords(
+  call: Pick<CallJson, 'deadline' | 'deadline_time' | 'deadline_text' | 'time_zone' | 'language'>,
+): Html {
   if (call.deadline) return cutoffWords(call.deadline, call.deadline_time, call.time_zone);
   if (call.deadline_text) return html`No date; the source says: <q lang="${call.language}">${call.deadline_text}</q>`;
   return html`No deadline stated by the source`;
@@ -108,7 +116,12 @@ export function amountWords(amount: number | null, currency: string | null): str
 
 const TIER_NAMES: Record<string, string> = { anonymous: 'Anonymous tier', basic: 'Basic tier', pro: 'Pro tier' };
 
-const seconds = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min` : s >= 120 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`);
+const seconds = (s: number) =>
+  s >= 3600
+    ? `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`
+    : s >= 120
+      ? `${Math.floor(s / 60)} min ${s % 60} s`
+      : `${s} s`;
 
 /**
  * The tier and what is left of its allowance, read from the accounting headers of the answer shown
@@ -118,12 +131,17 @@ export function quotaWords(answer: ApiAnswer): Html {
   const h = answer.headers;
   const tier = h['x-api-tier'];
   if (!tier) return html``;
-  const minute = h['x-ratelimit-limit'] === undefined ? '' : `${h['x-ratelimit-remaining']} of ${h['x-ratelimit-limit']} calls left this minute (all back in ${seconds(Number(h['x-ratelimit-reset']))})`;
-  const day = h['x-quota-limit'] === undefined
-    ? 'no daily quota for anonymous use'
-    : `${h['x-quota-remaining']} of ${h['x-quota-limit']} calls left today; resets at 00:00 UTC (in ${seconds(Number(h['x-quota-reset']))})`;
-  const counted = tier === 'anonymous'
-    ? html`counted against your address like any anonymous client; <a href="/console/sign-in">sign in</a> to search under your account's tier`
-    : html`counted against your account's allowance, as your keys' calls are`;
+  const minute =
+    h['x-ratelimit-limit'] === undefined
+      ? ''
+      : `${h['x-ratelimit-remaining']} of ${h['x-ratelimit-limit']} calls left this minute (all back in ${seconds(Number(h['x-ratelimit-reset']))})`;
+  const day =
+    h['x-quota-limit'] === undefined
+      ? 'no daily quota for anonymous use'
+      : `${h['x-quota-remaining']} of ${h['x-quota-limit']} calls left today; resets at 00:00 UTC (in ${seconds(Number(h['x-quota-reset']))})`;
+  const counted =
+    tier === 'anonymous'
+      ? html`counted against your address like any anonymous client; <a href="/console/sign-in">sign in</a> to search under your account's tier`
+      : html`counted against your account's allowance, as your keys' calls are`;
   return html`<p class="quota" data-tier="${tier}"><strong>${TIER_NAMES[tier] ?? tier}:</strong> ${[minute, day].filter(Boolean).join('; ')}. Every page here is one call to the API, ${counted}.</p>`;
 }

@@ -18,7 +18,11 @@ export function fundingPages(ctx: AppContext, api: ApiCall) {
   const visitor = signedInVisitor(ctx);
   const asVisitor: ApiCall = (req, target, options = {}) => {
     const account = visitor(req)?.account;
-    return api(req, target, account ? { ...options, prepare: (inner) => markInProcessAccount(inner, account.id) } : options);
+    return api(
+      req,
+      target,
+      account ? { ...options, prepare: (inner) => markInProcessAccount(inner, account.id) } : options,
+    );
   };
   return (router: ExploreRouter): void => {
     // The data's age is asked by the explorer as its own client (funding-freshness.ts), not as the visitor.

@@ -70,14 +70,23 @@ export interface Envelope<D> {
   data: D;
   withheld: { code: string; reason: string } | null;
   sources: Source[];
-  licence: { name: string; url: string; note: string; open?: boolean; terms?: Array<{ source: string; licence: string; url: string | null; open: boolean; reuse: string }> };
+  licence: {
+    name: string;
+    url: string;
+    note: string;
+    open?: boolean;
+    terms?: Array<{ source: string; licence: string; url: string | null; open: boolean; reuse: string }>;
+  };
   caveats: Array<{ code: string; text: string }>;
   citation: { text: string; run_id: number | null; url: string };
 }
 
 /** An API answer other than 200: the page shows it instead of its content. */
 export class ApiRefusal extends Error {
-  constructor(readonly target: string, readonly answer: ApiAnswer) {
+  constructor(
+    readonly target: string,
+    readonly answer: ApiAnswer,
+  ) {
     super(`${target} answered ${answer.status}`);
   }
 }
@@ -178,13 +187,18 @@ export function illustrativeNotice(env: Envelope<unknown>): Html {
 
 /** Scenario, run, methodology and data version, in one line. */
 export function provenance(env: Envelope<unknown>): Html {
-  const run = env.run ? html`run <a href="${env.run.links.self}">${env.run.id}</a>` : html`<strong>no published run</strong>`;
+  const run = env.run
+    ? html`run <a href="${env.run.links.self}">${env.run.id}</a>`
+    : html`<strong>no published run</strong>`;
   return html`<p class="provenance">Scenario <strong>${env.scenario}</strong>, ${run}, methodology <a href="${IMPACT}/methodology">${env.methodology_version}</a>, data version ${env.data_version ?? 'none'}.</p>`;
 }
 
 /** Caveats, citation, sources with their credits and licences: what the API says goes with the figures. */
 export function aboutFigures(env: Envelope<unknown>): Html {
-  const sources = env.sources.map((s) => html`<li><a href="${s.homepage}">${s.name}</a> (${s.code}). Credit: ${s.credit ?? 'none required'}. Licence: ${s.licence.url ? html`<a href="${s.licence.url}">${s.licence.name ?? s.licence.url}</a>` : s.licence.name ?? 'not stated'}.${s.usage_restriction ? html` <strong>Restriction: ${s.usage_restriction}.</strong>` : ''}</li>`);
+  const sources = env.sources.map(
+    (s) =>
+      html`<li><a href="${s.homepage}">${s.name}</a> (${s.code}). Credit: ${s.credit ?? 'none required'}. Licence: ${s.licence.url ? html`<a href="${s.licence.url}">${s.licence.name ?? s.licence.url}</a>` : (s.licence.name ?? 'not stated')}.${s.usage_restriction ? html` <strong>Restriction: ${s.usage_restriction}.</strong>` : ''}</li>`,
+  );
   return html`<section aria-labelledby="about-h"><h2 id="about-h">Caveats, sources and citation</h2>
 <ul class="caveats">${env.caveats.map((c) => html`<li>${c.text}</li>`)}</ul>
 ${provenance(env)}
@@ -209,11 +223,17 @@ ${left !== undefined ? html`<p class="muted quota">This page made ${calls.length
 }
 
 /** A <select> of fixed values; the current one selected. */
-export function select(name: string, label: string, options: Array<[string, string]>, current: string | undefined): Html {
+export function select(
+  name: string,
+  label: string,
+  options: Array<[string, string]>,
+  current: string | undefined,
+): Html {
   return html`<label>${label}<select name="${name}">${options.map(([value, text]) => html`<option value="${value}"${value === (current ?? '') ? html` selected` : ''}>${text}</option>`)}</select></label>`;
 }
 
-export const scenarioOptions = (): Array<[string, string]> => SCENARIOS.map((s) => [s, s === 'S-MAX' ? 'S-MAX (the published default)' : s]);
+export const scenarioOptions = (): Array<[string, string]> =>
+  SCENARIOS.map((s) => [s, s === 'S-MAX' ? 'S-MAX (the published default)' : s]);
 
 /** Plain-language reading of a figure, used on every page that shows some. */
 export const READING = html`<details class="reading"><summary>How to read these figures</summary>
@@ -227,7 +247,12 @@ export const READING = html`<details class="reading"><summary>How to read these 
  * title and every cell labelled by its column (data-label, shown by the stylesheet's `table.stack`).
  * Wide screens get the ordinary table.
  */
-export function stackTable(o: { className: string; caption: Html | string; head: string[]; rows: Array<{ header: Html | string; cells: Array<Html | string>; className?: string }> }): Html {
+export function stackTable(o: {
+  className: string;
+  caption: Html | string;
+  head: string[];
+  rows: Array<{ header: Html | string; cells: Array<Html | string>; className?: string }>;
+}): Html {
   const [first, ...rest] = o.head;
   // In a scrolling box too, for widths between a phone's and the table's own.
   return html`<div class="table-scroll"><table class="stack ${o.className}"><caption>${o.caption}</caption>

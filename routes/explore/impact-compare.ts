@@ -12,22 +12,53 @@ import { html, type Html } from '../../lib/html.ts';
 import { displayFigure, formatSig } from '../../lib/impact/figure.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import {
-  aboutFigures, apiCalls, illustrativeNotice, METRICS, param, READING, scenarioOptions, select, stackTable, withheldNotice,
-  type Envelope, type Figure, type ImpactSession,
+  aboutFigures,
+  apiCalls,
+  illustrativeNotice,
+  METRICS,
+  param,
+  READING,
+  scenarioOptions,
+  select,
+  stackTable,
+  withheldNotice,
+  type Envelope,
+  type Figure,
+  type ImpactSession,
 } from './impact-common.ts';
 import { explorePage } from './layout.ts';
 
-interface Ref { slug: string; name: string; unit: string }
-interface Ratio { central: number | null; low: number | null; median: number | null; high: number | null; verdict: string; p_a_greater: number | null; p_a_equal: number | null }
+interface Ref {
+  slug: string;
+  name: string;
+  unit: string;
+}
+interface Ratio {
+  central: number | null;
+  low: number | null;
+  median: number | null;
+  high: number | null;
+  verdict: string;
+  p_a_greater: number | null;
+  p_a_equal: number | null;
+}
 type Measures = Record<'per_unit' | 'per_kg' | 'per_1000_eur', Figure | null>;
 interface Compare {
   a: Ref;
   b: Ref;
   metric: string;
-  results: { a: Measures; b: Measures; pair: { ratio_of: string; by: Record<string, Ratio>; samples: number } | null } | null;
+  results: {
+    a: Measures;
+    b: Measures;
+    pair: { ratio_of: string; by: Record<string, Ratio>; samples: number } | null;
+  } | null;
 }
 
-const MEASURES: Array<[keyof Measures, string]> = [['per_unit', 'per unit'], ['per_kg', 'per kg'], ['per_1000_eur', 'per 1,000 EUR']];
+const MEASURES: Array<[keyof Measures, string]> = [
+  ['per_unit', 'per unit'],
+  ['per_kg', 'per kg'],
+  ['per_1000_eur', 'per 1,000 EUR'],
+];
 
 export async function impactCompare(req: ApiRequest, api: ImpactSession) {
   const a = param(req, 'a');
@@ -35,10 +66,18 @@ export async function impactCompare(req: ApiRequest, api: ImpactSession) {
   const metric = param(req, 'metric');
   const scenario = param(req, 'scenario');
   const list = await api.get<{ products: Array<{ slug: string; name: string }> }>('/products', { scenario });
-  const choices: Array<[string, string]> = [['', 'Choose a product'], ...list.data.products.map((p): [string, string] => [p.slug, p.name]).sort((x, y) => x[1].localeCompare(y[1]))];
+  const choices: Array<[string, string]> = [
+    ['', 'Choose a product'],
+    ...list.data.products.map((p): [string, string] => [p.slug, p.name]).sort((x, y) => x[1].localeCompare(y[1])),
+  ];
   const form = html`<form class="filters" method="get" action="/explore/impact/compare">
 ${select('a', 'Product A', choices, a)}${select('b', 'Product B', choices, b)}
-${select('metric', 'Measure', METRICS.map((x): [string, string] => [x, x]), metric ?? 'deaths')}
+${select(
+  'metric',
+  'Measure',
+  METRICS.map((x): [string, string] => [x, x]),
+  metric ?? 'deaths',
+)}
 ${select('scenario', 'Scenario', scenarioOptions(), scenario ?? 'S-MAX')}
 <button type="submit">Compare</button></form>`;
   if (!a || !b) {
@@ -82,9 +121,20 @@ function results(env: Envelope<Compare>): Html {
           const ok = x.low !== null && x.high !== null;
           return {
             label,
-            figure: ok ? { low: x.low!, high: x.high!, central: x.central, display: displayFigure({ low: x.low!, high: x.high!, central: x.central }) } : null,
+            figure: ok
+              ? {
+                  low: x.low!,
+                  high: x.high!,
+                  central: x.central,
+                  display: displayFigure({ low: x.low!, high: x.high!, central: x.central }),
+                }
+              : null,
             withheld: 'the API gives no ratio for this measure',
-            cells: [verdict(x), x.p_a_greater === null ? '—' : `${formatSig(x.p_a_greater * 100, 3)}%`, x.p_a_equal === null ? '—' : `${formatSig(x.p_a_equal * 100, 3)}%`],
+            cells: [
+              verdict(x),
+              x.p_a_greater === null ? '—' : `${formatSig(x.p_a_greater * 100, 3)}%`,
+              x.p_a_equal === null ? '—' : `${formatSig(x.p_a_equal * 100, 3)}%`,
+            ],
           };
         }),
       })
@@ -95,7 +145,11 @@ function results(env: Envelope<Compare>): Html {
     head: ['Measure', `A: ${d.a.name}`, `B: ${d.b.name}`, 'Verdict'],
     rows: MEASURES.map(([k, label]) => ({
       header: label,
-      cells: [html`${r.a[k]?.display ?? 'not served'} <span class="muted">${r.a[k]?.unit ?? ''}</span>`, html`${r.b[k]?.display ?? 'not served'} <span class="muted">${r.b[k]?.unit ?? ''}</span>`, pair?.by[k] ? verdict(pair.by[k]!) : '—'],
+      cells: [
+        html`${r.a[k]?.display ?? 'not served'} <span class="muted">${r.a[k]?.unit ?? ''}</span>`,
+        html`${r.b[k]?.display ?? 'not served'} <span class="muted">${r.b[k]?.unit ?? ''}</span>`,
+        pair?.by[k] ? verdict(pair.by[k]!) : '—',
+      ],
     })),
   });
   return html`<section aria-labelledby="ratio-h"><h2 id="ratio-h">Is one larger than the other?</h2>

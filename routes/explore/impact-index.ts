@@ -10,8 +10,20 @@
 import { html } from '../../lib/html.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import {
-  aboutFigures, apiCalls, figureCell, illustrativeNotice, param, provenance, READING, scenarioOptions, select, stackTable, withheldNotice,
-  type Figure, type ImpactSession, type ProductSummary,
+  aboutFigures,
+  apiCalls,
+  figureCell,
+  illustrativeNotice,
+  param,
+  provenance,
+  READING,
+  scenarioOptions,
+  select,
+  stackTable,
+  withheldNotice,
+  type Figure,
+  type ImpactSession,
+  type ProductSummary,
 } from './impact-common.ts';
 import { explorePage } from './layout.ts';
 
@@ -22,16 +34,32 @@ interface ProductList {
   results: { figures: Record<string, { per_unit: Figure | null; per_kg: Figure | null }> } | null;
 }
 
-const TIERS: Array<[string, string]> = [['', 'All tiers'], ['finished', 'Finished products'], ['semi_finished', 'Semi-finished (materials, parts)']];
-const SORTS: Array<[string, string]> = [['name', 'Name'], ['toll', 'Deaths per kg, highest first'], ['confidence', 'Bill-of-materials confidence'], ['complete', 'Complete bills first']];
+const TIERS: Array<[string, string]> = [
+  ['', 'All tiers'],
+  ['finished', 'Finished products'],
+  ['semi_finished', 'Semi-finished (materials, parts)'],
+];
+const SORTS: Array<[string, string]> = [
+  ['name', 'Name'],
+  ['toll', 'Deaths per kg, highest first'],
+  ['confidence', 'Bill-of-materials confidence'],
+  ['complete', 'Complete bills first'],
+];
 
 export async function impactIndex(req: ApiRequest, api: ImpactSession) {
-  const query = { tier: param(req, 'tier'), category: param(req, 'category'), sort: param(req, 'sort'), scenario: param(req, 'scenario') };
+  const query = {
+    tier: param(req, 'tier'),
+    category: param(req, 'category'),
+    sort: param(req, 'sort'),
+    scenario: param(req, 'scenario'),
+  };
   const q = param(req, 'q');
   const env = await api.get<ProductList>('/products', query);
   const categories = new Map(env.data.products.map((p) => [p.category.code, p.category.name]));
   const needle = q?.toLowerCase();
-  const shown = needle ? env.data.products.filter((p) => p.name.toLowerCase().includes(needle) || p.slug.includes(needle)) : env.data.products;
+  const shown = needle
+    ? env.data.products.filter((p) => p.name.toLowerCase().includes(needle) || p.slug.includes(needle))
+    : env.data.products;
   const figures = env.data.results?.figures ?? null;
   const table = stackTable({
     className: 'products',
@@ -39,8 +67,13 @@ export async function impactIndex(req: ApiRequest, api: ImpactSession) {
     head: ['Product', 'Category', 'Tier', 'Unit', 'Deaths per unit (p05–p95)', 'Deaths per kg (p05–p95)'],
     rows: shown.map((p) => ({
       header: html`<a href="/explore/impact/products/${p.slug}">${p.name}</a>${p.is_arms ? html` <span class="tag">arms</span>` : ''}`,
-      cells: [p.category.name, p.tier === 'finished' ? 'finished' : 'semi-finished', html`${p.unit_label}${p.unit_mass_g !== null ? html` <span class="muted">(${p.unit_mass_g} g)</span>` : ''}`,
-        figureCell(figures?.[p.slug]?.per_unit, figures === null), figureCell(figures?.[p.slug]?.per_kg, figures === null)],
+      cells: [
+        p.category.name,
+        p.tier === 'finished' ? 'finished' : 'semi-finished',
+        html`${p.unit_label}${p.unit_mass_g !== null ? html` <span class="muted">(${p.unit_mass_g} g)</span>` : ''}`,
+        figureCell(figures?.[p.slug]?.per_unit, figures === null),
+        figureCell(figures?.[p.slug]?.per_kg, figures === null),
+      ],
     })),
   });
 

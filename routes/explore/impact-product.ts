@@ -15,15 +15,36 @@ import { stackLabels } from '../../lib/explore/stack-table.ts';
 import { formatSig } from '../../lib/impact/figure.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import {
-  aboutFigures, apiCalls, illustrativeNotice, METRICS, param, READING, scenarioOptions, select, withheldNotice,
-  type Contribution, type Envelope, type Figure, type ImpactSession, type ProductSummary,
+  aboutFigures,
+  apiCalls,
+  illustrativeNotice,
+  METRICS,
+  param,
+  READING,
+  scenarioOptions,
+  select,
+  withheldNotice,
+  type Contribution,
+  type Envelope,
+  type Figure,
+  type ImpactSession,
+  type ProductSummary,
 } from './impact-common.ts';
 import { explorePage } from './layout.ts';
 
 interface Product extends ProductSummary {
   archetype: string;
-  bill_of_materials: Array<{ line: number; role: string; component: { name: string | null }; qty: number; unit: string; confidence: string }>;
-  results: { scenarios: Array<{ code: string; name: string; run: number | null; deaths_per_unit: Figure | null }> } | null;
+  bill_of_materials: Array<{
+    line: number;
+    role: string;
+    component: { name: string | null };
+    qty: number;
+    unit: string;
+    confidence: string;
+  }>;
+  results: {
+    scenarios: Array<{ code: string; name: string; run: number | null; deaths_per_unit: Figure | null }>;
+  } | null;
 }
 
 interface Contributions {
@@ -41,16 +62,25 @@ interface Explain {
 }
 
 const BREAKDOWN_NAMES: Record<string, string> = {
-  material: 'By raw material', country: 'By country of production', conflict: 'By conflict', channel: 'By harm channel', sector: 'By sector',
-  line: 'By line of the bill of materials', layer: 'By tier of suppliers',
+  material: 'By raw material',
+  country: 'By country of production',
+  conflict: 'By conflict',
+  channel: 'By harm channel',
+  sector: 'By sector',
+  line: 'By line of the bill of materials',
+  layer: 'By tier of suppliers',
 };
 const ROUTE_NAMES: Record<string, string> = {
   material: 'Material route (through the bill of materials, per unit)',
   mrio: 'Input-output route (per 1,000 EUR of the product)',
 };
 const METRIC_LABELS: Record<string, string> = {
-  deaths_per_unit: 'Deaths per unit', deaths_per_kg: 'Deaths per kg', deaths_per_1000_eur: 'Deaths per 1,000 EUR',
-  injuries_per_unit: 'Injuries per unit', injuries_per_kg: 'Injuries per kg', injuries_per_1000_eur: 'Injuries per 1,000 EUR',
+  deaths_per_unit: 'Deaths per unit',
+  deaths_per_kg: 'Deaths per kg',
+  deaths_per_1000_eur: 'Deaths per 1,000 EUR',
+  injuries_per_unit: 'Injuries per unit',
+  injuries_per_kg: 'Injuries per kg',
+  injuries_per_1000_eur: 'Injuries per 1,000 EUR',
 };
 
 const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -70,7 +100,12 @@ export async function impactProduct(req: ApiRequest, api: ImpactSession) {
 ${illustrativeNotice(product)}${withheldNotice(product)}
 <form class="filters" method="get" action="/explore/impact/products/${p.slug}">
 ${select('scenario', 'Scenario', scenarioOptions(), product.scenario)}
-${select('metric', 'Breakdowns of', METRICS.map((x): [string, string] => [x, x]), m)}
+${select(
+  'metric',
+  'Breakdowns of',
+  METRICS.map((x): [string, string] => [x, x]),
+  m,
+)}
 <button type="submit">Show</button>
 </form>
 ${READING}
@@ -87,7 +122,8 @@ ${apiCalls(api.calls)}`;
 /** Deaths per unit under each scenario: the chart the page opens with. */
 function scenarioSection(env: Envelope<Product>): Html {
   const scenarios = env.data.results?.scenarios;
-  if (!scenarios) return html`<section aria-labelledby="scen-h"><h2 id="scen-h">Deaths per ${env.data.unit_label}, by scenario</h2><p class="withheld-figure"><strong>Withheld.</strong> ${env.withheld?.reason ?? ''}</p></section>`;
+  if (!scenarios)
+    return html`<section aria-labelledby="scen-h"><h2 id="scen-h">Deaths per ${env.data.unit_label}, by scenario</h2><p class="withheld-figure"><strong>Withheld.</strong> ${env.withheld?.reason ?? ''}</p></section>`;
   const unit = scenarios.find((s) => s.deaths_per_unit)?.deaths_per_unit?.unit ?? `deaths per ${env.data.unit_label}`;
   const figure = intervalFigure({
     id: 'chart-scenarios',
@@ -99,8 +135,14 @@ function scenarioSection(env: Envelope<Product>): Html {
     rows: scenarios.map((s) => ({
       label: `${s.code} ${s.name}`,
       figure: s.deaths_per_unit,
-      withheld: s.run === null ? `scenario ${s.code} has no published run, so the API serves no figure for it` : 'the API serves no figure for it',
-      cells: [s.deaths_per_unit?.grade ?? 'withheld', s.run === null ? 'none published' : html`<a href="/impact/v1/runs/${s.run}">${s.run}</a>`],
+      withheld:
+        s.run === null
+          ? `scenario ${s.code} has no published run, so the API serves no figure for it`
+          : 'the API serves no figure for it',
+      cells: [
+        s.deaths_per_unit?.grade ?? 'withheld',
+        s.run === null ? 'none published' : html`<a href="/impact/v1/runs/${s.run}">${s.run}</a>`,
+      ],
     })),
   });
   return html`<section aria-labelledby="scen-h"><h2 id="scen-h">${title(unit)}, by scenario</h2>
@@ -110,10 +152,12 @@ function scenarioSection(env: Envelope<Product>): Html {
 /** The selected scenario's figures of every measure the API gives. */
 function headlineSection(env: Envelope<Product>): Html {
   if (!env.metrics) return html``;
-  const rows = Object.entries(METRIC_LABELS).filter(([k]) => env.metrics![k]).map(([k, label]) => {
-    const f = env.metrics![k] as Figure;
-    return html`<tr><th scope="row">${label}</th><td>${f.display}</td><td>${f.unit}</td><td>${f.grade}</td></tr>`;
-  });
+  const rows = Object.entries(METRIC_LABELS)
+    .filter(([k]) => env.metrics![k])
+    .map(([k, label]) => {
+      const f = env.metrics![k] as Figure;
+      return html`<tr><th scope="row">${label}</th><td>${f.display}</td><td>${f.unit}</td><td>${f.grade}</td></tr>`;
+    });
   return html`<section aria-labelledby="head-h"><h2 id="head-h">Headline figures under ${env.scenario}</h2>
 ${stackLabels(html`<table><thead><tr><th scope="col">Measure</th><th scope="col">As quoted: central (p05–p95)</th><th scope="col">Unit</th><th scope="col">Grade</th></tr></thead><tbody>${rows}</tbody></table>`)}</section>`;
 }
@@ -121,19 +165,31 @@ ${stackLabels(html`<table><thead><tr><th scope="col">Measure</th><th scope="col"
 function contributionsSection(env: Envelope<Contributions>, unitLabel: string): Html {
   const r = env.data.results;
   const h = html`<h2 id="contrib-h">Where the ${env.data.metric} per ${unitLabel} come from</h2>`;
-  if (!r) return html`<section aria-labelledby="contrib-h">${h}<p class="withheld-figure"><strong>Withheld.</strong> ${env.withheld?.reason ?? ''}</p></section>`;
+  if (!r)
+    return html`<section aria-labelledby="contrib-h">${h}<p class="withheld-figure"><strong>Withheld.</strong> ${env.withheld?.reason ?? ''}</p></section>`;
   const charts = Object.entries(r.breakdowns).map(([type, parts]) => {
     const unit = parts[0]?.figure.unit ?? r.headline?.unit ?? '';
-    return html`<section class="breakdown" aria-labelledby="contrib-${type}-h"><h3 id="contrib-${type}-h">${BREAKDOWN_NAMES[type] ?? type}</h3>${parts.length === 0 ? html`<p class="muted">Nothing is attributed this way.</p>` : barFigure({
-      id: `chart-contrib-${type}`,
-      title: `${title(env.data.metric)} per ${unitLabel}, ${(BREAKDOWN_NAMES[type] ?? type).toLowerCase()}`,
-      summary: `The headline ${r.headline?.display ?? ''} ${unit} split ${(BREAKDOWN_NAMES[type] ?? type).toLowerCase()}.`,
-      unit,
-      labelHeader: title(type),
-      extraHeaders: ['Share of the headline'],
-      limit: 12,
-      rows: parts.map((c) => ({ label: c.label, value: c.figure.central, low: c.figure.low, high: c.figure.high, display: c.figure.display, cells: [c.share === null ? '—' : `${formatSig(c.share * 100)}%`] })),
-    })}</section>`;
+    return html`<section class="breakdown" aria-labelledby="contrib-${type}-h"><h3 id="contrib-${type}-h">${BREAKDOWN_NAMES[type] ?? type}</h3>${
+      parts.length === 0
+        ? html`<p class="muted">Nothing is attributed this way.</p>`
+        : barFigure({
+            id: `chart-contrib-${type}`,
+            title: `${title(env.data.metric)} per ${unitLabel}, ${(BREAKDOWN_NAMES[type] ?? type).toLowerCase()}`,
+            summary: `The headline ${r.headline?.display ?? ''} ${unit} split ${(BREAKDOWN_NAMES[type] ?? type).toLowerCase()}.`,
+            unit,
+            labelHeader: title(type),
+            extraHeaders: ['Share of the headline'],
+            limit: 12,
+            rows: parts.map((c) => ({
+              label: c.label,
+              value: c.figure.central,
+              low: c.figure.low,
+              high: c.figure.high,
+              display: c.figure.display,
+              cells: [c.share === null ? '—' : `${formatSig(c.share * 100)}%`],
+            })),
+          })
+    }</section>`;
   });
   return html`<section aria-labelledby="contrib-h">${h}
 <p>The headline, ${r.headline ? html`<strong>${r.headline.display}</strong> ${r.headline.unit}` : 'not served'}, split several ways (method: ${env.data.method}). Each way's central values add up to the headline's; intervals do not add up, because each is the spread of its own part.</p>
@@ -144,11 +200,15 @@ ${charts}</section>`;
 function explainSection(env: Envelope<Explain>): Html {
   const r = env.data.results;
   const h = html`<h2 id="explain-h">How the headline adds up</h2>`;
-  if (!r) return html`<section aria-labelledby="explain-h">${h}<p class="withheld-figure"><strong>Withheld.</strong> ${env.withheld?.reason ?? ''}</p></section>`;
+  if (!r)
+    return html`<section aria-labelledby="explain-h">${h}<p class="withheld-figure"><strong>Withheld.</strong> ${env.withheld?.reason ?? ''}</p></section>`;
   const routes = Object.entries(r.routes).map(([route, content]) => {
     const heading = html`<h3>${ROUTE_NAMES[route] ?? route}</h3>`;
     if (!content) return html`${heading}<p class="muted">The API gives no figure on this route for this product.</p>`;
-    const stages = Object.entries(content.steps).map(([stage, parts], i) => html`<details class="explain-stage"${i === 0 ? html` open` : ''}><summary>${BREAKDOWN_NAMES[stage] ?? stage} (${parts.length} parts)</summary>${stageTable(route, stage, content.headline, parts)}</details>`);
+    const stages = Object.entries(content.steps).map(
+      ([stage, parts], i) =>
+        html`<details class="explain-stage"${i === 0 ? html` open` : ''}><summary>${BREAKDOWN_NAMES[stage] ?? stage} (${parts.length} parts)</summary>${stageTable(route, stage, content.headline, parts)}</details>`,
+    );
     return html`${heading}<p>Headline: <strong>${content.headline?.display ?? 'not served'}</strong> ${content.headline?.unit ?? ''}.</p>${stages}`;
   });
   return html`<section aria-labelledby="explain-h">${h}
@@ -158,12 +218,19 @@ ${routes}
 }
 
 function stageTable(route: string, stage: string, headline: Figure | null, parts: Contribution[]): Html {
-  const sum = sumStage(headline, parts.map((p) => p.figure));
-  const rows = parts.map((c) => html`<tr><th scope="row">${c.label}</th><td>${c.figure.display}</td><td class="num">${c.figure.central === null ? 'none (INDICATIVE)' : fourSig(c.figure.central)}</td><td class="num">${c.share === null ? '—' : `${formatSig(c.share * 100, 3)}%`}</td></tr>`);
-  const foot = sum.kind === 'sums'
-    ? html`<tr class="sum-row"><th scope="row">Sum of the ${sum.parts} parts</th><td></td><td class="num" data-sum="${sum.sum}">${fourSig(sum.sum)}</td><td class="num">100%</td></tr>
+  const sum = sumStage(
+    headline,
+    parts.map((p) => p.figure),
+  );
+  const rows = parts.map(
+    (c) =>
+      html`<tr><th scope="row">${c.label}</th><td>${c.figure.display}</td><td class="num">${c.figure.central === null ? 'none (INDICATIVE)' : fourSig(c.figure.central)}</td><td class="num">${c.share === null ? '—' : `${formatSig(c.share * 100, 3)}%`}</td></tr>`,
+  );
+  const foot =
+    sum.kind === 'sums'
+      ? html`<tr class="sum-row"><th scope="row">Sum of the ${sum.parts} parts</th><td></td><td class="num" data-sum="${sum.sum}">${fourSig(sum.sum)}</td><td class="num">100%</td></tr>
 <tr class="headline-row"><th scope="row">Headline</th><td>${headline!.display}</td><td class="num" data-headline="${sum.headline}">${fourSig(sum.headline)}</td><td class="num">${sum.agrees ? '✓ equal to the sum' : '✗ differs from the sum'}</td></tr>`
-    : html`<tr class="sum-row"><td colspan="4"><strong>No sum to show:</strong> ${sum.headlineHasCentral ? `${sum.partsWithout} of the ${sum.parts} parts are graded INDICATIVE` : 'the headline is graded INDICATIVE'}, and an INDICATIVE figure has no central value, so the API serves none to add. Intervals do not add up. The API checked the parts' means against the headline's when the run was validated.</td></tr>
+      : html`<tr class="sum-row"><td colspan="4"><strong>No sum to show:</strong> ${sum.headlineHasCentral ? `${sum.partsWithout} of the ${sum.parts} parts are graded INDICATIVE` : 'the headline is graded INDICATIVE'}, and an INDICATIVE figure has no central value, so the API serves none to add. Intervals do not add up. The API checked the parts' means against the headline's when the run was validated.</td></tr>
 <tr class="headline-row"><th scope="row">Headline</th><td>${headline?.display ?? 'not served'}</td><td class="num">${headline?.central === null || !headline ? 'none (INDICATIVE)' : fourSig(headline.central)}</td><td></td></tr>`;
   return html`<div class="table-scroll">${stackLabels(html`<table class="explain" id="explain-${route}-${stage}"><caption>${ROUTE_NAMES[route] ?? route}, ${(BREAKDOWN_NAMES[stage] ?? stage).toLowerCase()}: parts and their sum</caption>
 <thead><tr><th scope="col">Part</th><th scope="col">As quoted: central (p05–p95)</th><th scope="col" class="num">Central, 4 s.f.</th><th scope="col" class="num">Share</th></tr></thead>

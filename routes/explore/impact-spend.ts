@@ -13,8 +13,17 @@ import { formatSig } from '../../lib/impact/figure.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import {
-  aboutFigures, apiCalls, illustrativeNotice, METRICS, param, READING, scenarioOptions, select, withheldNotice,
-  type Figure, type ImpactSession,
+  aboutFigures,
+  apiCalls,
+  illustrativeNotice,
+  METRICS,
+  param,
+  READING,
+  scenarioOptions,
+  select,
+  withheldNotice,
+  type Figure,
+  type ImpactSession,
 } from './impact-common.ts';
 import { explorePage } from './layout.ts';
 
@@ -39,7 +48,12 @@ const pct = (x: number | null) => (x === null ? '—' : `${formatSig(x * 100, 3)
 
 export async function impactSpend(req: ApiRequest, api: ImpactSession) {
   const chart = param(req, 'chart') ?? 'deaths';
-  if (!(METRICS as readonly string[]).includes(chart)) throw new HttpError(400, 'bad_request', `Invalid query parameter 'chart': must be one of: ${METRICS.join(', ')} (got '${chart}').`);
+  if (!(METRICS as readonly string[]).includes(chart))
+    throw new HttpError(
+      400,
+      'bad_request',
+      `Invalid query parameter 'chart': must be one of: ${METRICS.join(', ')} (got '${chart}').`,
+    );
   const query = { amount: param(req, 'amount'), category: param(req, 'category'), scenario: param(req, 'scenario') };
   const env = await api.get<Spend>('/spend', query);
   const d = env.data;
@@ -48,7 +62,12 @@ export async function impactSpend(req: ApiRequest, api: ImpactSession) {
   const form = html`<form class="filters" method="get" action="/explore/impact/spend">
 <label>Amount spent, in euros<input type="number" name="amount" value="${query.amount ?? String(d.amount_eur)}" min="0.01" max="1000000000" step="any" required></label>
 ${select('category', 'Category', [['', 'All categories'], ...d.categories.map((c): [string, string] => [c.code, `${c.code} ${c.name}`])], query.category)}
-${select('chart', 'Bars show', METRICS.map((x): [string, string] => [x, x]), chart)}
+${select(
+  'chart',
+  'Bars show',
+  METRICS.map((x): [string, string] => [x, x]),
+  chart,
+)}
 ${select('scenario', 'Scenario', scenarioOptions(), query.scenario ?? 'S-MAX')}
 <button type="submit">Show</button></form>`;
 
@@ -67,12 +86,23 @@ ${select('scenario', 'Scenario', scenarioOptions(), query.scenario ?? 'S-MAX')}
       unit,
       labelHeader: 'Category',
       partsOfWhole: false,
-      rows: barred.filter((r) => pick(r)).map((r) => {
-        const f = pick(r)!;
-        return { label: `${r.code} ${names.get(r.code) ?? ''}`.trim(), value: f.central, low: f.low, high: f.high, display: f.display };
-      }),
+      rows: barred
+        .filter((r) => pick(r))
+        .map((r) => {
+          const f = pick(r)!;
+          return {
+            label: `${r.code} ${names.get(r.code) ?? ''}`.trim(),
+            value: f.central,
+            low: f.low,
+            high: f.high,
+            display: f.display,
+          };
+        }),
     });
-    const table = rows.map((r) => html`<tr${r.reference ? html` class="reference-row"` : ''}><th scope="row">${r.reference ? 'All spending (average basket)' : html`${r.group?.level === 'group' ? html`<span class="indent">↳ </span>` : ''}${r.code} ${names.get(r.code) ?? ''}`}</th><td>${r.deaths?.display ?? 'not served'}</td><td>${r.injuries?.display ?? 'not served'}</td><td class="num">${pct(r.share_of_spend)}</td><td class="num">${pct(r.made_in_consumer)}</td></tr>`);
+    const table = rows.map(
+      (r) =>
+        html`<tr${r.reference ? html` class="reference-row"` : ''}><th scope="row">${r.reference ? 'All spending (average basket)' : html`${r.group?.level === 'group' ? html`<span class="indent">↳ </span>` : ''}${r.code} ${names.get(r.code) ?? ''}`}</th><td>${r.deaths?.display ?? 'not served'}</td><td>${r.injuries?.display ?? 'not served'}</td><td class="num">${pct(r.share_of_spend)}</td><td class="num">${pct(r.made_in_consumer)}</td></tr>`,
+    );
     const left = d.results.left_out;
     figures = html`${reference?.deaths ? html`<p class="headline">Spending ${amount} like the average ${d.consumer} household: <strong>${reference.deaths.display}</strong> ${reference.deaths.unit}, and <strong>${reference.injuries?.display ?? 'not served'}</strong> ${reference.injuries?.unit ?? 'injuries'}.</p>` : ''}
 <p>Each category's figure is what the whole amount would attribute if it were all spent in that category, so the categories do not add up to the total. Figures and their intervals scale with the amount.</p>

@@ -15,7 +15,14 @@ import { impactCompare } from './impact-compare.ts';
 import { impactIndex } from './impact-index.ts';
 import { impactProduct } from './impact-product.ts';
 import { impactSpend } from './impact-spend.ts';
-import { impactConflict, impactConflicts, impactCountries, impactCountry, impactMaterial, impactMaterials } from './impact-subjects.ts';
+import {
+  impactConflict,
+  impactConflicts,
+  impactCountries,
+  impactCountry,
+  impactMaterial,
+  impactMaterials,
+} from './impact-subjects.ts';
 import type { ExploreRouter } from './router.ts';
 
 export function impactPages(ctx: AppContext, api: ApiCall) {

@@ -40,15 +40,24 @@ export function exploreRoutes(ctx: AppContext, dispatch: Dispatch) {
       },
     ],
     catch: (err: unknown, req: ApiRequest) => {
-      if (err instanceof HttpError) return explorePage({ status: err.status, title: err.status === 404 ? 'Not found' : 'That did not work', body: html`<p class="notice error" role="alert">${err.message}</p><p><a href="/explore">Back to the explorer</a></p>` });
+      if (err instanceof HttpError)
+        return explorePage({
+          status: err.status,
+          title: err.status === 404 ? 'Not found' : 'That did not work',
+          body: html`<p class="notice error" role="alert">${err.message}</p><p><a href="/explore">Back to the explorer</a></p>`,
+        });
       ctx.log.error({ reqId: req.id, err }, 'unhandled fault in the explorer');
-      return explorePage({ status: 500, title: 'Something went wrong', body: html`<p class="notice error" role="alert">Something went wrong on our side. Quote request id ${req.id} if you report it.</p>` });
+      return explorePage({
+        status: 500,
+        title: 'Something went wrong',
+        body: html`<p class="notice error" role="alert">Something went wrong on our side. Quote request id ${req.id} if you report it.</p>`,
+      });
     },
   });
   router.get('/assets/explore.css', () => css).get('/', landing);
   for (const register of sections) register(router);
   router.all('*', () => {
-      throw new HttpError(404, 'not_found', 'There is no such page.');
-    });
+    throw new HttpError(404, 'not_found', 'There is no such page.');
+  });
   return router;
 }

@@ -43,7 +43,10 @@ export function orderBody(form: URLSearchParams): Record<string, unknown> {
 }
 
 export function taskActions(pg: Playground) {
-  const back = (ref?: string) => (ref ? html`<a href="/explore/tasks/${ref}">Back to the task</a>` : html`<a href="/explore/tasks">Back to the playground</a>`);
+  const back = (ref?: string) =>
+    ref
+      ? html`<a href="/explore/tasks/${ref}">Back to the task</a>`
+      : html`<a href="/explore/tasks">Back to the playground</a>`;
 
   return {
     async order(req: ApiRequest): Promise<Reply> {
@@ -55,8 +58,17 @@ export function taskActions(pg: Playground) {
       const key = pg.orderingKey(player.account.id, req.now);
       let answer: ApiAnswer;
       for (let attempt = 0; ; attempt++) {
-        answer = await pg.asKey(req, key, '/human/v1/tasks', { method: 'POST', body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
-        if (answer.status !== 409 || errorOf(answer).code !== 'idempotency_key_in_flight' || attempt >= IN_FLIGHT_RETRIES) break;
+        answer = await pg.asKey(req, key, '/human/v1/tasks', {
+          method: 'POST',
+          body,
+          headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+        });
+        if (
+          answer.status !== 409 ||
+          errorOf(answer).code !== 'idempotency_key_in_flight' ||
+          attempt >= IN_FLIGHT_RETRIES
+        )
+          break;
         await sleep(Math.min(1000, Number(answer.headers['retry-after'] ?? 1) * 1000));
       }
       if (answer.status !== 201) return apiFailure(answer, back());
@@ -68,19 +80,37 @@ export function taskActions(pg: Playground) {
     },
 
     async dispute(req: ApiRequest): Promise<Reply> {
-      return act(req, 'dispute', (form) => ({ reason: form.get('reason') ?? '', statement: form.get('statement') ?? '' }));
+      return act(req, 'dispute', (form) => ({
+        reason: form.get('reason') ?? '',
+        statement: form.get('statement') ?? '',
+      }));
     },
   };
 
-  async function act(req: ApiRequest, action: 'cancel' | 'dispute', toBody: (form: URLSearchParams) => unknown): Promise<Reply> {
+  async function act(
+    req: ApiRequest,
+    action: 'cancel' | 'dispute',
+    toBody: (form: URLSearchParams) => unknown,
+  ): Promise<Reply> {
     const player = pg.player(req);
     if (!player) return signInInvite(403);
     const form = await pg.readForm(req, player);
     const ref = req.params.ref ?? '';
     const key = pg.currentKey(player.account.id, req.now);
-    if (!key) return apiFailure({ status: 404, headers: {}, json: { error: { code: 'not_found', message: `No task ${ref} in your playground.` } } }, back());
+    if (!key)
+      return apiFailure(
+        {
+          status: 404,
+          headers: {},
+          json: { error: { code: 'not_found', message: `No task ${ref} in your playground.` } },
+        },
+        back(),
+      );
     const body = toBody(form);
-    const answer = await pg.asKey(req, key, `/human/v1/tasks/${encodeURIComponent(ref)}/${action}`, { method: 'POST', ...(body === undefined ? {} : { body }) });
+    const answer = await pg.asKey(req, key, `/human/v1/tasks/${encodeURIComponent(ref)}/${action}`, {
+      method: 'POST',
+      ...(body === undefined ? {} : { body }),
+    });
     if (answer.status !== 200) return apiFailure(answer, back(/^tsk_[0-9A-Za-z]{20}$/.test(ref) ? ref : undefined));
     return seeOther(`/explore/tasks/${dataOf<{ ref: string }>(answer).ref}`);
   }

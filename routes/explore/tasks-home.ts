@@ -17,12 +17,18 @@ export interface CapabilityJson {
   title: string;
   description: string;
   currency: string;
-  spec_schema: { properties: Record<string, { type?: string; enum?: string[]; maxLength?: number; description?: string }>; required?: string[] };
+  spec_schema: {
+    properties: Record<string, { type?: string; enum?: string[]; maxLength?: number; description?: string }>;
+    required?: string[];
+  };
   slas: Array<{ code: string; title: string; hours: number }>;
   live_geographies: Array<{ country_iso: string; city_slug: string; name: string }>;
 }
 
-export function quoteForm(capabilities: CapabilityJson[], chosen: { capability?: string; location?: string; sla?: string } = {}): Html {
+export function quoteForm(
+  capabilities: CapabilityJson[],
+  chosen: { capability?: string; location?: string; sla?: string } = {},
+): Html {
   const places = new Map<string, string>();
   const slas = new Map<string, string>();
   for (const c of capabilities) {
@@ -30,7 +36,8 @@ export function quoteForm(capabilities: CapabilityJson[], chosen: { capability?:
     for (const s of c.slas) slas.set(s.code, `${s.code}: ${s.title}`);
   }
   const sorted = [...places].sort((a, b) => a[0].localeCompare(b[0]));
-  const option = (value: string, label: string, current: string | undefined) => html`<option value="${value}"${value === current ? html` selected` : ''}>${label}</option>`;
+  const option = (value: string, label: string, current: string | undefined) =>
+    html`<option value="${value}"${value === current ? html` selected` : ''}>${label}</option>`;
   return html`<form class="filters quote-form" method="get" action="/explore/tasks/quote" aria-label="Get a quote">
 <label>Task type <select name="capability">${capabilities.map((c) => option(c.id, `${c.title} (${c.id})`, chosen.capability))}</select></label>
 <label>City <select name="location">${sorted.map(([value, label]) => option(value, label, chosen.location))}</select></label>
@@ -62,9 +69,10 @@ export function homePage(api: ApiCall, pg: Playground) {
     } else {
       const listed = await pg.asKey(req, key, '/human/v1/tasks?limit=10');
       calls.push('GET /human/v1/tasks?limit=10');
-      tasks = listed.status === 200
-        ? taskList(dataOf<TaskJson[]>(listed))
-        : html`<p class="notice error" role="alert">${errorOf(listed).message ?? `The human API answered ${listed.status}.`} (API error <code>${errorOf(listed).code ?? listed.status}</code>)</p>`;
+      tasks =
+        listed.status === 200
+          ? taskList(dataOf<TaskJson[]>(listed))
+          : html`<p class="notice error" role="alert">${errorOf(listed).message ?? `The human API answered ${listed.status}.`} (API error <code>${errorOf(listed).code ?? listed.status}</code>)</p>`;
     }
 
     return explorePage({

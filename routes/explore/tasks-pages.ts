@@ -32,15 +32,24 @@ export function apiCalls(calls: string[]): Html {
   return html`<p class="api muted">This page shows the answer${calls.length > 1 ? 's' : ''} to ${calls.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}.</p>`;
 }
 
-const TITLES: Record<number, string> = { 400: 'The API refused this', 401: 'The playground key does not work', 403: 'Not allowed', 404: 'Not found', 409: 'Not possible now', 422: 'Not possible', 429: 'Too many calls for now' };
+const TITLES: Record<number, string> = {
+  400: 'The API refused this',
+  401: 'The playground key does not work',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Not possible now',
+  422: 'Not possible',
+  429: 'Too many calls for now',
+};
 
 /** The API said no: this page takes its status and shows its code and message. */
 export function apiFailure(answer: ApiAnswer, back: Html, extra: Html = html``): Reply {
   const error = ((answer.json ?? {}) as { error?: { code?: string; message?: string } }).error ?? {};
   const retry = answer.headers['retry-after'];
-  const revoked = answer.status === 401
-    ? html`<p>The playground uses your key <q>${PLAYGROUND_KEY_NAME}</q>. If you revoked it in the console, your next order here makes a new one.</p>`
-    : html``;
+  const revoked =
+    answer.status === 401
+      ? html`<p>The playground uses your key <q>${PLAYGROUND_KEY_NAME}</q>. If you revoked it in the console, your next order here makes a new one.</p>`
+      : html``;
   const reply = explorePage({
     status: answer.status,
     title: TITLES[answer.status] ?? 'That did not work',

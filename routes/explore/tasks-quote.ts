@@ -16,9 +16,37 @@ import { apiCalls, apiFailure, signedInLine, signInInvite } from './tasks-pages.
 import type { Player, Playground } from './tasks-session.ts';
 import { durationWords, money, when } from './tasks-words.ts';
 
-interface Quoted { status: 'quoted'; capability: string; location: { country_iso: string; city_slug: string }; city_name: string; sla: string; price_cents: number; currency: string; due_at: string; due_in_s: number; expires_at: string; quote_id: string }
-interface Alternative { location: { country_iso: string; city_slug: string }; city_name: string; sla: string; price_cents: number; due_in_s: number; distance_km?: number }
-interface Refused { status: 'refused'; capability: string; location: { country_iso: string; city_slug: string }; sla: string; reason: string; currency: string; message: string; alternatives: Alternative[] }
+interface Quoted {
+  status: 'quoted';
+  capability: string;
+  location: { country_iso: string; city_slug: string };
+  city_name: string;
+  sla: string;
+  price_cents: number;
+  currency: string;
+  due_at: string;
+  due_in_s: number;
+  expires_at: string;
+  quote_id: string;
+}
+interface Alternative {
+  location: { country_iso: string; city_slug: string };
+  city_name: string;
+  sla: string;
+  price_cents: number;
+  due_in_s: number;
+  distance_km?: number;
+}
+interface Refused {
+  status: 'refused';
+  capability: string;
+  location: { country_iso: string; city_slug: string };
+  sla: string;
+  reason: string;
+  currency: string;
+  message: string;
+  alternatives: Alternative[];
+}
 
 const SANDBOX_VALUES: Array<[string, string]> = [
   ['sandbox:deliver', 'delivered with high confidence (what any other text does too)'],
@@ -33,7 +61,9 @@ const SANDBOX_VALUES: Array<[string, string]> = [
 /** "FR/paris" → the quote body's location; anything else goes as typed, for the API to judge. */
 function locationOf(value: string): { country_iso: string; city_slug: string } {
   const at = value.indexOf('/');
-  return at === -1 ? { country_iso: value, city_slug: '' } : { country_iso: value.slice(0, at), city_slug: value.slice(at + 1) };
+  return at === -1
+    ? { country_iso: value, city_slug: '' }
+    : { country_iso: value.slice(0, at), city_slug: value.slice(at + 1) };
 }
 
 function specFields(capability: CapabilityJson): Html {
@@ -46,7 +76,8 @@ function specFields(capability: CapabilityJson): Html {
       return html`<label class="check"><input type="checkbox" id="${id}" name="spec_flag.${name}" value="true"${described}> ${name}</label>${hint}`;
     }
     const label = html`<label for="${id}">${name}${required.has(name) ? '' : ' (optional)'}</label>`;
-    if (prop.enum) return html`${label}<select id="${id}" name="spec.${name}"${described}>${prop.enum.map((v) => html`<option>${v}</option>`)}</select>${hint}`;
+    if (prop.enum)
+      return html`${label}<select id="${id}" name="spec.${name}"${described}>${prop.enum.map((v) => html`<option>${v}</option>`)}</select>${hint}`;
     const req = required.has(name) ? html` required` : '';
     const max = prop.maxLength ? html` maxlength="${prop.maxLength}"` : '';
     return (prop.maxLength ?? 0) > 300
@@ -105,7 +136,11 @@ export function quotePage(api: ApiCall, pg: Playground) {
     const sla = sent.get('sla') ?? '';
     const back = html`<a href="/explore/tasks">Back to the playground</a>`;
     // A field left out is left out of the body too, so the API says which one is missing.
-    const body = { ...(capabilityId ? { capability: capabilityId } : {}), ...(location ? { location: locationOf(location) } : {}), ...(sla ? { sla } : {}) };
+    const body = {
+      ...(capabilityId ? { capability: capabilityId } : {}),
+      ...(location ? { location: locationOf(location) } : {}),
+      ...(sla ? { sla } : {}),
+    };
     const quote = await api(req, '/human/v1/quote', { method: 'POST', body });
     const calls = [`POST /human/v1/quote ${JSON.stringify(body)}`];
     if (quote.status !== 200) return apiFailure(quote, back, apiCalls(calls));
@@ -116,7 +151,8 @@ export function quotePage(api: ApiCall, pg: Playground) {
     const capabilities = dataOf<CapabilityJson[]>(catalogue);
     const data = dataOf<Quoted | Refused>(quote);
     const capability = capabilities.find((c) => c.id === data.capability);
-    const again = (a: Alternative) => `/explore/tasks/quote?${new URLSearchParams({ capability: data.capability, location: `${a.location.country_iso}/${a.location.city_slug}`, sla: a.sla })}`;
+    const again = (a: Alternative) =>
+      `/explore/tasks/quote?${new URLSearchParams({ capability: data.capability, location: `${a.location.country_iso}/${a.location.city_slug}`, sla: a.sla })}`;
 
     return explorePage({
       title: data.status === 'quoted' ? `Quote: ${money(data.price_cents, data.currency)}` : 'No quote for this',

@@ -39,7 +39,8 @@ export function playground(ctx: AppContext, api: ApiCall) {
     listKeys(ctx.db, { accountId, service: 'human' })
       .filter((k) => k.name === PLAYGROUND_KEY_NAME && k.environment === 'test')
       .sort((a, b) => b.id - a.id);
-  const usable = (k: KeyRow, now: number) => (k.revoked_at === null || k.revoked_at > now) && (k.expires_at === null || k.expires_at > now);
+  const usable = (k: KeyRow, now: number) =>
+    (k.revoked_at === null || k.revoked_at > now) && (k.expires_at === null || k.expires_at > now);
 
   return {
     /** The signed-in visitor, or null. */
@@ -50,13 +51,20 @@ export function playground(ctx: AppContext, api: ApiCall) {
 
     /** A playground form: urlencoded only, the CSRF token checked before any field is read. */
     async readForm(req: ApiRequest, player: Player): Promise<URLSearchParams> {
-      const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const type = String(req.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim()
+        .toLowerCase();
       if (type !== 'application/x-www-form-urlencoded') {
         throw new HttpError(415, 'unsupported_media_type', 'Forms are sent as application/x-www-form-urlencoded.');
       }
       const form = new URLSearchParams((await req.body()).toString('utf8'));
       if (!csrfValid(secret, CSRF_SCOPE, player.sessionToken, form.get('csrf'))) {
-        throw new HttpError(403, 'csrf', 'This form has expired or did not come from this site. Reload the page and try again. Nothing was done.');
+        throw new HttpError(
+          403,
+          'csrf',
+          'This form has expired or did not come from this site. Reload the page and try again. Nothing was done.',
+        );
       }
       return form;
     },
@@ -72,12 +80,24 @@ export function playground(ctx: AppContext, api: ApiCall) {
 
     /** The key to order with: the newest usable one, made now if there is none. */
     orderingKey(accountId: number, now: number): KeyRow {
-      return ctx.db.transaction(() => {
-        const found = keysOf(accountId).find((k) => usable(k, now));
-        if (found) return found;
-        // The secret is dropped here: the playground's calls are marked in process instead.
-        return createKey(ctx.db, { accountId, service: 'human', name: PLAYGROUND_KEY_NAME, environment: 'test', scopes: ['tasks:read', 'tasks:write'] }, now).row;
-      }).immediate();
+      return ctx.db
+        .transaction(() => {
+          const found = keysOf(accountId).find((k) => usable(k, now));
+          if (found) return found;
+          // The secret is dropped here: the playground's calls are marked in process instead.
+          return createKey(
+            ctx.db,
+            {
+              accountId,
+              service: 'human',
+              name: PLAYGROUND_KEY_NAME,
+              environment: 'test',
+              scopes: ['tasks:read', 'tasks:write'],
+            },
+            now,
+          ).row;
+        })
+        .immediate();
     },
 
     /** A call to the human API made as the playground key. */

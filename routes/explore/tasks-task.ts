@@ -18,15 +18,31 @@ import { apiCalls, apiFailure, signedInLine, signInInvite } from './tasks-pages.
 import type { Player, Playground } from './tasks-session.ts';
 import { confidenceWords, history, money, stateLabel, stateWords, when, type TaskJson } from './tasks-words.ts';
 
-interface ResultJson { answer: Record<string, unknown> | null; confidence_bps: number | null; delivered_at: string | null }
+interface ResultJson {
+  answer: Record<string, unknown> | null;
+  confidence_bps: number | null;
+  delivered_at: string | null;
+}
 interface EvidenceJson {
-  id: string; type: 'photo' | 'document' | 'note'; synthetic: boolean; created_at: string; text?: string;
-  media_type?: string; sha256?: string; size_bytes?: number; captured_at?: string | null; captured_at_source?: string | null;
+  id: string;
+  type: 'photo' | 'document' | 'note';
+  synthetic: boolean;
+  created_at: string;
+  text?: string;
+  media_type?: string;
+  sha256?: string;
+  size_bytes?: number;
+  captured_at?: string | null;
+  captured_at_source?: string | null;
   position?: { latitude: number; longitude: number; accuracy_m: number | null; source: string | null } | null;
 }
 
 const back = html`<a href="/explore/tasks">Back to the playground</a>`;
-const notFound = (ref: string) => apiFailure({ status: 404, headers: {}, json: { error: { code: 'not_found', message: `No task ${ref} in your playground.` } } }, back);
+const notFound = (ref: string) =>
+  apiFailure(
+    { status: 404, headers: {}, json: { error: { code: 'not_found', message: `No task ${ref} in your playground.` } } },
+    back,
+  );
 const value = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 function watch(task: TaskJson): Html {
@@ -67,7 +83,8 @@ function resultSection(result: ResultJson): Html {
 
 function evidenceItem(ref: string, e: EvidenceJson): Html {
   const synthetic = e.synthetic ? ' (synthetic, made by the sandbox)' : '';
-  if (e.type === 'note') return html`<li class="evidence-note"><strong>Note${synthetic}:</strong> <q>${e.text ?? ''}</q></li>`;
+  if (e.type === 'note')
+    return html`<li class="evidence-note"><strong>Note${synthetic}:</strong> <q>${e.text ?? ''}</q></li>`;
   const where = e.position
     ? html`${e.position.latitude}, ${e.position.longitude}${e.position.accuracy_m === null ? '' : ` (±${e.position.accuracy_m} m)`}, from ${e.position.source ?? 'unknown'}`
     : html`not given`;
@@ -103,7 +120,9 @@ function actions(player: Player, task: TaskJson, now: number): Html {
 <textarea id="dispute-statement" name="statement" rows="3" minlength="20" maxlength="2000" required></textarea>
 <button type="submit">Dispute the answer</button></form>`);
   }
-  return forms.length ? html`<section aria-labelledby="actions-h"><h2 id="actions-h">What you can do now</h2>${forms}</section>` : html``;
+  return forms.length
+    ? html`<section aria-labelledby="actions-h"><h2 id="actions-h">What you can do now</h2>${forms}</section>`
+    : html``;
 }
 
 export function taskPages(pg: Playground) {
@@ -124,7 +143,10 @@ export function taskPages(pg: Playground) {
       const calls = [`GET ${base}`];
       let delivered = html``;
       if (task.result_available) {
-        const [result, evidence] = [await pg.asKey(req, key, `${base}/result`), await pg.asKey(req, key, `${base}/evidence`)];
+        const [result, evidence] = [
+          await pg.asKey(req, key, `${base}/result`),
+          await pg.asKey(req, key, `${base}/evidence`),
+        ];
         calls.push(`GET ${base}/result`, `GET ${base}/evidence`);
         if (result.status !== 200) return apiFailure(result, back);
         if (evidence.status !== 200) return apiFailure(evidence, back);
@@ -151,7 +173,11 @@ ${apiCalls(calls.map((c) => `${c} (as your playground key)`))}`,
       const ref = req.params.ref ?? '';
       const key = pg.currentKey(player.account.id, req.now);
       if (!key) return notFound(ref);
-      const file = await pg.asKey(req, key, `/human/v1/tasks/${encodeURIComponent(ref)}/evidence/${encodeURIComponent(req.params.evidence ?? '')}`);
+      const file = await pg.asKey(
+        req,
+        key,
+        `/human/v1/tasks/${encodeURIComponent(ref)}/evidence/${encodeURIComponent(req.params.evidence ?? '')}`,
+      );
       if (file.status !== 200) return apiFailure(file, back);
       const type = file.headers['content-type'] ?? 'application/octet-stream';
       return {

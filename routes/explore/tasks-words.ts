@@ -27,7 +27,14 @@ export interface TaskJson {
   result_available: boolean;
   cancellation: { reason: string | null } | null;
   failure: { reason: string | null } | null;
-  dispute: { reason: string; statement: string; opened_at: string; resolution: string | null; resolution_note: string | null; resolved_at: string | null } | null;
+  dispute: {
+    reason: string;
+    statement: string;
+    opened_at: string;
+    resolution: string | null;
+    resolution_note: string | null;
+    resolved_at: string | null;
+  } | null;
   poll_after_s: number | null;
 }
 
@@ -35,8 +42,14 @@ export const STATE_WORDS: Record<string, { label: string; meaning: string }> = {
   pending: { label: 'Pending', meaning: 'ordered; waiting for a verified person to accept it' },
   dispatched: { label: 'Dispatched', meaning: 'a person has accepted it and will go' },
   in_progress: { label: 'In progress', meaning: 'the person is doing it' },
-  delivered: { label: 'Delivered', meaning: 'the answer and evidence are in; you may dispute them until the dispute window closes' },
-  disputed: { label: 'Disputed', meaning: 'you disputed the answer; an operator decides whether it stands or is refunded' },
+  delivered: {
+    label: 'Delivered',
+    meaning: 'the answer and evidence are in; you may dispute them until the dispute window closes',
+  },
+  disputed: {
+    label: 'Disputed',
+    meaning: 'you disputed the answer; an operator decides whether it stands or is refunded',
+  },
   completed: { label: 'Completed', meaning: 'the answer stands; the task is closed' },
   cancelled: { label: 'Cancelled', meaning: 'you cancelled it before anyone started' },
   failed: { label: 'Failed', meaning: 'the person could not do it' },
@@ -67,7 +80,8 @@ export function confidenceWords(bps: number): string {
   return `${(bps / 100).toLocaleString('en-GB', { maximumFractionDigits: 2 })} % (${bps.toLocaleString('en-GB')} basis points)`;
 }
 
-export const durationWords = (s: number) => (s >= 7200 ? `${Math.round(s / 3600)} hours` : s >= 120 ? `${Math.round(s / 60)} minutes` : `${s} s`);
+export const durationWords = (s: number) =>
+  s >= 7200 ? `${Math.round(s / 3600)} hours` : s >= 120 ? `${Math.round(s / 60)} minutes` : `${s} s`;
 
 /** The task's states so far, oldest first, from the API's timestamps. */
 export function history(task: TaskJson): Array<{ at: string; status: string; note: string }> {
@@ -76,14 +90,23 @@ export function history(task: TaskJson): Array<{ at: string; status: string; not
     { at: task.dispatched_at, status: 'dispatched', note: '' },
     { at: task.started_at, status: 'in_progress', note: '' },
     { at: task.delivered_at, status: 'delivered', note: '' },
-    { at: task.dispute?.opened_at ?? null, status: 'disputed', note: task.dispute ? `reason: ${task.dispute.reason}` : '' },
+    {
+      at: task.dispute?.opened_at ?? null,
+      status: 'disputed',
+      note: task.dispute ? `reason: ${task.dispute.reason}` : '',
+    },
   ];
   if (task.closed_at && !['pending', 'dispatched', 'in_progress', 'delivered', 'disputed'].includes(task.status)) {
-    const note = task.cancellation ? `reason: ${task.cancellation.reason ?? 'not given'}`
-      : task.failure ? `reason: ${task.failure.reason ?? 'not given'}`
-      : task.dispute?.resolution ? `dispute resolved: ${task.dispute.resolution}${task.dispute.resolution_note ? ` (${task.dispute.resolution_note})` : ''}`
-      : '';
+    const note = task.cancellation
+      ? `reason: ${task.cancellation.reason ?? 'not given'}`
+      : task.failure
+        ? `reason: ${task.failure.reason ?? 'not given'}`
+        : task.dispute?.resolution
+          ? `dispute resolved: ${task.dispute.resolution}${task.dispute.resolution_note ? ` (${task.dispute.resolution_note})` : ''}`
+          : '';
     steps.push({ at: task.closed_at, status: task.status, note });
   }
-  return steps.filter((s): s is { at: string; status: string; note: string } => s.at !== null).sort((a, b) => a.at.localeCompare(b.at));
+  return steps
+    .filter((s): s is { at: string; status: string; note: string } => s.at !== null)
+    .sort((a, b) => a.at.localeCompare(b.at));
 }

@@ -16,7 +16,9 @@ export interface Visitor {
 export function signedInVisitor(ctx: AppContext) {
   const sessions = sessionStore(ctx.db);
   return (req: ApiRequest): Visitor | null => {
-    const token = readCookies(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined).get(SESSION_COOKIE);
+    const token = readCookies(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined).get(
+      SESSION_COOKIE,
+    );
     const session = token ? sessions.find(token, req.now) : undefined;
     if (!token || !session) return null;
     return { account: { id: session.account_id, email: session.email }, sessionToken: token };

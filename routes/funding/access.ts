@@ -32,7 +32,11 @@ export function fundingAccess(ctx: AppContext) {
     // Anything wrong with the credential is still counted, against the address: guessing keys is
     // limited like any anonymous traffic.
     const refuse = async (err: HttpError): Promise<never> => {
-      const decision = account(req, 'anonymous', await ctx.limiter.take(anonymousBucket, TIER_LIMITS.anonymous, req.now));
+      const decision = account(
+        req,
+        'anonymous',
+        await ctx.limiter.take(anonymousBucket, TIER_LIMITS.anonymous, req.now),
+      );
       if (!decision.allowed) throw limitError(decision);
       throw err;
     };
@@ -41,21 +45,54 @@ export function fundingAccess(ctx: AppContext) {
     if (marked !== undefined) return serveAccount(req, marked);
 
     const inQuery = Object.keys(req.query).find((name) => QUERY_KEY_NAMES.includes(name.toLowerCase()));
-    if (inQuery) await refuse(new HttpError(400, 'bad_request', `Send the key in the X-API-Key header, never in the URL (query parameter '${inQuery}'). A key that has been in a URL may be in logs: revoke it and issue a new one.`, {}, inQuery));
+    if (inQuery)
+      await refuse(
+        new HttpError(
+          400,
+          'bad_request',
+          `Send the key in the X-API-Key header, never in the URL (query parameter '${inQuery}'). A key that has been in a URL may be in logs: revoke it and issue a new one.`,
+          {},
+          inQuery,
+        ),
+      );
     if (req.headers.authorization !== undefined) {
-      await refuse(new HttpError(400, 'bad_request', 'This API takes keys only in the X-API-Key header, not in Authorization.', {}, 'Authorization'));
+      await refuse(
+        new HttpError(
+          400,
+          'bad_request',
+          'This API takes keys only in the X-API-Key header, not in Authorization.',
+          {},
+          'Authorization',
+        ),
+      );
     }
 
     const presented = req.headers['x-api-key'];
     if (presented === undefined) {
-      const decision = account(req, 'anonymous', await ctx.limiter.take(anonymousBucket, TIER_LIMITS.anonymous, req.now));
+      const decision = account(
+        req,
+        'anonymous',
+        await ctx.limiter.take(anonymousBucket, TIER_LIMITS.anonymous, req.now),
+      );
       if (!decision.allowed) throw limitError(decision);
       return;
     }
-    const check = checkKey(Array.isArray(presented) ? presented.join(',') : presented, ['fnd_'], req.now, ctx.lookupKey);
-    if (check.kind === 'unknown') await refuse(new HttpError(401, 'invalid_key', 'The key in X-API-Key is not recognised.'));
+    const check = checkKey(
+      Array.isArray(presented) ? presented.join(',') : presented,
+      ['fnd_'],
+      req.now,
+      ctx.lookupKey,
+    );
+    if (check.kind === 'unknown')
+      await refuse(new HttpError(401, 'invalid_key', 'The key in X-API-Key is not recognised.'));
     if (check.kind === 'revoked' || check.kind === 'expired') {
-      await refuse(new HttpError(401, 'revoked_key', 'The key in X-API-Key has been revoked. Issue a new one on the account page.'));
+      await refuse(
+        new HttpError(
+          401,
+          'revoked_key',
+          'The key in X-API-Key has been revoked. Issue a new one on the account page.',
+        ),
+      );
     }
     if (check.kind !== 'ok') return; // unreachable: refuse() throws
     ctx.writeBehind.noteKeyUse(check.key.id, req.now);
@@ -65,7 +102,11 @@ export function fundingAccess(ctx: AppContext) {
   /** A keyed caller: the account's plan decides the tier on every request; counted per account. */
   async function serveAccount(req: ApiRequest, accountId: number): Promise<void> {
     const tier: Tier = ctx.activePlan(accountId, req.now) === 'pro' ? 'pro' : 'basic';
-    const decision = account(req, tier, await ctx.limiter.take(`funding:account:${accountId}`, TIER_LIMITS[tier], req.now));
+    const decision = account(
+      req,
+      tier,
+      await ctx.limiter.take(`funding:account:${accountId}`, TIER_LIMITS[tier], req.now),
+    );
     if (!decision.allowed) throw limitError(decision);
   }
 }
@@ -88,8 +129,15 @@ function account(req: ApiRequest, tier: Tier, decision: Decision): Decision {
 function limitError(decision: Decision): HttpError {
   if (decision.refusedBy === 'day') {
     const wait = decision.retryAfterSeconds;
-    return new HttpError(429, 'quota_exceeded', `Today's allowance of ${decision.day!.limit} calls is used. It renews at 00:00 UTC, in ${wait} s.`, { 'retry-after': String(wait) });
+    return new HttpError(
+      429,
+      'quota_exceeded',
+      `Today's allowance of ${decision.day!.limit} calls is used. It renews at 00:00 UTC, in ${wait} s.`,
+      { 'retry-after': String(wait) },
+    );
   }
   const wait = decision.retryAfterSeconds;
-  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls a minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
+  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls a minute. Wait ${wait} s.`, {
+    'retry-after': String(wait),
+  });
 }

@@ -19,7 +19,8 @@ export function callOperation(ctx: AppContext): Operation {
       path: '/calls/:id',
       operationId: 'getCall',
       summary: 'One published call',
-      description: 'A call by id, with the projects CORDIS lists under it (EU topics), the BOE notices about it (its announcement, bases, corrections, modifications, award resolutions) and the credit its sources require.',
+      description:
+        'A call by id, with the projects CORDIS lists under it (EU topics), the BOE notices about it (its announcement, bases, corrections, modifications, award resolutions) and the credit its sources require.',
       params: callParams,
       query: noQuery,
       responses: { 200: { description: 'The call', schema: 'CallDetail' } },
@@ -40,7 +41,9 @@ export function callOperation(ctx: AppContext): Operation {
           ...presentCall(row, req.now),
           projects,
           notices,
-          attribution: credits.filter((c) => used.has(c.code)).map((c) => ({ source: c.code, licence: c.licence, credit: c.attribution })),
+          attribution: credits
+            .filter((c) => used.has(c.code))
+            .map((c) => ({ source: c.code, licence: c.licence, credit: c.attribution })),
         },
       });
     },

@@ -21,7 +21,12 @@ export const FUNDING_STATUS = {
 } as const satisfies Record<FundingErrorCode, number>;
 
 /** A funding refusal, its status from the table. */
-export function fundingError(code: FundingErrorCode, message: string, headers: Record<string, string> = {}, param?: string): HttpError {
+export function fundingError(
+  code: FundingErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+  param?: string,
+): HttpError {
   return new HttpError(FUNDING_STATUS[code], code, message, headers, param);
 }
 

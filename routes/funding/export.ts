@@ -22,7 +22,8 @@ export function exportOperation(ctx: AppContext): Operation {
       path: '/export',
       operationId: 'exportCalls',
       summary: 'Export every call of a search (pro)',
-      description: 'The same filters as /search, every match, streamed in a stable order. For keys of accounts with an active subscription (tier pro); others get 403 subscription_required.',
+      description:
+        'The same filters as /search, every match, streamed in a stable order. For keys of accounts with an active subscription (tier pro); others get 403 subscription_required.',
       query: exportQuery,
       security: [{ apiKey: [] }],
       responses: {
@@ -32,12 +33,15 @@ export function exportOperation(ctx: AppContext): Operation {
           contentType: 'application/x-ndjson',
           alternatives: { 'text/csv': { schema: { type: 'string' } } },
         },
-        403: { description: 'The key\'s account has no active subscription', schema: 'Error' },
+        403: { description: "The key's account has no active subscription", schema: 'Error' },
       },
     },
     handle(req) {
       if (tierOf(req) !== 'pro') {
-        throw fundingError('subscription_required', 'Export is part of the paid plan: it needs a key whose account has an active subscription.');
+        throw fundingError(
+          'subscription_required',
+          'Export is part of the paid plan: it needs a key whose account has an active subscription.',
+        );
       }
       const params = parseQuery(exportQuery, req);
       const filters = toFilters(params, req.now);

@@ -17,20 +17,40 @@ export const FUNDING_BASE = '/funding/v1';
 
 const integer = { type: 'integer' };
 const HEADERS = {
-  'X-API-Tier': { description: 'Tier the request was served under.', schema: { type: 'string', enum: ['anonymous', 'basic', 'pro'] } },
+  'X-API-Tier': {
+    description: 'Tier the request was served under.',
+    schema: { type: 'string', enum: ['anonymous', 'basic', 'pro'] },
+  },
   'X-RateLimit-Limit': { description: 'Requests allowed per minute.', schema: integer },
-  'X-RateLimit-Remaining': { description: 'Requests that would be allowed right now, at once (the minute limit refills continuously: one request every 60 s / limit).', schema: integer },
-  'X-RateLimit-Reset': { description: 'Seconds until the whole per-minute allowance is back (it refills continuously, one request every 60 s / limit; a 429\'s Retry-After is the wait for one request).', schema: integer },
+  'X-RateLimit-Remaining': {
+    description:
+      'Requests that would be allowed right now, at once (the minute limit refills continuously: one request every 60 s / limit).',
+    schema: integer,
+  },
+  'X-RateLimit-Reset': {
+    description:
+      "Seconds until the whole per-minute allowance is back (it refills continuously, one request every 60 s / limit; a 429's Retry-After is the wait for one request).",
+    schema: integer,
+  },
   'X-Quota-Limit': { description: 'Daily allowance; absent for anonymous callers.', schema: integer },
-  'X-Quota-Remaining': { description: 'Calls left today, this one counted; absent for anonymous callers.', schema: integer },
-  'X-Quota-Reset': { description: 'Seconds until the daily window rolls at 00:00 UTC; absent for anonymous callers.', schema: integer },
+  'X-Quota-Remaining': {
+    description: 'Calls left today, this one counted; absent for anonymous callers.',
+    schema: integer,
+  },
+  'X-Quota-Reset': {
+    description: 'Seconds until the daily window rolls at 00:00 UTC; absent for anonymous callers.',
+    schema: integer,
+  },
   'X-Request-Id': { description: 'Identifies this request in our logs.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying; authoritative.', schema: integer },
 };
 const EVERY_RESPONSE = Object.keys(HEADERS).filter((h) => h !== 'Retry-After');
 
 /** Every operation takes the key optionally (anonymous or X-API-Key) unless it says otherwise (/export needs one). */
-const optionalKey = (op: Operation): Operation => ({ ...op, spec: { ...op.spec, security: op.spec.security ?? [{}, { apiKey: [] }] } });
+const optionalKey = (op: Operation): Operation => ({
+  ...op,
+  spec: { ...op.spec, security: op.spec.security ?? [{}, { apiKey: [] }] },
+});
 
 export function fundingApi(ctx: AppContext) {
   return serviceApi({
@@ -41,11 +61,15 @@ export function fundingApi(ctx: AppContext) {
     accessOnPreflight: true,
     renderError: renderFundingError,
     log: ctx.log,
-    operations: (contract) => [searchOperation(ctx), callOperation(ctx), sourcesOperation(ctx), exportOperation(ctx), contract].map(optionalKey),
+    operations: (contract) =>
+      [searchOperation(ctx), callOperation(ctx), sourcesOperation(ctx), exportOperation(ctx), contract].map(
+        optionalKey,
+      ),
     contract: {
       title: 'trio funding corpus API',
       version: '1.0.0',
-      description: 'Read-only search over funding calls from the EU Funding & Tenders Portal, CORDIS, BDNS and the BOE, normalised into one schema. Anonymous use is limited per address; a key in X-API-Key gives higher limits (basic; pro with a subscription). Errors are {"error": code, "message": text}.',
+      description:
+        'Read-only search over funding calls from the EU Funding & Tenders Portal, CORDIS, BDNS and the BOE, normalised into one schema. Anonymous use is limited per address; a key in X-API-Key gives higher limits (basic; pro with a subscription). Errors are {"error": code, "message": text}.',
       components: { Call, CallDetail, SearchResponse, SourcesResponse, Error: ErrorBody },
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       headers: HEADERS,
@@ -54,9 +78,17 @@ export function fundingApi(ctx: AppContext) {
         400: { description: 'bad_request: a parameter failed validation; the message names it', schema: 'Error' },
         401: { description: 'invalid_key or revoked_key', schema: 'Error' },
         404: { description: 'No such call or path', schema: 'Error' },
-        429: { description: 'rate_limited (per minute) or quota_exceeded (per day)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+        429: {
+          description: 'rate_limited (per minute) or quota_exceeded (per day)',
+          schema: 'Error',
+          headers: [...EVERY_RESPONSE, 'Retry-After'],
+        },
         500: { description: 'internal_error: a fault on our side, logged with the request id', schema: 'Error' },
-        503: { description: 'service_unavailable: the database is busy or unavailable; retry after Retry-After seconds', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+        503: {
+          description: 'service_unavailable: the database is busy or unavailable; retry after Retry-After seconds',
+          schema: 'Error',
+          headers: [...EVERY_RESPONSE, 'Retry-After'],
+        },
       },
     },
   });

@@ -13,112 +13,228 @@ export const CALL_SOURCES = ['eu', 'bdns', 'boe'] as const;
 export const MAX_PAGE = 500;
 export const MAX_PER_PAGE = 100;
 
-const isoDay = (name: string, description: string) => stringParam({
-  max: 10, min: 10, pattern: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, accepts: `a date YYYY-MM-DD, e.g. ${name === 'deadline_from' ? '2026-12-01' : '2026-12-31'}`, description,
-});
+const isoDay = (name: string, description: string) =>
+  stringParam({
+    max: 10,
+    min: 10,
+    pattern: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
+    accepts: `a date YYYY-MM-DD, e.g. ${name === 'deadline_from' ? '2026-12-01' : '2026-12-31'}`,
+    description,
+  });
 
 const filterEntries = {
-  q: v.optional(stringParam({
-    max: 200, accepts: 'text of 1 to 200 characters',
-    description: 'Words that must all appear (plurals and other forms too: Spanish and English stemming; funding terms in the other language too: hidrógeno finds hydrogen). "a phrase" in double quotes, a prefix inside one ("energ* renovable"); or between terms; -word or not word to exclude; a trailing * for a prefix (subvenc*). Operators in any case. An identifier (HORIZON-MISS-2026-02-CANCER-05, eu:…, a BDNS number) finds its call. Searches identifiers, title, summary, funder, programme, region and the call text; a match in an identifier or the title ranks first. Accent- and case-insensitive.',
-  })),
-  country: v.optional(stringParam({
-    max: 2, min: 2, pattern: /^[A-Za-z]{2}$/, accepts: 'an ISO 3166-1 alpha-2 code such as ES, or EU for the European Commission',
-    description: 'ISO 3166-1 alpha-2 country of the funder (EU for the European Commission); either case.',
-  })),
-  region: v.optional(stringParam({
-    max: 100, accepts: 'text of 1 to 100 characters, e.g. Madrid or ES511',
-    description: 'Words of the call\'s region (e.g. Madrid, Andalucía, ES511): calls whose region holds them all. Accent- and case-insensitive, stemmed like q.',
-  })),
-  status: v.optional(enumParam(STATUSES, 'Status as it reads now, computed from the deadline in the source\'s time zone.')),
+  q: v.optional(
+    stringParam({
+      max: 200,
+      accepts: 'text of 1 to 200 characters',
+      description:
+        'Words that must all appear (plurals and other forms too: Spanish and English stemming; funding terms in the other language too: hidrógeno finds hydrogen). "a phrase" in double quotes, a prefix inside one ("energ* renovable"); or between terms; -word or not word to exclude; a trailing * for a prefix (subvenc*). Operators in any case. An identifier (HORIZON-MISS-2026-02-CANCER-05, eu:…, a BDNS number) finds its call. Searches identifiers, title, summary, funder, programme, region and the call text; a match in an identifier or the title ranks first. Accent- and case-insensitive.',
+    }),
+  ),
+  country: v.optional(
+    stringParam({
+      max: 2,
+      min: 2,
+      pattern: /^[A-Za-z]{2}$/,
+      accepts: 'an ISO 3166-1 alpha-2 code such as ES, or EU for the European Commission',
+      description: 'ISO 3166-1 alpha-2 country of the funder (EU for the European Commission); either case.',
+    }),
+  ),
+  region: v.optional(
+    stringParam({
+      max: 100,
+      accepts: 'text of 1 to 100 characters, e.g. Madrid or ES511',
+      description:
+        "Words of the call's region (e.g. Madrid, Andalucía, ES511): calls whose region holds them all. Accent- and case-insensitive, stemmed like q.",
+    }),
+  ),
+  status: v.optional(
+    enumParam(STATUSES, "Status as it reads now, computed from the deadline in the source's time zone."),
+  ),
   source: v.optional(enumParam(CALL_SOURCES, 'Only calls from this source.')),
-  deadline_from: v.optional(isoDay('deadline_from', 'Only calls whose served deadline (the next cut-off) is on or after this day (YYYY-MM-DD, in the call\'s time zone). Calls without a deadline are left out.')),
-  deadline_to: v.optional(isoDay('deadline_to', 'Only calls whose served deadline (the next cut-off) is on or before this day (YYYY-MM-DD, in the call\'s time zone). Calls without a deadline are left out.')),
-  sort: v.optional(enumParam(SORTS, 'relevance (default with q): calls whose identifier or title holds the query first, then the others, newest first within each; without q it is published order. deadline: the deadline each call serves now (of several cut-offs, the next), soonest first, calls without one last. -deadline: latest first, calls without one last. published: newest first (default without q). Every value works with or without q.')),
+  deadline_from: v.optional(
+    isoDay(
+      'deadline_from',
+      "Only calls whose served deadline (the next cut-off) is on or after this day (YYYY-MM-DD, in the call's time zone). Calls without a deadline are left out.",
+    ),
+  ),
+  deadline_to: v.optional(
+    isoDay(
+      'deadline_to',
+      "Only calls whose served deadline (the next cut-off) is on or before this day (YYYY-MM-DD, in the call's time zone). Calls without a deadline are left out.",
+    ),
+  ),
+  sort: v.optional(
+    enumParam(
+      SORTS,
+      'relevance (default with q): calls whose identifier or title holds the query first, then the others, newest first within each; without q it is published order. deadline: the deadline each call serves now (of several cut-offs, the next), soonest first, calls without one last. -deadline: latest first, calls without one last. published: newest first (default without q). Every value works with or without q.',
+    ),
+  ),
 };
 
 export const searchQuery = v.object({
   ...filterEntries,
   per_page: v.optional(integerParam(1, MAX_PER_PAGE, 'Results per page, 1 to 100; default 20.')),
   page: v.optional(integerParam(1, MAX_PAGE, 'Page number, 1 to 500; default 1. Not with cursor.')),
-  cursor: v.optional(stringParam({ max: 400, pattern: /^[A-Za-z0-9_-]+$/, accepts: 'a next_cursor value from an earlier response', description: 'Opaque cursor from meta.next_cursor; continues the same search after the last call shown (keyset: calls added or withdrawn meanwhile neither repeat nor skip one).' })),
+  cursor: v.optional(
+    stringParam({
+      max: 400,
+      pattern: /^[A-Za-z0-9_-]+$/,
+      accepts: 'a next_cursor value from an earlier response',
+      description:
+        'Opaque cursor from meta.next_cursor; continues the same search after the last call shown (keyset: calls added or withdrawn meanwhile neither repeat nor skip one).',
+    }),
+  ),
 });
 
 export const exportQuery = v.object({
   ...filterEntries,
-  format: v.optional(enumParam(['ndjson', 'csv'] as const, 'ndjson (default): one call per line; csv: RFC 4180 with a header row. Calls come in the order sort gives, as in /search.')),
+  format: v.optional(
+    enumParam(
+      ['ndjson', 'csv'] as const,
+      'ndjson (default): one call per line; csv: RFC 4180 with a header row. Calls come in the order sort gives, as in /search.',
+    ),
+  ),
 });
 
 export const callParams = v.object({
-  id: stringParam({ max: 200, pattern: /^(eu|bdns|boe):[^\s]+$/, accepts: "a call id such as 'eu:HORIZON-CL5-2021-D2-01-11' or 'bdns:712345'", description: 'Call id: source, a colon, and the source\'s own identifier.' }),
+  id: stringParam({
+    max: 200,
+    pattern: /^(eu|bdns|boe):[^\s]+$/,
+    accepts: "a call id such as 'eu:HORIZON-CL5-2021-D2-01-11' or 'bdns:712345'",
+    description: "Call id: source, a colon, and the source's own identifier.",
+  }),
 });
 
 const nullableString = v.nullable(v.string());
 const date = v.pipe(v.string(), v.isoDate());
 
-const DeadlineSource = v.pipe(v.nullable(v.variant('kind', [
-  v.object({ kind: v.pipe(v.literal('stated'), v.description('The source published the closing day (deadline, cutoffs).')) }),
-  v.object({
-    kind: v.pipe(v.literal('computed'), v.description('Computed from a period the source states relative to a publication.')),
-    rule: v.pipe(v.string(), v.description('The period and how it was counted, e.g. "30 días naturales desde el día siguiente a la publicación (Ley 39/2015, art. 30)".')),
-    from: v.pipe(date, v.description('The publication day the period counts from (Europe/Madrid).')),
-    publication: v.pipe(v.string(), v.description('The publication counted from: a BOE identifier.')),
-    text: v.pipe(v.string(), v.description('The source\'s words the period was read from.')),
-    calendar: v.pipe(v.array(v.string()), v.description('The national holiday calendars used (días hábiles), with their BOE source.')),
-  }),
-  v.object({
-    kind: v.pipe(v.literal('uncomputed'), v.description('The source states the deadline only in words this service does not turn into a day.')),
-    reason: v.pipe(v.string(), v.description('Why not, e.g. it counts from a regional bulletin this service does not import.')),
-    text: v.pipe(v.string(), v.description('The source\'s words.')),
-  }),
-])), v.description('How deadline was obtained: stated by the source, computed from a relative period (Ley 39/2015 art. 30, Europe/Madrid, días hábiles without Saturdays, Sundays and national holidays), or uncomputed with the reason. null when the source says nothing about a deadline.'));
+const DeadlineSource = v.pipe(
+  v.nullable(
+    v.variant('kind', [
+      v.object({
+        kind: v.pipe(v.literal('stated'), v.description('The source published the closing day (deadline, cutoffs).')),
+      }),
+      v.object({
+        kind: v.pipe(
+          v.literal('computed'),
+          v.description('Computed from a period the source states relative to a publication.'),
+        ),
+        rule: v.pipe(
+          v.string(),
+          v.description(
+            'The period and how it was counted, e.g. "30 días naturales desde el día siguiente a la publicación (Ley 39/2015, art. 30)".',
+          ),
+        ),
+        from: v.pipe(date, v.description('The publication day the period counts from (Europe/Madrid).')),
+        publication: v.pipe(v.string(), v.description('The publication counted from: a BOE identifier.')),
+        text: v.pipe(v.string(), v.description("The source's words the period was read from.")),
+        calendar: v.pipe(
+          v.array(v.string()),
+          v.description('The national holiday calendars used (días hábiles), with their BOE source.'),
+        ),
+      }),
+      v.object({
+        kind: v.pipe(
+          v.literal('uncomputed'),
+          v.description('The source states the deadline only in words this service does not turn into a day.'),
+        ),
+        reason: v.pipe(
+          v.string(),
+          v.description('Why not, e.g. it counts from a regional bulletin this service does not import.'),
+        ),
+        text: v.pipe(v.string(), v.description("The source's words.")),
+      }),
+    ]),
+  ),
+  v.description(
+    'How deadline was obtained: stated by the source, computed from a relative period (Ley 39/2015 art. 30, Europe/Madrid, días hábiles without Saturdays, Sundays and national holidays), or uncomputed with the reason. null when the source says nothing about a deadline.',
+  ),
+);
 
 const cutoff = v.object({ date, time: v.nullable(v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/))) });
 
-export const Call = v.pipe(v.object({
-  id: v.string(),
-  source: v.picklist(CALL_SOURCES),
-  source_id: v.string(),
-  title: v.string(),
-  summary: nullableString,
-  funder: nullableString,
-  programme: nullableString,
-  country: v.pipe(v.string(), v.regex(/^[A-Z]{2}$/)),
-  region: nullableString,
-  url: nullableString,
-  published_on: v.nullable(date),
-  opening_on: v.nullable(date),
-  deadline: v.pipe(v.nullable(date), v.description('Closing day as the source published it, in time_zone (of several cut-offs, the next one), or as computed from a relative period the source states (see deadline_source).')),
-  deadline_time: v.pipe(v.nullable(v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/))), v.description('Time of day in time_zone, only when the source stated one; never a made-up midnight.')),
-  deadline_text: v.pipe(nullableString, v.description('The source\'s own words about the deadline when it gives no date.')),
-  deadline_source: DeadlineSource,
-  cutoffs: v.array(cutoff),
-  time_zone: v.picklist(['Europe/Brussels', 'Europe/Madrid']),
-  budget: v.nullable(v.number()),
-  currency: nullableString,
-  language: v.string(),
-  source_status: v.pipe(v.nullable(v.picklist(STATUSES)), v.description('Status as the source states it (may be stale).')),
-  status: v.pipe(v.picklist(STATUSES), v.description('Status as it reads now.')),
-  bdns_id: nullableString,
-}));
+export const Call = v.pipe(
+  v.object({
+    id: v.string(),
+    source: v.picklist(CALL_SOURCES),
+    source_id: v.string(),
+    title: v.string(),
+    summary: nullableString,
+    funder: nullableString,
+    programme: nullableString,
+    country: v.pipe(v.string(), v.regex(/^[A-Z]{2}$/)),
+    region: nullableString,
+    url: nullableString,
+    published_on: v.nullable(date),
+    opening_on: v.nullable(date),
+    deadline: v.pipe(
+      v.nullable(date),
+      v.description(
+        'Closing day as the source published it, in time_zone (of several cut-offs, the next one), or as computed from a relative period the source states (see deadline_source).',
+      ),
+    ),
+    deadline_time: v.pipe(
+      v.nullable(v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/))),
+      v.description('Time of day in time_zone, only when the source stated one; never a made-up midnight.'),
+    ),
+    deadline_text: v.pipe(
+      nullableString,
+      v.description("The source's own words about the deadline when it gives no date."),
+    ),
+    deadline_source: DeadlineSource,
+    cutoffs: v.array(cutoff),
+    time_zone: v.picklist(['Europe/Brussels', 'Europe/Madrid']),
+    budget: v.nullable(v.number()),
+    currency: nullableString,
+    language: v.string(),
+    source_status: v.pipe(
+      v.nullable(v.picklist(STATUSES)),
+      v.description('Status as the source states it (may be stale).'),
+    ),
+    status: v.pipe(v.picklist(STATUSES), v.description('Status as it reads now.')),
+    bdns_id: nullableString,
+  }),
+);
 
 const Project = v.object({
-  id: v.string(), acronym: nullableString, title: v.string(), status: nullableString, start_date: v.nullable(date),
-  end_date: v.nullable(date), total_cost: v.nullable(v.number()), ec_contribution: v.nullable(v.number()),
-  coordinator: nullableString, coordinator_country: nullableString, url: nullableString,
+  id: v.string(),
+  acronym: nullableString,
+  title: v.string(),
+  status: nullableString,
+  start_date: v.nullable(date),
+  end_date: v.nullable(date),
+  total_cost: v.nullable(v.number()),
+  ec_contribution: v.nullable(v.number()),
+  coordinator: nullableString,
+  coordinator_country: nullableString,
+  url: nullableString,
 });
 
 const Notice = v.object({
   id: v.pipe(v.string(), v.description('BOE identifier.')),
-  kind: v.pipe(v.picklist(NOTICE_KINDS), v.description('call: the announcement of this call (an extract); bases: its bases reguladoras; correction: a corrección de errores; modification: a change (deadline, budget…); award: a resolution of award; other.')),
-  title: v.string(), url: nullableString, published_on: date, department: nullableString,
+  kind: v.pipe(
+    v.picklist(NOTICE_KINDS),
+    v.description(
+      'call: the announcement of this call (an extract); bases: its bases reguladoras; correction: a corrección de errores; modification: a change (deadline, budget…); award: a resolution of award; other.',
+    ),
+  ),
+  title: v.string(),
+  url: nullableString,
+  published_on: date,
+  department: nullableString,
 });
 
 export const CallDetail = v.object({
   data: v.object({
     ...Call.entries,
     projects: v.pipe(v.array(Project), v.description('CORDIS: projects funded under this call (EU topics).')),
-    notices: v.pipe(v.array(Notice), v.description('BOE notices about this call: its announcement, bases, corrections, modifications and award resolutions, joined by BDNS id, by a BOE id they name, or by the disposition they refer to. These are never served as calls themselves.')),
+    notices: v.pipe(
+      v.array(Notice),
+      v.description(
+        'BOE notices about this call: its announcement, bases, corrections, modifications and award resolutions, joined by BDNS id, by a BOE id they name, or by the disposition they refer to. These are never served as calls themselves.',
+      ),
+    ),
     attribution: v.array(v.object({ source: v.string(), licence: v.string(), credit: v.string() })),
   }),
 });
@@ -126,8 +242,19 @@ export const CallDetail = v.object({
 export const SearchResponse = v.object({
   data: v.array(Call),
   meta: v.object({
-    total: v.pipe(v.number(), v.integer(), v.description('Matching calls, counted up to 10,000. With q and a filter, counted among the 10,000 newest text matches.')),
-    total_exact: v.pipe(v.boolean(), v.description('false when more than 10,000 calls match, or when q with a filter has more than 10,000 text matches to look through: total is then a floor.')),
+    total: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description(
+        'Matching calls, counted up to 10,000. With q and a filter, counted among the 10,000 newest text matches.',
+      ),
+    ),
+    total_exact: v.pipe(
+      v.boolean(),
+      v.description(
+        'false when more than 10,000 calls match, or when q with a filter has more than 10,000 text matches to look through: total is then a floor.',
+      ),
+    ),
     page: v.pipe(v.number(), v.integer()),
     per_page: v.pipe(v.number(), v.integer()),
     next_cursor: v.nullable(v.string()),
@@ -135,11 +262,28 @@ export const SearchResponse = v.object({
 });
 
 export const Source = v.object({
-  code: v.string(), name: v.string(), publisher: v.string(), homepage: v.string(), licence: v.string(),
-  licence_url: v.string(), attribution: v.string(), time_zone: v.string(),
-  records: v.pipe(v.number(), v.integer()), last_import_at: v.nullable(v.string()),
-  last_sync_at: v.pipe(v.nullable(v.string()), v.description('When `funding sync` last brought this source up to date without a failure (ISO 8601); null if never.')),
-  data_age_seconds: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('Seconds since this source\'s data was last known current: the newest of its last successful sync and its last import. null if neither happened.')),
+  code: v.string(),
+  name: v.string(),
+  publisher: v.string(),
+  homepage: v.string(),
+  licence: v.string(),
+  licence_url: v.string(),
+  attribution: v.string(),
+  time_zone: v.string(),
+  records: v.pipe(v.number(), v.integer()),
+  last_import_at: v.nullable(v.string()),
+  last_sync_at: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      'When `funding sync` last brought this source up to date without a failure (ISO 8601); null if never.',
+    ),
+  ),
+  data_age_seconds: v.pipe(
+    v.nullable(v.pipe(v.number(), v.integer())),
+    v.description(
+      "Seconds since this source's data was last known current: the newest of its last successful sync and its last import. null if neither happened.",
+    ),
+  ),
 });
 
 export const SourcesResponse = v.object({ data: v.array(Source) });

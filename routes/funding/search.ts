@@ -21,7 +21,11 @@ import { MAX_PAGE, MAX_PER_PAGE, searchQuery } from './schemas.ts';
 /** Deepest offset a search pages to, by page or by cursor; /export (pro) serves whole result sets. */
 export const MAX_DEPTH = MAX_PAGE * MAX_PER_PAGE;
 
-const json = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+const json = (body: string): Reply => ({
+  status: 200,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body,
+});
 
 export function searchOperation(ctx: AppContext): Operation {
   const search = new FundingSearch(ctx.db);
@@ -44,7 +48,8 @@ export function searchOperation(ctx: AppContext): Operation {
       path: '/search',
       operationId: 'searchCalls',
       summary: 'Search published funding calls',
-      description: 'Calls matching q (if given) and every filter. q is stemmed (Spanish and English) and expanded with a bilingual glossary of funding terms; it searches identifiers, title, summary, funder, programme, region and the call text. status is computed now, from the deadline in the source\'s time zone. Records about natural persons are never returned. meta.total counts up to 10,000 (meta.total_exact false beyond). Pages continue with meta.next_cursor (keyset: exact while calls are added or withdrawn) or by page number.',
+      description:
+        "Calls matching q (if given) and every filter. q is stemmed (Spanish and English) and expanded with a bilingual glossary of funding terms; it searches identifiers, title, summary, funder, programme, region and the call text. status is computed now, from the deadline in the source's time zone. Records about natural persons are never returned. meta.total counts up to 10,000 (meta.total_exact false beyond). Pages continue with meta.next_cursor (keyset: exact while calls are added or withdrawn) or by page number.",
       query: searchQuery,
       responses: { 200: { description: 'A page of matching calls', schema: 'SearchResponse' } },
     },
@@ -63,8 +68,13 @@ export function searchOperation(ctx: AppContext): Operation {
       }
       const perPage = params.per_page ?? 20;
       const resumed = params.cursor !== undefined ? decodeCursor(params.cursor, filters) : null;
-      const pageNo = resumed ? resumed.page : params.page ?? 1;
-      const { rows, total, exact } = search.search(filters, perPage + 1, resumed?.position ?? null, resumed ? 0 : (pageNo - 1) * perPage);
+      const pageNo = resumed ? resumed.page : (params.page ?? 1);
+      const { rows, total, exact } = search.search(
+        filters,
+        perPage + 1,
+        resumed?.position ?? null,
+        resumed ? 0 : (pageNo - 1) * perPage,
+      );
       const page = rows.slice(0, perPage);
       const hasMore = rows.length > perPage && pageNo * perPage < MAX_DEPTH;
       const body = JSON.stringify({
@@ -77,7 +87,8 @@ export function searchOperation(ctx: AppContext): Operation {
           next_cursor: hasMore ? encodeCursor(filters, positionAfter(page[page.length - 1]!), pageNo + 1) : null,
         },
       });
-      if (ctx.config.searchCacheEntries > 0) cache.set(key, body, Math.min(validUntil, ...page.map((row) => presentationChangesAt(row, req.now))));
+      if (ctx.config.searchCacheEntries > 0)
+        cache.set(key, body, Math.min(validUntil, ...page.map((row) => presentationChangesAt(row, req.now))));
       return json(body);
     },
   };

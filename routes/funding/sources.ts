@@ -16,7 +16,8 @@ export function sourcesOperation(ctx: AppContext): Operation {
       path: '/sources',
       operationId: 'listSources',
       summary: 'The sources of the corpus',
-      description: 'Each source with its licence, the credit that licence requires, its time zone, how many of its records are served, when it was last imported and last synced, and how old its data is.',
+      description:
+        'Each source with its licence, the credit that licence requires, its time zone, how many of its records are served, when it was last imported and last synced, and how old its data is.',
       query: noQuery,
       responses: { 200: { description: 'The sources', schema: 'SourcesResponse' } },
     },

@@ -35,8 +35,10 @@ export const addressBucket = (ipBucket: string) => `human:ip:${ipBucket}`;
 /** The key in `Authorization: Bearer …` or `X-Api-Key` (header names are case-insensitive), or null. */
 export function presentedKey(headers: IncomingHttpHeaders): string | null {
   const presented = readPresentedKey(headers);
-  if (presented.kind === 'malformed') throw unauthorized('Send the key as Authorization: Bearer <key> (or in X-Api-Key).');
-  if (presented.kind === 'conflict') throw invalidRequest('Authorization and X-Api-Key carry different keys; send one key.', 'Authorization');
+  if (presented.kind === 'malformed')
+    throw unauthorized('Send the key as Authorization: Bearer <key> (or in X-Api-Key).');
+  if (presented.kind === 'conflict')
+    throw invalidRequest('Authorization and X-Api-Key carry different keys; send one key.', 'Authorization');
   return presented.kind === 'key' ? presented.key : null;
 }
 
@@ -47,15 +49,27 @@ export function authenticate(ctx: Pick<AppContext, 'lookupKey'>, presented: stri
 
 /** A checked key → its caller, or 401 (a presented key, or an in-process caller's: in-process-caller.ts). */
 function callerFromCheck(check: KeyCheck<StoredKey>): HumanCaller {
-  if (check.kind === 'unknown') throw unauthorized('The key is not recognised. Human task keys start with ho_test_ or ho_live_.');
+  if (check.kind === 'unknown')
+    throw unauthorized('The key is not recognised. Human task keys start with ho_test_ or ho_live_.');
   if (check.kind === 'revoked') throw keyRevoked('The key has been revoked. Create a new one in the console.');
-  if (check.kind === 'expired') throw keyRevoked('The key has expired (it was rotated and its grace period ended). Use its replacement.');
+  if (check.kind === 'expired')
+    throw keyRevoked('The key has expired (it was rotated and its grace period ended). Use its replacement.');
   const { key } = check;
-  return { keyId: key.id, accountId: key.account_id, environment: key.environment === 'live' ? 'live' : 'test', scopes: key.scopes ? key.scopes.split(' ') : [] };
+  return {
+    keyId: key.id,
+    accountId: key.account_id,
+    environment: key.environment === 'live' ? 'live' : 'test',
+    scopes: key.scopes ? key.scopes.split(' ') : [],
+  };
 }
 
 /** Counts one request; 429 rate_limited with Retry-After (the wait for one slot) when the bucket is empty. */
-export async function takeHumanLimit(ctx: Pick<AppContext, 'limiter'>, bucket: string, limits: Limits, now: number): Promise<Decision> {
+export async function takeHumanLimit(
+  ctx: Pick<AppContext, 'limiter'>,
+  bucket: string,
+  limits: Limits,
+  now: number,
+): Promise<Decision> {
   const decision = await ctx.limiter.take(bucket, limits, now);
   if (!decision.allowed) throw rateLimited(decision);
   return decision;
@@ -63,7 +77,9 @@ export async function takeHumanLimit(ctx: Pick<AppContext, 'limiter'>, bucket: s
 
 export function rateLimited(decision: Decision): HttpError {
   const wait = decision.retryAfterSeconds;
-  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls a minute. Wait ${wait} s.`, { 'retry-after': String(wait) });
+  return new HttpError(429, 'rate_limited', `More than ${decision.minute!.limit} calls a minute. Wait ${wait} s.`, {
+    'retry-after': String(wait),
+  });
 }
 
 const callers = new WeakMap<ApiRequest, HumanCaller>();

@@ -15,9 +15,15 @@ export async function readJson(req: ApiRequest, options: { optional?: boolean } 
   const chunked = req.headers['transfer-encoding'] !== undefined;
   if (options.optional && type === '' && (length === undefined || length === '0') && !chunked) return undefined;
   const [media, ...params] = type.split(';').map((s) => s.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice(8)
+    .replace(/"/g, '');
   if (media !== 'application/json' || (charset !== undefined && charset !== 'utf-8')) {
-    throw humanHttpError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${type ? ` (got '${type.slice(0, 60)}')` : ' (no Content-Type was sent)'}.`);
+    throw humanHttpError(
+      'unsupported_media_type',
+      `Send the body as JSON with Content-Type: application/json${type ? ` (got '${type.slice(0, 60)}')` : ' (no Content-Type was sent)'}.`,
+    );
   }
   const raw = await req.body();
   if (raw.length === 0) {

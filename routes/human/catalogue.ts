@@ -18,24 +18,46 @@ import { readJson } from './body.ts';
 
 const noQuery = v.object({});
 const capabilityParams = v.object({
-  capability: stringParam({ max: 100, pattern: /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, accepts: 'a capability id such as human.verify', description: 'A capability id.' }),
+  capability: stringParam({
+    max: 100,
+    pattern: /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/,
+    accepts: 'a capability id such as human.verify',
+    description: 'A capability id.',
+  }),
 });
 
 /** One capability as the API shows it (GET /capabilities/{capability}, the MCP get_capability tool). */
-function capabilityView(c: CapabilityRow, currency: string, slas: SlaRow[], prices: PriceRow[], cities: Map<string, CityRow>) {
+function capabilityView(
+  c: CapabilityRow,
+  currency: string,
+  slas: SlaRow[],
+  prices: PriceRow[],
+  cities: Map<string, CityRow>,
+) {
   const def = definition(c.id)!;
   const own = prices.filter((p) => p.capability === c.id);
   const places = [...new Set(own.map((p) => `${p.country_iso}/${p.city_slug}`))].map((k) => cities.get(k)!);
   return {
-    id: c.id, title: c.title, description: c.description, currency,
-    spec_schema: jsonSchemas(c.id).spec, result_schema: jsonSchemas(c.id).result,
+    id: c.id,
+    title: c.title,
+    description: c.description,
+    currency,
+    spec_schema: jsonSchemas(c.id).spec,
+    result_schema: jsonSchemas(c.id).result,
     evidence: {
-      min_photos: def.evidence.minPhotos, documents: def.evidence.documents,
+      min_photos: def.evidence.minPhotos,
+      documents: def.evidence.documents,
       media_types: ['image/jpeg', 'image/png', 'image/webp', ...(def.evidence.documents ? ['application/pdf'] : [])],
-      max_file_bytes: MAX_FILE_BYTES, max_files: MAX_FILES,
+      max_file_bytes: MAX_FILE_BYTES,
+      max_files: MAX_FILES,
     },
     slas: slas.filter((s) => own.some((p) => p.sla === s.code)),
-    prices: own.map((p) => ({ location: { country_iso: p.country_iso, city_slug: p.city_slug }, city_name: cities.get(`${p.country_iso}/${p.city_slug}`)!.name, sla: p.sla, price_cents: p.price_cents })),
+    prices: own.map((p) => ({
+      location: { country_iso: p.country_iso, city_slug: p.city_slug },
+      city_name: cities.get(`${p.country_iso}/${p.city_slug}`)!.name,
+      sla: p.sla,
+      price_cents: p.price_cents,
+    })),
     live_geographies: places.map((p) => ({ country_iso: p.country_iso, city_slug: p.city_slug, name: p.name })),
   };
 }
@@ -47,9 +69,15 @@ export type CapabilityView = ReturnType<typeof capabilityView>;
  * tools use them) and, for the two list answers, their JSON text, serialized once per load (REST).
  */
 export function catalogueViews(svc: HumanService) {
-  let built: {
-    version: string; capabilities: Map<string, CapabilityView>; coverageData: ReturnType<typeof coverageView>; list: string; coverage: string;
-  } | undefined;
+  let built:
+    | {
+        version: string;
+        capabilities: Map<string, CapabilityView>;
+        coverageData: ReturnType<typeof coverageView>;
+        list: string;
+        coverage: string;
+      }
+    | undefined;
   return () => {
     const cat = svc.catalogue;
     const version = cat.version();
@@ -62,7 +90,9 @@ export function catalogueViews(svc: HumanService) {
     for (const c of cat.capabilities()) capabilities.set(c.id, capabilityView(c, currency, slas, prices, cities));
     const coverageData = coverageView(cat.cities(), currency, slas, prices);
     built = {
-      version, capabilities, coverageData,
+      version,
+      capabilities,
+      coverageData,
       list: JSON.stringify({ data: [...capabilities.values()] }),
       coverage: JSON.stringify({ data: coverageData }),
     };
@@ -72,13 +102,31 @@ export function catalogueViews(svc: HumanService) {
 
 /** GET /coverage: the live cities with a price, by country, and what each serves under which SLA. */
 function coverageView(allCities: CityRow[], currency: string, slas: SlaRow[], prices: PriceRow[]) {
-  const countries = new Map<string, Array<{ city_slug: string; name: string; latitude: number; longitude: number; capabilities: Array<{ capability: string; slas: string[] }> }>>();
+  const countries = new Map<
+    string,
+    Array<{
+      city_slug: string;
+      name: string;
+      latitude: number;
+      longitude: number;
+      capabilities: Array<{ capability: string; slas: string[] }>;
+    }>
+  >();
   for (const city of allCities.filter((c) => c.live)) {
     const here = prices.filter((p) => p.country_iso === city.country_iso && p.city_slug === city.city_slug);
     if (here.length === 0) continue;
-    const byCap = [...new Set(here.map((p) => p.capability))].map((capability) => ({ capability, slas: here.filter((p) => p.capability === capability).map((p) => p.sla) }));
+    const byCap = [...new Set(here.map((p) => p.capability))].map((capability) => ({
+      capability,
+      slas: here.filter((p) => p.capability === capability).map((p) => p.sla),
+    }));
     const list = countries.get(city.country_iso) ?? [];
-    list.push({ city_slug: city.city_slug, name: city.name, latitude: city.latitude, longitude: city.longitude, capabilities: byCap });
+    list.push({
+      city_slug: city.city_slug,
+      name: city.name,
+      latitude: city.latitude,
+      longitude: city.longitude,
+      capabilities: byCap,
+    });
     countries.set(city.country_iso, list);
   }
   return { currency, slas, countries: [...countries].map(([country_iso, c]) => ({ country_iso, cities: c })) };
@@ -89,19 +137,34 @@ function cacheable(req: ApiRequest, version: string, body: string): Reply {
   const etag = `"human-catalogue-${version}"`;
   const headers = { 'cache-control': 'public, max-age=300', etag, vary: 'Accept-Encoding' };
   const sent = req.headers['if-none-match'];
-  if (typeof sent === 'string' && sent.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return { status: 304, headers };
+  if (typeof sent === 'string' && sent.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))
+    return { status: 304, headers };
   return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body };
 }
 
 export function catalogueOperations(svc: HumanService): Operation[] {
   const view = catalogueViews(svc);
-  const cacheHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'ETag', 'Cache-Control'];
+  const cacheHeaders = [
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'X-Request-Id',
+    'ETag',
+    'Cache-Control',
+  ];
   return [
     {
       spec: {
-        method: 'GET', path: '/capabilities', operationId: 'listCapabilities', summary: 'Every capability, with schemas, prices and live geographies',
+        method: 'GET',
+        path: '/capabilities',
+        operationId: 'listCapabilities',
+        summary: 'Every capability, with schemas, prices and live geographies',
         description: 'Public and cacheable (ETag; 304 with If-None-Match). No key needed.',
-        query: noQuery, responses: { 200: { description: 'The capabilities', schema: 'CapabilityList', headers: cacheHeaders }, 304: { description: 'Not modified' } },
+        query: noQuery,
+        responses: {
+          200: { description: 'The capabilities', schema: 'CapabilityList', headers: cacheHeaders },
+          304: { description: 'Not modified' },
+        },
       },
       handle(req) {
         parseQuery(noQuery, req);
@@ -111,10 +174,18 @@ export function catalogueOperations(svc: HumanService): Operation[] {
     },
     {
       spec: {
-        method: 'GET', path: '/capabilities/:capability', operationId: 'getCapability', summary: 'One capability',
-        description: 'Its spec and result JSON Schemas, evidence rule, SLAs, prices per city and SLA, and live geographies. Public and cacheable.',
-        params: capabilityParams, query: noQuery,
-        responses: { 200: { description: 'The capability', schema: 'CapabilityResponse', headers: cacheHeaders }, 304: { description: 'Not modified' } },
+        method: 'GET',
+        path: '/capabilities/:capability',
+        operationId: 'getCapability',
+        summary: 'One capability',
+        description:
+          'Its spec and result JSON Schemas, evidence rule, SLAs, prices per city and SLA, and live geographies. Public and cacheable.',
+        params: capabilityParams,
+        query: noQuery,
+        responses: {
+          200: { description: 'The capability', schema: 'CapabilityResponse', headers: cacheHeaders },
+          304: { description: 'Not modified' },
+        },
       },
       handle(req) {
         parseQuery(noQuery, req);
@@ -127,9 +198,16 @@ export function catalogueOperations(svc: HumanService): Operation[] {
     },
     {
       spec: {
-        method: 'GET', path: '/coverage', operationId: 'getCoverage', summary: 'Live geographies: countries, cities, and what each serves under which SLA',
-        description: 'Public and cacheable.', query: noQuery,
-        responses: { 200: { description: 'Coverage', schema: 'Coverage', headers: cacheHeaders }, 304: { description: 'Not modified' } },
+        method: 'GET',
+        path: '/coverage',
+        operationId: 'getCoverage',
+        summary: 'Live geographies: countries, cities, and what each serves under which SLA',
+        description: 'Public and cacheable.',
+        query: noQuery,
+        responses: {
+          200: { description: 'Coverage', schema: 'Coverage', headers: cacheHeaders },
+          304: { description: 'Not modified' },
+        },
       },
       handle(req) {
         parseQuery(noQuery, req);
@@ -139,9 +217,15 @@ export function catalogueOperations(svc: HumanService): Operation[] {
     },
     {
       spec: {
-        method: 'POST', path: '/quote', operationId: 'quote', summary: 'The exact price, or a refusal with alternatives',
-        description: 'status quoted: price_cents, due_at, and a quote_id honoured until expires_at. status refused: the reason (location_not_served, sla_not_served) and alternatives that are served, with their prices. An unknown capability or sla is a 400. Public: no key needed.',
-        query: noQuery, body: QuoteBody, responses: { 200: { description: 'A quote or a refusal', schema: 'QuoteResponse' } },
+        method: 'POST',
+        path: '/quote',
+        operationId: 'quote',
+        summary: 'The exact price, or a refusal with alternatives',
+        description:
+          'status quoted: price_cents, due_at, and a quote_id honoured until expires_at. status refused: the reason (location_not_served, sla_not_served) and alternatives that are served, with their prices. An unknown capability or sla is a 400. Public: no key needed.',
+        query: noQuery,
+        body: QuoteBody,
+        responses: { 200: { description: 'A quote or a refusal', schema: 'QuoteResponse' } },
       },
       async handle(req) {
         parseQuery(noQuery, req);

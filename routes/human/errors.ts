@@ -36,7 +36,12 @@ const HUMAN_HEADERS: Partial<Record<HumanErrorCode, Record<string, string>>> = {
 
 const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="human", error="invalid_token"' };
 
-export function humanHttpError(code: HumanErrorCode, message: string, param?: string, headers: Record<string, string> = {}): HttpError {
+export function humanHttpError(
+  code: HumanErrorCode,
+  message: string,
+  param?: string,
+  headers: Record<string, string> = {},
+): HttpError {
   return new HttpError(HUMAN_STATUS[code], code, message, { ...HUMAN_HEADERS[code], ...headers }, param);
 }
 
@@ -53,5 +58,9 @@ export const forbiddenOrigin = (message: string) => humanHttpError('forbidden_or
 const RENAMED: Partial<Record<HttpError['code'], HumanErrorCode>> = { bad_request: 'invalid_request' };
 
 export function renderHumanError(err: HttpError): Reply {
-  return jsonReply(err.status, { error: { code: RENAMED[err.code] ?? err.code, message: err.message } }, { 'cache-control': 'no-store', ...err.headers });
+  return jsonReply(
+    err.status,
+    { error: { code: RENAMED[err.code] ?? err.code, message: err.message } },
+    { 'cache-control': 'no-store', ...err.headers },
+  );
 }

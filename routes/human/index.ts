@@ -12,7 +12,17 @@ import { HUMAN_LIMITS, humanAccess } from './access.ts';
 import { catalogueOperations } from './catalogue.ts';
 import { humanEdgeError, renderHumanError } from './errors.ts';
 import {
-  BalanceResponse, CapabilityList, CapabilityResponse, Coverage, ErrorBody, EvidenceList, LedgerResponse, QuoteResponse, ResultResponse, TaskList, TaskResponse,
+  BalanceResponse,
+  CapabilityList,
+  CapabilityResponse,
+  Coverage,
+  ErrorBody,
+  EvidenceList,
+  LedgerResponse,
+  QuoteResponse,
+  ResultResponse,
+  TaskList,
+  TaskResponse,
 } from './schemas.ts';
 import { mcpOperation } from './mcp.ts';
 import { taskOperations } from './tasks.ts';
@@ -21,12 +31,30 @@ export { HUMAN_BASE };
 
 const integer = { type: 'integer' };
 const HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests allowed per minute in this bucket (120 per key, shared with MCP; 60 per address without a key).', schema: integer },
-  'X-RateLimit-Remaining': { description: 'Requests that would be allowed right now, at once (the minute limit refills continuously: one request every 60 s / limit).', schema: integer },
-  'X-RateLimit-Reset': { description: 'Seconds until the whole per-minute allowance is back (it refills continuously, one request every 60 s / limit; a 429\'s Retry-After is the wait for one request).', schema: integer },
+  'X-RateLimit-Limit': {
+    description:
+      'Requests allowed per minute in this bucket (120 per key, shared with MCP; 60 per address without a key).',
+    schema: integer,
+  },
+  'X-RateLimit-Remaining': {
+    description:
+      'Requests that would be allowed right now, at once (the minute limit refills continuously: one request every 60 s / limit).',
+    schema: integer,
+  },
+  'X-RateLimit-Reset': {
+    description:
+      "Seconds until the whole per-minute allowance is back (it refills continuously, one request every 60 s / limit; a 429's Retry-After is the wait for one request).",
+    schema: integer,
+  },
   'X-Request-Id': { description: 'Identifies this request in our logs.', schema: { type: 'string' } },
-  'Retry-After': { description: 'Seconds to wait before retrying (429, 409 idempotency_key_in_flight) or polling again (result).', schema: integer },
-  'Idempotent-Replayed': { description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying (429, 409 idempotency_key_in_flight) or polling again (result).',
+    schema: integer,
+  },
+  'Idempotent-Replayed': {
+    description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
   Location: { description: 'The created task.', schema: { type: 'string' } },
   ETag: { description: 'Version of the catalogue this answer shows.', schema: { type: 'string' } },
   'Cache-Control': { description: 'Caching allowed for this answer.', schema: { type: 'string' } },
@@ -46,27 +74,73 @@ export function humanApi(ctx: AppContext) {
     contract: {
       title: 'trio human task ordering API',
       version: '1.0.0',
-      description: 'Quote, order, track, collect, cancel and dispute tasks done by verified people. Keys: ho_test_ (sandbox: runs on a timer with synthetic evidence, no money, nobody sent) or ho_live_ (holds the price on the prepaid balance and dispatches a person), in Authorization: Bearer or X-Api-Key. Errors are {"error": {"code", "message"}}. Money is integer cents.',
-      components: { CapabilityList, CapabilityResponse, Coverage, QuoteResponse, TaskResponse, TaskList, ResultResponse, EvidenceList, BalanceResponse, LedgerResponse, Error: ErrorBody },
+      description:
+        'Quote, order, track, collect, cancel and dispute tasks done by verified people. Keys: ho_test_ (sandbox: runs on a timer with synthetic evidence, no money, nobody sent) or ho_live_ (holds the price on the prepaid balance and dispatches a person), in Authorization: Bearer or X-Api-Key. Errors are {"error": {"code", "message"}}. Money is integer cents.',
+      components: {
+        CapabilityList,
+        CapabilityResponse,
+        Coverage,
+        QuoteResponse,
+        TaskResponse,
+        TaskList,
+        ResultResponse,
+        EvidenceList,
+        BalanceResponse,
+        LedgerResponse,
+        Error: ErrorBody,
+      },
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'A ho_test_ or ho_live_ key; its scopes are tasks:read and/or tasks:write.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A ho_test_ or ho_live_ key; its scopes are tasks:read and/or tasks:write.',
+        },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
       },
       headers: HEADERS,
       everyResponseHeaders: EVERY_RESPONSE,
       commonResponses: {
-        400: { description: 'invalid_request (the message names the field or parameter) or idempotency_key_required', schema: 'Error' },
-        401: { description: 'unauthorized (no key, or not one of ours) or key_revoked (revoked or expired)', schema: 'Error' },
-        402: { description: 'insufficient_balance: the available balance does not cover the price; nothing was ordered', schema: 'Error' },
+        400: {
+          description: 'invalid_request (the message names the field or parameter) or idempotency_key_required',
+          schema: 'Error',
+        },
+        401: {
+          description: 'unauthorized (no key, or not one of ours) or key_revoked (revoked or expired)',
+          schema: 'Error',
+        },
+        402: {
+          description: 'insufficient_balance: the available balance does not cover the price; nothing was ordered',
+          schema: 'Error',
+        },
         403: { description: 'forbidden_scope: the key lacks tasks:read or tasks:write', schema: 'Error' },
-        404: { description: 'not_found: no such task for this key (another account\'s task is 404 too), capability or path', schema: 'Error' },
-        409: { description: 'invalid_state (the task\'s state does not allow this), price_above_max, or idempotency_key_in_flight (with Retry-After: 1)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+        404: {
+          description: "not_found: no such task for this key (another account's task is 404 too), capability or path",
+          schema: 'Error',
+        },
+        409: {
+          description:
+            "invalid_state (the task's state does not allow this), price_above_max, or idempotency_key_in_flight (with Retry-After: 1)",
+          schema: 'Error',
+          headers: [...EVERY_RESPONSE, 'Retry-After'],
+        },
         413: { description: 'payload_too_large', schema: 'Error' },
         415: { description: 'unsupported_media_type: bodies are application/json', schema: 'Error' },
-        422: { description: 'idempotency_key_reused: the key was used for a different body in the last 24 hours', schema: 'Error' },
-        429: { description: `rate_limited: more than ${HUMAN_LIMITS.key.perMinute} calls a minute with one key (REST and MCP together), or ${HUMAN_LIMITS.anonymous.perMinute} from one address without a key`, schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+        422: {
+          description: 'idempotency_key_reused: the key was used for a different body in the last 24 hours',
+          schema: 'Error',
+        },
+        429: {
+          description: `rate_limited: more than ${HUMAN_LIMITS.key.perMinute} calls a minute with one key (REST and MCP together), or ${HUMAN_LIMITS.anonymous.perMinute} from one address without a key`,
+          schema: 'Error',
+          headers: [...EVERY_RESPONSE, 'Retry-After'],
+        },
         500: { description: 'internal_error: a fault on our side, logged with the request id', schema: 'Error' },
-        503: { description: 'service_unavailable: the database is busy (another process writing) or unavailable; nothing was stored, retry after Retry-After seconds (an order with the same Idempotency-Key is served once)', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
+        503: {
+          description:
+            'service_unavailable: the database is busy (another process writing) or unavailable; nothing was stored, retry after Retry-After seconds (an order with the same Idempotency-Key is served once)',
+          schema: 'Error',
+          headers: [...EVERY_RESPONSE, 'Retry-After'],
+        },
       },
     },
   });

@@ -38,13 +38,19 @@ export function allowedHostNames(config: AppContext['config']): string[] | null 
   return LOOPBACK_NAMES.includes(config.host) ? LOOPBACK_NAMES : null; // null: any host (not on loopback)
 }
 
-const hostName = (hostHeader: string) => (hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0]!).toLowerCase();
+const hostName = (hostHeader: string) =>
+  (hostHeader.startsWith('[')
+    ? hostHeader.slice(0, hostHeader.indexOf(']') + 1)
+    : hostHeader.split(':')[0]!
+  ).toLowerCase();
 
 function checkHostAndOrigin(req: ApiRequest, allowed: string[] | null): void {
   if (allowed === null) return;
   const host = req.headers.host;
   if (typeof host !== 'string' || !allowed.includes(hostName(host))) {
-    throw forbiddenOrigin(`Host '${String(host).slice(0, 80)}' is not one this server answers MCP for (ALLOWED_HOSTS).`);
+    throw forbiddenOrigin(
+      `Host '${String(host).slice(0, 80)}' is not one this server answers MCP for (ALLOWED_HOSTS).`,
+    );
   }
   const origin = req.headers.origin;
   if (origin !== undefined) {
@@ -54,7 +60,8 @@ function checkHostAndOrigin(req: ApiRequest, allowed: string[] | null): void {
     } catch {
       // an opaque or malformed origin ('null'): refused below
     }
-    if (!name || !allowed.includes(hostName(name))) throw forbiddenOrigin(`Origin '${origin.slice(0, 80)}' may not call this MCP server.`);
+    if (!name || !allowed.includes(hostName(name)))
+      throw forbiddenOrigin(`Origin '${origin.slice(0, 80)}' may not call this MCP server.`);
   }
 }
 
@@ -69,21 +76,36 @@ export function mcpOperation(ctx: AppContext, svc: HumanService): Operation {
       method: 'POST',
       path: MCP_PATH,
       operationId: 'mcp',
-      summary: 'MCP server (Streamable HTTP, stateless) for agents: the same tools, keys, rules and rate-limit bucket as REST',
-      description: 'JSON-RPC messages of the Model Context Protocol (revisions 2026-07-28 and 2025). Tools: list_capabilities, get_capability, get_coverage, quote_task, create_task, list_tasks, get_task, get_task_result, get_task_evidence, cancel_task, dispute_task. Each tool call counts as one request against the key\'s bucket.',
+      summary:
+        'MCP server (Streamable HTTP, stateless) for agents: the same tools, keys, rules and rate-limit bucket as REST',
+      description:
+        "JSON-RPC messages of the Model Context Protocol (revisions 2026-07-28 and 2025). Tools: list_capabilities, get_capability, get_coverage, quote_task, create_task, list_tasks, get_task, get_task_result, get_task_evidence, cancel_task, dispute_task. Each tool call counts as one request against the key's bucket.",
       query: noQuery,
       body: v.record(v.string(), v.unknown()),
       responses: {
         200: {
-          description: 'A JSON-RPC response: application/json for requests of the 2026-07-28 revision; for 2025-era requests (no protocol revision in the message) the SDK frames it as one SSE `message` event whose data is the same JSON-RPC response, as the Streamable HTTP transport allows',
+          description:
+            'A JSON-RPC response: application/json for requests of the 2026-07-28 revision; for 2025-era requests (no protocol revision in the message) the SDK frames it as one SSE `message` event whose data is the same JSON-RPC response, as the Streamable HTTP transport allows',
           schema: v.record(v.string(), v.unknown()),
-          alternatives: { 'text/event-stream': { schema: { type: 'string', description: 'event: message, data: the JSON-RPC response' } } },
+          alternatives: {
+            'text/event-stream': {
+              schema: { type: 'string', description: 'event: message, data: the JSON-RPC response' },
+            },
+          },
         },
         202: { description: 'A notification, accepted' },
         // The MCP transport refuses a malformed exchange itself, with a JSON-RPC error object (its spec's shape).
-        400: transportError('invalid_request (a malformed key header, an unknown query parameter), or from the MCP transport a JSON-RPC error: parse error (-32700), invalid request (-32600), unsupported protocol revision'),
-        406: { description: 'From the MCP transport: Accept must include both application/json and text/event-stream (a JSON-RPC error)', schema: JsonRpcError },
-        415: transportError('unsupported_media_type, or from the MCP transport a JSON-RPC error: bodies are application/json'),
+        400: transportError(
+          'invalid_request (a malformed key header, an unknown query parameter), or from the MCP transport a JSON-RPC error: parse error (-32700), invalid request (-32600), unsupported protocol revision',
+        ),
+        406: {
+          description:
+            'From the MCP transport: Accept must include both application/json and text/event-stream (a JSON-RPC error)',
+          schema: JsonRpcError,
+        },
+        415: transportError(
+          'unsupported_media_type, or from the MCP transport a JSON-RPC error: bodies are application/json',
+        ),
       },
     },
     async handle(req): Promise<Reply> {

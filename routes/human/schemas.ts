@@ -19,9 +19,21 @@ export const Capability = v.object({
   title: v.string(),
   description: v.string(),
   currency: v.string(),
-  spec_schema: v.pipe(v.record(v.string(), v.unknown()), v.description('JSON Schema (2020-12) of the spec an order carries.')),
-  result_schema: v.pipe(v.record(v.string(), v.unknown()), v.description('JSON Schema (2020-12) of the answer a delivery carries.')),
-  evidence: v.object({ min_photos: int, documents: v.boolean(), media_types: v.array(v.string()), max_file_bytes: int, max_files: int }),
+  spec_schema: v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.description('JSON Schema (2020-12) of the spec an order carries.'),
+  ),
+  result_schema: v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.description('JSON Schema (2020-12) of the answer a delivery carries.'),
+  ),
+  evidence: v.object({
+    min_photos: int,
+    documents: v.boolean(),
+    media_types: v.array(v.string()),
+    max_file_bytes: int,
+    max_files: int,
+  }),
   slas: v.array(Sla),
   prices: v.array(v.object({ location: Location, city_name: v.string(), sla: v.string(), price_cents: int })),
   live_geographies: v.array(v.object({ country_iso: v.string(), city_slug: v.string(), name: v.string() })),
@@ -33,27 +45,55 @@ export const Coverage = v.object({
   data: v.object({
     currency: v.string(),
     slas: v.array(Sla),
-    countries: v.array(v.object({
-      country_iso: v.string(),
-      cities: v.array(v.object({
-        city_slug: v.string(), name: v.string(), latitude: v.number(), longitude: v.number(),
-        capabilities: v.array(v.object({ capability: v.string(), slas: v.array(v.string()) })),
-      })),
-    })),
+    countries: v.array(
+      v.object({
+        country_iso: v.string(),
+        cities: v.array(
+          v.object({
+            city_slug: v.string(),
+            name: v.string(),
+            latitude: v.number(),
+            longitude: v.number(),
+            capabilities: v.array(v.object({ capability: v.string(), slas: v.array(v.string()) })),
+          }),
+        ),
+      }),
+    ),
   }),
 });
 
-const Alternative = v.object({ location: Location, city_name: v.string(), sla: v.string(), price_cents: int, due_in_s: int, distance_km: v.nullable(int) });
+const Alternative = v.object({
+  location: Location,
+  city_name: v.string(),
+  sla: v.string(),
+  price_cents: int,
+  due_in_s: int,
+  distance_km: v.nullable(int),
+});
 export const QuoteResponse = v.object({
   data: v.variant('status', [
     v.object({
-      status: v.literal('quoted'), capability: v.string(), location: Location, city_name: v.string(), sla: v.string(), price_cents: int, currency: v.string(),
-      due_at: v.pipe(instant, v.description('When the task would be due if ordered now.')), due_in_s: int,
-      expires_at: v.pipe(instant, v.description('Until then, an order sending quote_id is charged price_cents.')), quote_id: v.string(),
+      status: v.literal('quoted'),
+      capability: v.string(),
+      location: Location,
+      city_name: v.string(),
+      sla: v.string(),
+      price_cents: int,
+      currency: v.string(),
+      due_at: v.pipe(instant, v.description('When the task would be due if ordered now.')),
+      due_in_s: int,
+      expires_at: v.pipe(instant, v.description('Until then, an order sending quote_id is charged price_cents.')),
+      quote_id: v.string(),
     }),
     v.object({
-      status: v.literal('refused'), capability: v.string(), location: Location, sla: v.string(),
-      reason: v.picklist(['location_not_served', 'sla_not_served']), message: v.string(), currency: v.string(), alternatives: v.array(Alternative),
+      status: v.literal('refused'),
+      capability: v.string(),
+      location: Location,
+      sla: v.string(),
+      reason: v.picklist(['location_not_served', 'sla_not_served']),
+      message: v.string(),
+      currency: v.string(),
+      alternatives: v.array(Alternative),
     }),
   ]),
 });
@@ -69,57 +109,115 @@ export const Task = v.object({
   price_cents: int,
   max_price_cents: int,
   currency: v.string(),
-  created_at: instant, updated_at: instant, due_at: instant,
-  dispatched_at: nullableInstant, started_at: nullableInstant, delivered_at: nullableInstant,
+  created_at: instant,
+  updated_at: instant,
+  due_at: instant,
+  dispatched_at: nullableInstant,
+  started_at: nullableInstant,
+  delivered_at: nullableInstant,
   dispute_deadline: v.pipe(nullableInstant, v.description('Set on delivery: a dispute is accepted before it.')),
   closed_at: nullableInstant,
   result_available: v.boolean(),
   cancellation: v.nullable(v.object({ reason: v.nullable(v.picklist(CANCEL_REASONS)) })),
   failure: v.nullable(v.object({ reason: v.nullable(v.string()) })),
-  dispute: v.nullable(v.object({
-    reason: v.picklist(DISPUTE_REASONS), statement: v.string(), opened_at: instant,
-    resolution: v.nullable(v.picklist(['answer_stands', 'refunded'])), resolution_note: v.nullable(v.string()), resolved_at: nullableInstant,
-  })),
-  poll_after_s: v.pipe(v.nullable(int), v.description('Seconds to wait before polling again; null when there is nothing to wait for.')),
+  dispute: v.nullable(
+    v.object({
+      reason: v.picklist(DISPUTE_REASONS),
+      statement: v.string(),
+      opened_at: instant,
+      resolution: v.nullable(v.picklist(['answer_stands', 'refunded'])),
+      resolution_note: v.nullable(v.string()),
+      resolved_at: nullableInstant,
+    }),
+  ),
+  poll_after_s: v.pipe(
+    v.nullable(int),
+    v.description('Seconds to wait before polling again; null when there is nothing to wait for.'),
+  ),
   links: v.object({ self: v.string(), result: v.string(), evidence: v.string() }),
 });
 export const TaskResponse = v.object({ data: Task });
-export const TaskList = v.object({ data: v.array(Task), meta: v.object({ limit: int, next_cursor: v.nullable(v.string()) }) });
+export const TaskList = v.object({
+  data: v.array(Task),
+  meta: v.object({ limit: int, next_cursor: v.nullable(v.string()) }),
+});
 
 export const ResultResponse = v.object({
   data: v.object({
-    ref: v.string(), status: v.picklist(STATUSES),
-    answer: v.pipe(v.nullable(v.record(v.string(), v.unknown())), v.description('Valid against the capability\'s result_schema; null until delivered.')),
-    confidence_bps: v.pipe(v.nullable(int), v.description('The person\'s confidence in the answer, 0 to 10,000 basis points.')),
+    ref: v.string(),
+    status: v.picklist(STATUSES),
+    answer: v.pipe(
+      v.nullable(v.record(v.string(), v.unknown())),
+      v.description("Valid against the capability's result_schema; null until delivered."),
+    ),
+    confidence_bps: v.pipe(
+      v.nullable(int),
+      v.description("The person's confidence in the answer, 0 to 10,000 basis points."),
+    ),
     delivered_at: nullableInstant,
     poll_after_s: v.nullable(int),
   }),
 });
 
-const Position = v.object({ latitude: v.number(), longitude: v.number(), accuracy_m: v.nullable(v.number()), source: v.nullable(v.picklist(['exif', 'reported', 'synthetic'])) });
+const Position = v.object({
+  latitude: v.number(),
+  longitude: v.number(),
+  accuracy_m: v.nullable(v.number()),
+  source: v.nullable(v.picklist(['exif', 'reported', 'synthetic'])),
+});
 export const EvidenceList = v.object({
-  data: v.array(v.variant('type', [
-    v.object({ id: v.string(), type: v.literal('note'), synthetic: v.boolean(), created_at: instant, text: v.string() }),
-    v.object({
-      id: v.string(), type: v.picklist(['photo', 'document']), synthetic: v.boolean(), created_at: instant,
-      media_type: v.string(), sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)), size_bytes: int, filename: v.nullable(v.string()),
-      captured_at: nullableInstant, captured_at_source: v.nullable(v.picklist(['exif', 'upload', 'synthetic'])),
-      position: v.nullable(Position), download_url: v.string(),
-    }),
-  ])),
+  data: v.array(
+    v.variant('type', [
+      v.object({
+        id: v.string(),
+        type: v.literal('note'),
+        synthetic: v.boolean(),
+        created_at: instant,
+        text: v.string(),
+      }),
+      v.object({
+        id: v.string(),
+        type: v.picklist(['photo', 'document']),
+        synthetic: v.boolean(),
+        created_at: instant,
+        media_type: v.string(),
+        sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+        size_bytes: int,
+        filename: v.nullable(v.string()),
+        captured_at: nullableInstant,
+        captured_at_source: v.nullable(v.picklist(['exif', 'upload', 'synthetic'])),
+        position: v.nullable(Position),
+        download_url: v.string(),
+      }),
+    ]),
+  ),
 });
 
 export const BalanceResponse = v.object({
   data: v.object({
-    environment: v.picklist(['sandbox', 'live']), currency: v.string(), available_cents: int, held_cents: int, open_holds: int, note: v.nullable(v.string()),
+    environment: v.picklist(['sandbox', 'live']),
+    currency: v.string(),
+    available_cents: int,
+    held_cents: int,
+    open_holds: int,
+    note: v.nullable(v.string()),
   }),
 });
 
 export const LedgerResponse = v.object({
-  data: v.array(v.object({
-    id: v.string(), kind: v.picklist(['credit', 'hold', 'capture', 'release']), memo: v.string(), task_ref: v.nullable(v.string()), created_at: instant,
-    available_change_cents: int, held_change_cents: int, available_after_cents: int, held_after_cents: int,
-  })),
+  data: v.array(
+    v.object({
+      id: v.string(),
+      kind: v.picklist(['credit', 'hold', 'capture', 'release']),
+      memo: v.string(),
+      task_ref: v.nullable(v.string()),
+      created_at: instant,
+      available_change_cents: int,
+      held_change_cents: int,
+      available_after_cents: int,
+      held_after_cents: int,
+    }),
+  ),
   meta: v.object({ limit: int, next_cursor: v.nullable(v.string()) }),
 });
 

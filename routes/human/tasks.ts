@@ -7,7 +7,15 @@ import * as v from 'valibot';
 import { CancelBody, DisputeBody, LedgerQuery, ListQuery, OrderBody } from '../../lib/human/inputs.ts';
 import { createOrder, parseIdempotencyKey } from '../../db/human/orders.ts';
 import { cancelTask, disputeTask } from '../../db/human/task-actions.ts';
-import { getBalance, getEvidence, getEvidenceFile, getLedger, getResult, getTask, listTasks } from '../../db/human/tasks-read.ts';
+import {
+  getBalance,
+  getEvidence,
+  getEvidenceFile,
+  getLedger,
+  getResult,
+  getTask,
+  listTasks,
+} from '../../db/human/tasks-read.ts';
 import { requireScope, type HumanService } from '../../db/human/service.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import { jsonReply } from '../../lib/http/types.ts';
@@ -17,9 +25,23 @@ import { requireCaller } from './access.ts';
 import { readJson } from './body.ts';
 
 const noQuery = v.object({});
-const ref = stringParam({ min: 24, max: 24, pattern: /^tsk_[0-9A-Za-z]{20}$/, accepts: 'a task ref: tsk_ followed by 20 letters and digits', description: 'The task\'s ref.' });
+const ref = stringParam({
+  min: 24,
+  max: 24,
+  pattern: /^tsk_[0-9A-Za-z]{20}$/,
+  accepts: 'a task ref: tsk_ followed by 20 letters and digits',
+  description: "The task's ref.",
+});
 const refParams = v.object({ ref });
-const fileParams = v.object({ ref, evidence: stringParam({ max: 20, pattern: /^evd_\d{1,12}$/, accepts: 'an evidence id such as evd_12', description: 'An evidence item\'s id.' }) });
+const fileParams = v.object({
+  ref,
+  evidence: stringParam({
+    max: 20,
+    pattern: /^evd_\d{1,12}$/,
+    accepts: 'an evidence id such as evd_12',
+    description: "An evidence item's id.",
+  }),
+});
 
 const read: OperationSpec['security'] = [{ bearer: ['tasks:read'] }, { apiKey: ['tasks:read'] }];
 const write: OperationSpec['security'] = [{ bearer: ['tasks:write'] }, { apiKey: ['tasks:write'] }];
@@ -30,7 +52,9 @@ const idempotencyHeader = v.object({
   'Idempotency-Key': v.pipe(
     v.string(),
     v.regex(/^"?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"?$/),
-    v.description('A UUID, new for each order; the same key with the same body within 24 hours returns the first answer.'),
+    v.description(
+      'A UUID, new for each order; the same key with the same body within 24 hours returns the first answer.',
+    ),
   ),
 });
 
@@ -38,10 +62,30 @@ export function taskOperations(svc: HumanService): Operation[] {
   return [
     {
       spec: {
-        method: 'POST', path: '/tasks', operationId: 'createTask', summary: 'Order a task (scope tasks:write; Idempotency-Key required)',
-        description: 'Idempotency-Key (a UUID) is required. The same key with the same body within 24 hours replays the first answer with Idempotent-Replayed: true; with another body it is 422; while the first is still being written it is 409 with Retry-After: 1. Live keys hold the price on the prepaid balance in the same transaction (402 when it does not cover it); sandbox keys move no money. Everything is validated before anything is stored. The answer is durable on disk when it is sent.',
-        query: noQuery, headers: idempotencyHeader, body: OrderBody, security: write,
-        responses: { 201: { description: 'The task, with ref and poll_after_s', schema: 'TaskResponse', headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'Location', 'Idempotent-Replayed'] } },
+        method: 'POST',
+        path: '/tasks',
+        operationId: 'createTask',
+        summary: 'Order a task (scope tasks:write; Idempotency-Key required)',
+        description:
+          'Idempotency-Key (a UUID) is required. The same key with the same body within 24 hours replays the first answer with Idempotent-Replayed: true; with another body it is 422; while the first is still being written it is 409 with Retry-After: 1. Live keys hold the price on the prepaid balance in the same transaction (402 when it does not cover it); sandbox keys move no money. Everything is validated before anything is stored. The answer is durable on disk when it is sent.',
+        query: noQuery,
+        headers: idempotencyHeader,
+        body: OrderBody,
+        security: write,
+        responses: {
+          201: {
+            description: 'The task, with ref and poll_after_s',
+            schema: 'TaskResponse',
+            headers: [
+              'X-RateLimit-Limit',
+              'X-RateLimit-Remaining',
+              'X-RateLimit-Reset',
+              'X-Request-Id',
+              'Location',
+              'Idempotent-Replayed',
+            ],
+          },
+        },
       },
       async handle(req) {
         parseQuery(noQuery, req);
@@ -53,16 +97,28 @@ export function taskOperations(svc: HumanService): Operation[] {
         parseIdempotencyKey(key);
         const body = await readJson(req);
         const outcome = await createOrder(svc, caller, key, body, req.now);
-        return jsonReply(outcome.status, { data: outcome.task }, {
-          location: `/human/v1/tasks/${outcome.task.ref}`, ...noStore, ...(outcome.replayed ? { 'idempotent-replayed': 'true' } : {}),
-        });
+        return jsonReply(
+          outcome.status,
+          { data: outcome.task },
+          {
+            location: `/human/v1/tasks/${outcome.task.ref}`,
+            ...noStore,
+            ...(outcome.replayed ? { 'idempotent-replayed': 'true' } : {}),
+          },
+        );
       },
     },
     {
       spec: {
-        method: 'GET', path: '/tasks', operationId: 'listTasks', summary: 'Your tasks, newest first (scope tasks:read)',
-        description: 'The tasks of the key\'s account in the key\'s environment (sandbox or live), filtered, a page at a time.',
-        query: ListQuery, security: read, responses: { 200: { description: 'A page of tasks', schema: 'TaskList' } },
+        method: 'GET',
+        path: '/tasks',
+        operationId: 'listTasks',
+        summary: 'Your tasks, newest first (scope tasks:read)',
+        description:
+          "The tasks of the key's account in the key's environment (sandbox or live), filtered, a page at a time.",
+        query: ListQuery,
+        security: read,
+        responses: { 200: { description: 'A page of tasks', schema: 'TaskList' } },
       },
       handle(req) {
         const query = parseQuery(ListQuery, req);
@@ -71,8 +127,14 @@ export function taskOperations(svc: HumanService): Operation[] {
     },
     {
       spec: {
-        method: 'GET', path: '/tasks/:ref', operationId: 'getTask', summary: 'One task (scope tasks:read)',
-        description: 'Another account\'s task, or one of the other environment, is 404.', params: refParams, query: noQuery, security: read,
+        method: 'GET',
+        path: '/tasks/:ref',
+        operationId: 'getTask',
+        summary: 'One task (scope tasks:read)',
+        description: "Another account's task, or one of the other environment, is 404.",
+        params: refParams,
+        query: noQuery,
+        security: read,
         responses: { 200: { description: 'The task', schema: 'TaskResponse' } },
       },
       handle(req) {
@@ -83,23 +145,46 @@ export function taskOperations(svc: HumanService): Operation[] {
     },
     {
       spec: {
-        method: 'GET', path: '/tasks/:ref/result', operationId: 'getResult', summary: 'The result: the answer and confidence once delivered (scope tasks:read)',
-        description: 'Until an answer exists: the status, answer null and poll_after_s, also sent as Retry-After. Poll no sooner than that; stop once answer is set (or the task ended without one).',
-        params: refParams, query: noQuery, security: read,
-        responses: { 200: { description: 'The result so far', schema: 'ResultResponse', headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'Retry-After'] } },
+        method: 'GET',
+        path: '/tasks/:ref/result',
+        operationId: 'getResult',
+        summary: 'The result: the answer and confidence once delivered (scope tasks:read)',
+        description:
+          'Until an answer exists: the status, answer null and poll_after_s, also sent as Retry-After. Poll no sooner than that; stop once answer is set (or the task ended without one).',
+        params: refParams,
+        query: noQuery,
+        security: read,
+        responses: {
+          200: {
+            description: 'The result so far',
+            schema: 'ResultResponse',
+            headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'Retry-After'],
+          },
+        },
       },
       handle(req) {
         parseQuery(noQuery, req);
         const { ref: r } = parseParams(refParams, req);
         const result = getResult(svc, requireCaller(req), r, req.now);
-        return jsonReply(200, { data: result }, { ...noStore, ...(result.poll_after_s === null ? {} : { 'retry-after': String(result.poll_after_s) }) });
+        return jsonReply(
+          200,
+          { data: result },
+          { ...noStore, ...(result.poll_after_s === null ? {} : { 'retry-after': String(result.poll_after_s) }) },
+        );
       },
     },
     {
       spec: {
-        method: 'GET', path: '/tasks/:ref/evidence', operationId: 'getEvidence', summary: 'The evidence list (scope tasks:read)',
-        description: 'Typed items: photo and document (SHA-256, size, capture time and position, with where each came from, and a download URL) and note.',
-        params: refParams, query: noQuery, security: read, responses: { 200: { description: 'The evidence', schema: 'EvidenceList' } },
+        method: 'GET',
+        path: '/tasks/:ref/evidence',
+        operationId: 'getEvidence',
+        summary: 'The evidence list (scope tasks:read)',
+        description:
+          'Typed items: photo and document (SHA-256, size, capture time and position, with where each came from, and a download URL) and note.',
+        params: refParams,
+        query: noQuery,
+        security: read,
+        responses: { 200: { description: 'The evidence', schema: 'EvidenceList' } },
       },
       handle(req) {
         parseQuery(noQuery, req);
@@ -109,9 +194,20 @@ export function taskOperations(svc: HumanService): Operation[] {
     },
     {
       spec: {
-        method: 'GET', path: '/tasks/:ref/evidence/:evidence', operationId: 'getEvidenceFile', summary: 'The bytes of one photo or document (scope tasks:read)',
-        params: fileParams, query: noQuery, security: read,
-        responses: { 200: { description: 'The file, with its SHA-256 as ETag', contentType: 'application/octet-stream', alternatives: { 'image/jpeg': {}, 'image/png': {}, 'image/webp': {}, 'application/pdf': {} } } },
+        method: 'GET',
+        path: '/tasks/:ref/evidence/:evidence',
+        operationId: 'getEvidenceFile',
+        summary: 'The bytes of one photo or document (scope tasks:read)',
+        params: fileParams,
+        query: noQuery,
+        security: read,
+        responses: {
+          200: {
+            description: 'The file, with its SHA-256 as ETag',
+            contentType: 'application/octet-stream',
+            alternatives: { 'image/jpeg': {}, 'image/png': {}, 'image/webp': {}, 'application/pdf': {} },
+          },
+        },
       },
       handle(req) {
         parseQuery(noQuery, req);
@@ -119,17 +215,32 @@ export function taskOperations(svc: HumanService): Operation[] {
         const file = getEvidenceFile(svc, requireCaller(req), p.ref, p.evidence);
         return {
           status: 200,
-          headers: { 'content-type': file.media_type, etag: `"${file.sha256}"`, 'cache-control': 'private, max-age=86400, immutable', 'x-content-type-options': 'nosniff', 'content-disposition': 'attachment' },
+          headers: {
+            'content-type': file.media_type,
+            etag: `"${file.sha256}"`,
+            'cache-control': 'private, max-age=86400, immutable',
+            'x-content-type-options': 'nosniff',
+            'content-disposition': 'attachment',
+          },
           body: file.bytes,
         };
       },
     },
     {
       spec: {
-        method: 'POST', path: '/tasks/:ref/cancel', operationId: 'cancelTask', summary: 'Cancel a pending or dispatched task (scope tasks:write)',
-        description: 'The body is optional: {"reason": …}. A live hold is released in full. Any other state is 409 invalid_state.',
+        method: 'POST',
+        path: '/tasks/:ref/cancel',
+        operationId: 'cancelTask',
+        summary: 'Cancel a pending or dispatched task (scope tasks:write)',
+        description:
+          'The body is optional: {"reason": …}. A live hold is released in full. Any other state is 409 invalid_state.',
         // The document sends nothing to cancel: the body (a reason) is optional (body.ts readJson).
-        params: refParams, query: noQuery, body: CancelBody, bodyOptional: true, security: write, responses: { 200: { description: 'The cancelled task', schema: 'TaskResponse' } },
+        params: refParams,
+        query: noQuery,
+        body: CancelBody,
+        bodyOptional: true,
+        security: write,
+        responses: { 200: { description: 'The cancelled task', schema: 'TaskResponse' } },
       },
       async handle(req) {
         parseQuery(noQuery, req);
@@ -142,9 +253,17 @@ export function taskOperations(svc: HumanService): Operation[] {
     },
     {
       spec: {
-        method: 'POST', path: '/tasks/:ref/dispute', operationId: 'disputeTask', summary: 'Dispute a delivered answer within 72 hours (scope tasks:write)',
-        description: 'The task becomes disputed and its hold stays until an operator decides: the answer stands (completed) or a refund (refunded).',
-        params: refParams, query: noQuery, body: DisputeBody, security: write, responses: { 200: { description: 'The disputed task', schema: 'TaskResponse' } },
+        method: 'POST',
+        path: '/tasks/:ref/dispute',
+        operationId: 'disputeTask',
+        summary: 'Dispute a delivered answer within 72 hours (scope tasks:write)',
+        description:
+          'The task becomes disputed and its hold stays until an operator decides: the answer stands (completed) or a refund (refunded).',
+        params: refParams,
+        query: noQuery,
+        body: DisputeBody,
+        security: write,
+        responses: { 200: { description: 'The disputed task', schema: 'TaskResponse' } },
       },
       async handle(req) {
         parseQuery(noQuery, req);
@@ -157,8 +276,13 @@ export function taskOperations(svc: HumanService): Operation[] {
     },
     {
       spec: {
-        method: 'GET', path: '/balance', operationId: 'getBalance', summary: 'The prepaid balance: available and held (scope tasks:read)',
-        description: 'Live keys: the account\'s balance. Sandbox keys: always zero (sandbox orders move no money).', query: noQuery, security: read,
+        method: 'GET',
+        path: '/balance',
+        operationId: 'getBalance',
+        summary: 'The prepaid balance: available and held (scope tasks:read)',
+        description: "Live keys: the account's balance. Sandbox keys: always zero (sandbox orders move no money).",
+        query: noQuery,
+        security: read,
         responses: { 200: { description: 'The balance', schema: 'BalanceResponse' } },
       },
       handle(req) {
@@ -168,8 +292,13 @@ export function taskOperations(svc: HumanService): Operation[] {
     },
     {
       spec: {
-        method: 'GET', path: '/ledger', operationId: 'getLedger', summary: 'The ledger: every credit, hold, capture and release, newest first (scope tasks:read)',
-        query: LedgerQuery, security: read, responses: { 200: { description: 'A page of ledger entries', schema: 'LedgerResponse' } },
+        method: 'GET',
+        path: '/ledger',
+        operationId: 'getLedger',
+        summary: 'The ledger: every credit, hold, capture and release, newest first (scope tasks:read)',
+        query: LedgerQuery,
+        security: read,
+        responses: { 200: { description: 'A page of ledger entries', schema: 'LedgerResponse' } },
       },
       handle(req) {
         const query = parseQuery(LedgerQuery, req);

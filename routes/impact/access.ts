@@ -30,13 +30,24 @@ export const keyBucket = (keyId: number) => `impact:key:${keyId}`;
 // Keys belong in headers: a key in a URL ends up in logs and browser histories.
 const QUERY_KEY_NAMES = ['api_key', 'apikey', 'key', 'x-api-key', 'access_token'];
 
-const invalidKey = (detail: string) => new HttpError(401, 'invalid_key', detail, { 'www-authenticate': 'Bearer realm="impact"' }, 'Authorization');
+const invalidKey = (detail: string) =>
+  new HttpError(401, 'invalid_key', detail, { 'www-authenticate': 'Bearer realm="impact"' }, 'Authorization');
 
 /** The key presented in `Authorization: Bearer …` or `X-API-Key`, or null when none was. */
 export function presentedKey(headers: IncomingHttpHeaders): string | null {
   const presented = readPresentedKey(headers);
-  if (presented.kind === 'malformed') throw invalidKey('Send the key as Authorization: Bearer ia_… (or in X-API-Key). No key is needed: without one you are served anonymously.');
-  if (presented.kind === 'conflict') throw new HttpError(400, 'bad_request', 'Authorization and X-API-Key carry different keys; send one key.', {}, 'Authorization');
+  if (presented.kind === 'malformed')
+    throw invalidKey(
+      'Send the key as Authorization: Bearer ia_… (or in X-API-Key). No key is needed: without one you are served anonymously.',
+    );
+  if (presented.kind === 'conflict')
+    throw new HttpError(
+      400,
+      'bad_request',
+      'Authorization and X-API-Key carry different keys; send one key.',
+      {},
+      'Authorization',
+    );
   return presented.kind === 'key' ? presented.key : null;
 }
 
@@ -53,7 +64,14 @@ export function impactAccess(ctx: AppContext) {
     const inQuery = Object.keys(req.query).find((name) => QUERY_KEY_NAMES.includes(name.toLowerCase()));
     let presented: string | null;
     try {
-      if (inQuery) throw new HttpError(400, 'bad_request', `Query parameter '${inQuery}' is refused: send a key in Authorization: Bearer or X-API-Key, never in the URL. A key that has been in a URL may be in logs: revoke it and create a new one.`, {}, inQuery);
+      if (inQuery)
+        throw new HttpError(
+          400,
+          'bad_request',
+          `Query parameter '${inQuery}' is refused: send a key in Authorization: Bearer or X-API-Key, never in the URL. A key that has been in a URL may be in logs: revoke it and create a new one.`,
+          {},
+          inQuery,
+        );
       presented = presentedKey(req.headers);
     } catch (err) {
       await anonymous(req);
@@ -63,9 +81,11 @@ export function impactAccess(ctx: AppContext) {
     const check = checkKey(presented, ['ia_'], req.now, ctx.lookupKey);
     if (check.kind !== 'ok') {
       await anonymous(req);
-      throw invalidKey(check.kind === 'unknown'
-        ? 'The key is not recognised. Impact keys start with ia_; without a key you are served anonymously.'
-        : `The key has been ${check.kind === 'revoked' ? 'revoked' : 'withdrawn (its rotation grace period ended)'}. Use its replacement, or send no key to be served anonymously.`);
+      throw invalidKey(
+        check.kind === 'unknown'
+          ? 'The key is not recognised. Impact keys start with ia_; without a key you are served anonymously.'
+          : `The key has been ${check.kind === 'revoked' ? 'revoked' : 'withdrawn (its rotation grace period ended)'}. Use its replacement, or send no key to be served anonymously.`,
+      );
     }
     ctx.writeBehind.noteKeyUse(check.key.id, req.now);
     return count(req, keyBucket(check.key.id), IMPACT_LIMITS.key);
@@ -82,5 +102,10 @@ function account(req: ApiRequest, decision: Decision): void {
 
 function limitError(decision: Decision): HttpError {
   const day = decision.day!;
-  return new HttpError(429, 'rate_limited', `Today's allowance of ${day.limit} requests is used. It renews at 00:00 UTC, in ${day.resetSeconds} s.`, { 'retry-after': String(decision.retryAfterSeconds) });
+  return new HttpError(
+    429,
+    'rate_limited',
+    `Today's allowance of ${day.limit} requests is used. It renews at 00:00 UTC, in ${day.resetSeconds} s.`,
+    { 'retry-after': String(decision.retryAfterSeconds) },
+  );
 }

@@ -14,7 +14,10 @@ import type { FigureSession, ImpactDeps, RouteDef } from './serve.ts';
 
 type Route = 'material' | 'mrio';
 const BASIS: Record<Route, Basis> = { material: 'per_unit', mrio: 'per_1000_eur' };
-const DIMENSIONS: Record<Route, string[]> = { material: ['material', 'country', 'conflict', 'channel', 'sector'], mrio: ['country', 'channel', 'sector'] };
+const DIMENSIONS: Record<Route, string[]> = {
+  material: ['material', 'country', 'conflict', 'channel', 'sector'],
+  mrio: ['country', 'channel', 'sector'],
+};
 /** Explain stages, in order (methodology v1 §4, §5): lines → materials → countries → channels; layers of suppliers. */
 const STAGES: Record<Route, string[]> = { material: ['line', 'material', 'country', 'channel'], mrio: ['layer'] };
 
@@ -25,7 +28,14 @@ function product(deps: ImpactDeps, slug: string) {
 }
 
 /** The headline of a route and its parts by dimension, each dimension checked to sum to the headline. */
-function breakdown(f: FigureSession, deps: ImpactDeps, p: { slug: string; unit_label: string }, metric: string, route: Route, dimensions: string[]) {
+function breakdown(
+  f: FigureSession,
+  deps: ImpactDeps,
+  p: { slug: string; unit_label: string },
+  metric: string,
+  route: Route,
+  dimensions: string[],
+) {
   const basis = BASIS[route];
   const headline = productFigure(f, deps, p, metric, basis);
   if (!headline) return null;
@@ -37,12 +47,21 @@ function breakdown(f: FigureSession, deps: ImpactDeps, p: { slug: string; unit_l
   for (const dim of dimensions) {
     const of = rows.filter((r) => r.dimension === dim);
     checkSum(`product ${p.slug} ${metric} ${route} by ${dim}`, headRow, of);
-    parts[dim] = of.map((r) => contribution(f, r, headline, `product ${p.slug} ${metric} ${route} ${dim}=${r.key}`, unit, cap));
+    parts[dim] = of.map((r) =>
+      contribution(f, r, headline, `product ${p.slug} ${metric} ${route} ${dim}=${r.key}`, unit, cap),
+    );
   }
   return { headline, steps: parts };
 }
 
-function contribution(f: FigureSession, r: ContributionRow, headline: Figure, what: string, unit: string, cap: ReturnType<FigureSession['runCap']>) {
+function contribution(
+  f: FigureSession,
+  r: ContributionRow,
+  headline: Figure,
+  what: string,
+  unit: string,
+  cap: ReturnType<FigureSession['runCap']>,
+) {
   const figure = f.figure(r, what, unit, cap);
   return { key: r.key, label: r.label, seq: r.seq, share: shareOf(figure, headline), figure };
 }
@@ -50,8 +69,9 @@ function contribution(f: FigureSession, r: ContributionRow, headline: Figure, wh
 export const contributionsRoute: RouteDef<typeof contributionsQuery, typeof productParams> = {
   path: '/product/:slug/contributions',
   operationId: 'getContributions',
-  summary: 'Breakdowns of a product\'s headline',
-  description: 'The headline (per unit on the material route, per 1,000 EUR on the mrio route) and its breakdowns by material, country, conflict, channel and sector (mrio: country = input-output region, channel, sector). Each breakdown sums to the headline.',
+  summary: "Breakdowns of a product's headline",
+  description:
+    'The headline (per unit on the material route, per 1,000 EUR on the mrio route) and its breakdowns by material, country, conflict, channel and sector (mrio: country = input-output region, channel, sector). Each breakdown sums to the headline.',
   response: 'ContributionsResponse',
   query: contributionsQuery,
   params: productParams,
@@ -61,7 +81,10 @@ export const contributionsRoute: RouteDef<typeof contributionsQuery, typeof prod
     const metric = query.metric ?? 'deaths';
     const method: Route = query.method ?? 'material';
     if (query.type !== undefined && !DIMENSIONS[method].includes(query.type)) {
-      throw badRequest(`Invalid query parameter 'type': method ${method} breaks down by ${DIMENSIONS[method].join(', ')}; '${query.type}' is a breakdown of method material only.`, 'type');
+      throw badRequest(
+        `Invalid query parameter 'type': method ${method} breaks down by ${DIMENSIONS[method].join(', ')}; '${query.type}' is a breakdown of method material only.`,
+        'type',
+      );
     }
     return {
       scenario: query.scenario ?? DEFAULT_SCENARIO,
@@ -74,13 +97,15 @@ export const contributionsRoute: RouteDef<typeof contributionsQuery, typeof prod
   },
 };
 
-export const CHECK_TEXT = 'Every stage of a route lists the same headline split another way, so its parts add up to the headline: this was checked on the means of the draws (within 1e-9 relative) when the run was validated (gate sums_to_headline) and again before this response was served. Where the headline and every part have a central value, the centrals add up to the headline\'s; a part or headline graded INDICATIVE has no central value, and no share.';
+export const CHECK_TEXT =
+  "Every stage of a route lists the same headline split another way, so its parts add up to the headline: this was checked on the means of the draws (within 1e-9 relative) when the run was validated (gate sums_to_headline) and again before this response was served. Where the headline and every part have a central value, the centrals add up to the headline's; a part or headline graded INDICATIVE has no central value, and no share.";
 
 export const explainRoute: RouteDef<typeof explainQuery, typeof productParams> = {
   path: '/product/:slug/explain',
   operationId: 'explainProduct',
-  summary: 'How a product\'s headline is built',
-  description: 'For each route, the headline and its stages: material route by bill-of-materials line, material, country and channel; input-output route by layer of suppliers (last stage, first tier, second tier, further tiers). Each stage sums to the headline. Also the raw-material quantities of one unit.',
+  summary: "How a product's headline is built",
+  description:
+    'For each route, the headline and its stages: material route by bill-of-materials line, material, country and channel; input-output route by layer of suppliers (last stage, first tier, second tier, further tiers). Each stage sums to the headline. Also the raw-material quantities of one unit.',
   response: 'ExplainResponse',
   query: explainQuery,
   params: productParams,
@@ -93,8 +118,13 @@ export const explainRoute: RouteDef<typeof explainQuery, typeof productParams> =
       data: { slug: p.slug, name: p.name, links: links.product(p.slug), metric, records: null },
       figures: (f) => ({
         results: {
-          routes: { material: breakdown(f, deps, p, metric, 'material', STAGES.material), mrio: breakdown(f, deps, p, metric, 'mrio', STAGES.mrio) },
-          quantities: deps.figures.quantities(f.run.id, p.slug).map((q) => ({ material: { key: q.material, name: q.name }, qty: q.qty, unit: q.unit })),
+          routes: {
+            material: breakdown(f, deps, p, metric, 'material', STAGES.material),
+            mrio: breakdown(f, deps, p, metric, 'mrio', STAGES.mrio),
+          },
+          quantities: deps.figures
+            .quantities(f.run.id, p.slug)
+            .map((q) => ({ material: { key: q.material, name: q.name }, qty: q.qty, unit: q.unit })),
           check: CHECK_TEXT,
         },
       }),

@@ -31,14 +31,18 @@ export function compareRoute(readDraws: DrawReader): RouteDef<typeof compareQuer
     path: '/compare',
     operationId: 'compareProducts',
     summary: 'Two products compared',
-    description: 'Both products\' headlines, and the ratio a / b from their Monte Carlo draws paired by draw index: its p05, median and p95, the share of draws in which a exceeds b and the share in which they are equal (a tie), and a verdict that is a_larger or b_larger only when the ratio\'s p05–p95 interval lies wholly above or below 1.',
+    description:
+      "Both products' headlines, and the ratio a / b from their Monte Carlo draws paired by draw index: its p05, median and p95, the share of draws in which a exceeds b and the share in which they are equal (a tie), and a verdict that is a_larger or b_larger only when the ratio's p05–p95 interval lies wholly above or below 1.",
     response: 'CompareResponse',
     query: compareQuery,
     defaults: { scenario: DEFAULT_SCENARIO, metric: 'deaths' },
     build({ query }, deps) {
       const find = (slug: string, param: string) => {
         const p = deps.catalogue.product(slug);
-        if (!p) throw notFound(`No product '${slug}' (query parameter '${param}'). Find one with ${IMPACT_BASE}/search?q=… or ${IMPACT_BASE}/products.`);
+        if (!p)
+          throw notFound(
+            `No product '${slug}' (query parameter '${param}'). Find one with ${IMPACT_BASE}/search?q=… or ${IMPACT_BASE}/products.`,
+          );
         return p;
       };
       const a = find(query.a, 'a');
@@ -54,9 +58,15 @@ export function compareRoute(readDraws: DrawReader): RouteDef<typeof compareQuer
           const db = readDraws(f.run.id, b.slug, metric);
           let pair = null;
           if (da && db) {
-            for (const [slug, x] of [[a.slug, da], [b.slug, db]] as const) {
+            for (const [slug, x] of [
+              [a.slug, da],
+              [b.slug, db],
+            ] as const) {
               if (x.perUnit.length !== f.run.draws || x.per1000Eur.length !== f.run.draws) {
-                throw new FigureCheckError(`draws of ${slug}`, `${x.perUnit.length} stored, run ${f.run.id} made ${f.run.draws}`);
+                throw new FigureCheckError(
+                  `draws of ${slug}`,
+                  `${x.perUnit.length} stored, run ${f.run.id} made ${f.run.draws}`,
+                );
               }
             }
             const by: Record<string, RatioStats> = {
@@ -65,10 +75,22 @@ export function compareRoute(readDraws: DrawReader): RouteDef<typeof compareQuer
             if (da.unitMassG !== null && db.unitMassG !== null) {
               // (a/ma) / (b/mb) = (a/b) × (mb/ma): the same draws, scaled. The centrals are the per-kg
               // figures' own, already divided by the masses: not scaled again.
-              by.per_kg = pairedRatio(da.perUnit, db.perUnit, db.unitMassG / da.unitMassG, [central(A.per_kg), central(B.per_kg)]);
+              by.per_kg = pairedRatio(da.perUnit, db.perUnit, db.unitMassG / da.unitMassG, [
+                central(A.per_kg),
+                central(B.per_kg),
+              ]);
             }
-            by.per_1000_eur = pairedRatio(da.per1000Eur, db.per1000Eur, 1, [central(A.per_1000_eur), central(B.per_1000_eur)]);
-            pair = { ratio_of: 'a / b', by, p_a_greater: by.per_unit!.p_a_greater, p_a_equal: by.per_unit!.p_a_equal, samples: da.perUnit.length };
+            by.per_1000_eur = pairedRatio(da.per1000Eur, db.per1000Eur, 1, [
+              central(A.per_1000_eur),
+              central(B.per_1000_eur),
+            ]);
+            pair = {
+              ratio_of: 'a / b',
+              by,
+              p_a_greater: by.per_unit!.p_a_greater,
+              p_a_equal: by.per_unit!.p_a_equal,
+              samples: da.perUnit.length,
+            };
           }
           return { results: { a: A, b: B, pair } };
         },

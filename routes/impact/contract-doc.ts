@@ -8,7 +8,20 @@
  */
 
 /** Innermost first. */
-export const SHARED = ['Figure', 'ProductRef', 'Run', 'Source', 'Licence', 'Caveat', 'Citation', 'Withheld', 'Contribution', 'Reach', 'Metrics', 'ProductMetrics'];
+export const SHARED = [
+  'Figure',
+  'ProductRef',
+  'Run',
+  'Source',
+  'Licence',
+  'Caveat',
+  'Citation',
+  'Withheld',
+  'Contribution',
+  'Reach',
+  'Metrics',
+  'ProductMetrics',
+];
 
 type Json = Record<string, unknown>;
 
@@ -29,7 +42,6 @@ export function foldComponents(doc: Json, names: readonly string[] = SHARED): Js
   return doc;
 }
 
-
 /**
  * Every operation may be called with no credential or with an optional key in either header (issue 14:
  * schemes defined but attached to nothing, so generated clients never sent the key). `{}` first: the
@@ -42,6 +54,9 @@ export function declareOptionalKey(doc: Json): Json {
     for (const operation of Object.values(item)) operation.security = OPTIONAL_KEY;
   }
   const info = doc.info as Json;
-  info.license = { name: 'CC BY 4.0 (each response\'s licence field says what its figures may be reused under)', url: 'https://creativecommons.org/licenses/by/4.0/' };
+  info.license = {
+    name: "CC BY 4.0 (each response's licence field says what its figures may be reused under)",
+    url: 'https://creativecommons.org/licenses/by/4.0/',
+  };
   return doc;
 }

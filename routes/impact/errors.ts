@@ -21,13 +21,24 @@ export const IMPACT_STATUS = {
 } as const satisfies Record<ImpactErrorCode, number>;
 
 /** An impact refusal or fault, its status from the table. */
-export function impactError(code: ImpactErrorCode, detail: string, headers: Record<string, string> = {}, param?: string): HttpError {
+export function impactError(
+  code: ImpactErrorCode,
+  detail: string,
+  headers: Record<string, string> = {},
+  param?: string,
+): HttpError {
   return new HttpError(IMPACT_STATUS[code], code, detail, headers, param);
 }
 
 export function renderImpactError(err: HttpError): Reply {
-  return jsonReply(err.status, { error: { status: err.status, code: err.code, detail: err.message } }, { ...err.headers, 'cache-control': 'no-store' });
+  return jsonReply(
+    err.status,
+    { error: { status: err.status, code: err.code, detail: err.message } },
+    { ...err.headers, 'cache-control': 'no-store' },
+  );
 }
 
 export const databaseUnavailable = () =>
-  impactError('database_unavailable', 'The impact database is not available right now. Try again shortly.', { 'retry-after': '30' });
+  impactError('database_unavailable', 'The impact database is not available right now. Try again shortly.', {
+    'retry-after': '30',
+  });

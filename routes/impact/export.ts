@@ -26,11 +26,35 @@ import { DEFAULT_SCENARIO, METRICS, scenarioQuery } from './schemas.ts';
 import { FigureSession, PUBLISHED_CACHE_CONTROL, translate, type ImpactDeps } from './serve.ts';
 
 export const CSV_COLUMNS = [
-  'subject_type', 'key', 'name', 'metric', 'basis', 'unit', 'central', 'low', 'median', 'high', 'grade', 'display',
-  'scenario', 'run', 'methodology_version', 'data_version', 'licence', 'citation', 'url',
+  'subject_type',
+  'key',
+  'name',
+  'metric',
+  'basis',
+  'unit',
+  'central',
+  'low',
+  'median',
+  'high',
+  'grade',
+  'display',
+  'scenario',
+  'run',
+  'methodology_version',
+  'data_version',
+  'licence',
+  'citation',
+  'url',
 ] as const;
 
-const HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'ETag', 'Cache-Control'];
+const HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Request-Id',
+  'ETag',
+  'Cache-Control',
+];
 
 export function figuresCsvOperation(deps: ImpactDeps): Operation {
   return {
@@ -42,8 +66,16 @@ export function figuresCsvOperation(deps: ImpactDeps): Operation {
       description: `Every headline figure of the scenario's published run in one file: per product deaths and injuries per unit, per kg and per 1,000 EUR; per material per kg. Columns: ${CSV_COLUMNS.join(', ')}. central is empty for an INDICATIVE figure. One request against the allowance. 404 while the scenario has no published run.`,
       query: scenarioQuery,
       responses: {
-        200: { description: 'The figures (text/csv, RFC 4180, a header row first).', contentType: 'text/csv', schema: v.string(), headers: HEADERS },
-        304: { description: 'Not modified: the If-None-Match tag is still current (counted like any request).', headers: HEADERS },
+        200: {
+          description: 'The figures (text/csv, RFC 4180, a header row first).',
+          contentType: 'text/csv',
+          schema: v.string(),
+          headers: HEADERS,
+        },
+        304: {
+          description: 'Not modified: the If-None-Match tag is still current (counted like any request).',
+          headers: HEADERS,
+        },
       },
     },
     handle(req: ApiRequest): Reply {
@@ -53,7 +85,9 @@ export function figuresCsvOperation(deps: ImpactDeps): Operation {
         const runId = state.current.get(scenario);
         if (runId === undefined) {
           const published = [...state.current.keys()];
-          throw notFound(`Scenario ${scenario} has no published run, so it has no figures to export (rule 3). ${published.length ? `Scenarios with figures: ${published.join(', ')}.` : 'No scenario has figures yet.'}`);
+          throw notFound(
+            `Scenario ${scenario} has no published run, so it has no figures to export (rule 3). ${published.length ? `Scenarios with figures: ${published.join(', ')}.` : 'No scenario has figures yet.'}`,
+          );
         }
         const key = `${state.key}\nfigures.csv ${scenario}`;
         let entry = deps.cache.get(key);
@@ -63,8 +97,10 @@ export function figuresCsvOperation(deps: ImpactDeps): Operation {
           deps.cache.set(key, entry);
         }
         const headers = {
-          'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="impact-figures-${scenario}-run-${runId}.csv"`,
-          etag: entry.etag, 'cache-control': entry.cacheControl,
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': `attachment; filename="impact-figures-${scenario}-run-${runId}.csv"`,
+          etag: entry.etag,
+          'cache-control': entry.cacheControl,
         };
         if (ifNoneMatch(req.headers['if-none-match'], entry.etag)) return { status: 304, headers };
         return { status: 200, headers, body: entry.body };
@@ -75,19 +111,62 @@ export function figuresCsvOperation(deps: ImpactDeps): Operation {
   };
 }
 
-function buildCsv(deps: ImpactDeps, state: ReturnType<ImpactDeps['serving']['state']>, scenario: string, runId: number): string {
+function buildCsv(
+  deps: ImpactDeps,
+  state: ReturnType<ImpactDeps['serving']['state']>,
+  scenario: string,
+  runId: number,
+): string {
   const run = deps.serving.run(runId)!;
   checkRun(run, `${scenario} run ${run.id}`);
   const session = new FigureSession(run, deps, state);
   const register = new Map(deps.register.sources().map((s) => [s.code, s as SourceFacts]));
-  const credited = (subject: string) => deps.figures.sources(run.id, [subject]).map((c) => register.get(c)).filter((s): s is SourceFacts => Boolean(s));
+  const credited = (subject: string) =>
+    deps.figures
+      .sources(run.id, [subject])
+      .map((c) => register.get(c))
+      .filter((s): s is SourceFacts => Boolean(s));
   const lines = [csvLine(CSV_COLUMNS)];
-  const row = (type: string, key: string, name: string, metric: string, basis: string, path: string, subject: string, f: ReturnType<FigureSession['figure']>) => {
+  const row = (
+    type: string,
+    key: string,
+    name: string,
+    metric: string,
+    basis: string,
+    path: string,
+    subject: string,
+    f: ReturnType<FigureSession['figure']>,
+  ) => {
     const sources = credited(subject);
     const url = `${IMPACT_BASE}${path}?scenario=${scenario}`;
-    const credits = sources.map((s) => s.credit).filter(Boolean).join(' ');
+    const credits = sources
+      .map((s) => s.credit)
+      .filter(Boolean)
+      .join(' ');
     const citation = `trio impact attribution API ${API_VERSION}, ${url}: ${type} ${key} ${metric} ${basis}, scenario ${scenario}, run ${run.id}, methodology ${run.methodology_version}, data version ${run.data_version}.${credits ? ` Sources: ${credits}` : ''}`;
-    lines.push(csvLine([type, key, name, metric, basis, f.unit, f.central, f.low, f.median, f.high, f.grade, f.display, scenario, run.id, run.methodology_version, run.data_version, composeLicence(sources).name, citation, url]));
+    lines.push(
+      csvLine([
+        type,
+        key,
+        name,
+        metric,
+        basis,
+        f.unit,
+        f.central,
+        f.low,
+        f.median,
+        f.high,
+        f.grade,
+        f.display,
+        scenario,
+        run.id,
+        run.methodology_version,
+        run.data_version,
+        composeLicence(sources).name,
+        citation,
+        url,
+      ]),
+    );
   };
   for (const p of deps.catalogue.products({ tier: null, category: null })) {
     for (const metric of METRICS) {

@@ -25,16 +25,31 @@ export function productBasisCap(f: FigureSession, slug: string, basis: Basis, ru
 
 /** One headline of a product, checked; null when the run has no such row (no unit mass, or not computed). */
 export function productFigure(
-  f: FigureSession, deps: ImpactDeps, product: { slug: string; unit_label: string }, metric: string, basis: Basis, run: RunRow = f.run,
+  f: FigureSession,
+  deps: ImpactDeps,
+  product: { slug: string; unit_label: string },
+  metric: string,
+  basis: Basis,
+  run: RunRow = f.run,
 ): Figure | null {
   const row = deps.figures.figure(run.id, 'product', product.slug, metric, basis);
   if (!row) return null;
   f.use(`product:${product.slug}`, run);
-  return f.figure(row, `product ${product.slug} ${metric} ${basis} (run ${run.id})`, unitOf(metric, basis, product.unit_label), productBasisCap(f, product.slug, basis, run), run);
+  return f.figure(
+    row,
+    `product ${product.slug} ${metric} ${basis} (run ${run.id})`,
+    unitOf(metric, basis, product.unit_label),
+    productBasisCap(f, product.slug, basis, run),
+    run,
+  );
 }
 
 /** The six headlines of a product: ProductMetrics. */
-export function productMetrics(f: FigureSession, deps: ImpactDeps, product: { slug: string; unit_label: string }): Record<string, Figure | null> {
+export function productMetrics(
+  f: FigureSession,
+  deps: ImpactDeps,
+  product: { slug: string; unit_label: string },
+): Record<string, Figure | null> {
   const out: Record<string, Figure | null> = {};
   for (const metric of ['deaths', 'injuries']) {
     for (const basis of BASES) out[`${metric}_${basis}`] = productFigure(f, deps, product, metric, basis);
@@ -43,7 +58,11 @@ export function productMetrics(f: FigureSession, deps: ImpactDeps, product: { sl
 }
 
 /** A material's per-kg figures (the material route). */
-export function materialPerKg(f: FigureSession, deps: ImpactDeps, slug: string): { deaths: Figure | null; injuries: Figure | null } {
+export function materialPerKg(
+  f: FigureSession,
+  deps: ImpactDeps,
+  slug: string,
+): { deaths: Figure | null; injuries: Figure | null } {
   const one = (metric: string) => {
     const row = deps.figures.figure(f.run.id, 'material', slug, metric, 'per_kg');
     if (!row) return null;

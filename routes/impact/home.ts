@@ -12,12 +12,15 @@ import type { RouteDef } from './serve.ts';
 /** Matches listed per response; `count` says how many there are in all. */
 export const SEARCH_LIMIT = 50;
 
-export function indexRoute(endpoints: () => Array<{ path: string; summary: string }>): RouteDef<typeof noQuery, typeof noQuery> {
+export function indexRoute(
+  endpoints: () => Array<{ path: string; summary: string }>,
+): RouteDef<typeof noQuery, typeof noQuery> {
   return {
     path: '/',
     operationId: 'getIndex',
     summary: 'The service, its endpoints and limits',
-    description: 'Name, version, whether figures are published (for any scenario) and which scenarios have them, every endpoint, the daily allowance and how access works.',
+    description:
+      'Name, version, whether figures are published (for any scenario) and which scenarios have them, every endpoint, the daily allowance and how access works.',
     response: 'IndexResponse',
     query: noQuery,
     build(_input, deps, state) {
@@ -28,10 +31,21 @@ export function indexRoute(endpoints: () => Array<{ path: string; summary: strin
           version: API_VERSION,
           // Any scenario: a reader told "false" while S-RES serves figures could not find them (issue 14).
           figures_published: state.current.size > 0,
-          scenarios: deps.register.scenarios().map((s) => ({ code: s.code, default: s.is_default === 1, figures_published: state.current.has(s.code), run: state.current.get(s.code) ?? null })),
+          scenarios: deps.register.scenarios().map((s) => ({
+            code: s.code,
+            default: s.is_default === 1,
+            figures_published: state.current.has(s.code),
+            run: state.current.get(s.code) ?? null,
+          })),
           endpoints: endpoints(),
-          rate_limit: { requests: IMPACT_LIMITS.anonymous.perDay!, per: 'client address and UTC day', resets: '00:00 UTC', keyed_requests: IMPACT_LIMITS.key.perDay! },
-          access: 'Free and anonymous: no credential is needed. An optional key (ia_…) in Authorization: Bearer or X-API-Key is counted on its own allowance instead of the address\'s; a key that is unknown, revoked or expired is refused with 401.',
+          rate_limit: {
+            requests: IMPACT_LIMITS.anonymous.perDay!,
+            per: 'client address and UTC day',
+            resets: '00:00 UTC',
+            keyed_requests: IMPACT_LIMITS.key.perDay!,
+          },
+          access:
+            "Free and anonymous: no credential is needed. An optional key (ia_…) in Authorization: Bearer or X-API-Key is counted on its own allowance instead of the address's; a key that is unknown, revoked or expired is refused with 401.",
           language: 'en',
           records: null,
         },
@@ -63,7 +77,14 @@ export const searchRoute: RouteDef<typeof searchQuery, typeof noQuery> = {
         q: query.q,
         count: matches.length,
         truncated: matches.length > SEARCH_LIMIT,
-        matches: matches.slice(0, SEARCH_LIMIT).map((m) => ({ type: m.type, key: m.key, name: m.name, match: m.match, matched: m.matched, links: { self: LINK[m.type](m.key) } })),
+        matches: matches.slice(0, SEARCH_LIMIT).map((m) => ({
+          type: m.type,
+          key: m.key,
+          name: m.name,
+          match: m.match,
+          matched: m.matched,
+          links: { self: LINK[m.type](m.key) },
+        })),
         records: null,
       },
     };

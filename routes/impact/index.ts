@@ -36,13 +36,23 @@ export { IMPACT_BASE };
 
 const integer = { type: 'integer' };
 const HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests allowed per UTC day: 100 per address without a key, 10,000 per key.', schema: integer },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per UTC day: 100 per address without a key, 10,000 per key.',
+    schema: integer,
+  },
   'X-RateLimit-Remaining': { description: 'Requests left today, this one counted.', schema: integer },
   'X-RateLimit-Reset': { description: 'Seconds until the daily window rolls at 00:00 UTC.', schema: integer },
   'X-Request-Id': { description: 'Identifies this request in our logs.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait: until 00:00 UTC on a 429.', schema: integer },
-  ETag: { description: 'Tag of this response: the run it comes from and a digest of its bytes. Send it back in If-None-Match.', schema: { type: 'string' } },
-  'Cache-Control': { description: 'public, max-age=300 for a published run\'s figures; public, no-cache while withheld.', schema: { type: 'string' } },
+  ETag: {
+    description:
+      'Tag of this response: the run it comes from and a digest of its bytes. Send it back in If-None-Match.',
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: "public, max-age=300 for a published run's figures; public, no-cache while withheld.",
+    schema: { type: 'string' },
+  },
   Allow: { description: 'The methods this path answers: GET, HEAD, OPTIONS.', schema: { type: 'string' } },
 };
 const EVERY_RESPONSE = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'];
@@ -69,50 +79,83 @@ export function impactApi(ctx: AppContext) {
     unavailable: databaseUnavailable,
     log: ctx.log,
     finishContract: (doc) => declareOptionalKey(foldComponents(doc)),
-    operations: (contract) => (operations = [
-      impactOperation(indexRoute(endpoints), deps),
-      impactOperation(productListRoute, deps),
-      impactOperation(productRoute, deps),
-      impactOperation(contributionsRoute, deps),
-      impactOperation(explainRoute, deps),
-      impactOperation(compareRoute((runId, slug, metric) => readDraws(ctx.db, runId, slug, metric)), deps),
-      impactOperation(spendRoute, deps),
-      impactOperation(materialRoute, deps),
-      impactOperation(conflictRoute, deps),
-      impactOperation(countryRoute, deps),
-      impactOperation(channelRoute, deps),
-      impactOperation(scenariosRoute, deps),
-      impactOperation(runsRoute, deps),
-      impactOperation(runRoute, deps),
-      impactOperation(methodologyRoute, deps),
-      methodologyDocumentOperation(deps),
-      impactOperation(sourcesRoute, deps),
-      impactOperation(searchRoute, deps),
-      impactOperation(materialsRoute, deps),
-      impactOperation(conflictsRoute, deps),
-      impactOperation(countriesRoute, deps),
-      impactOperation(categoriesRoute, deps),
-      figuresCsvOperation(deps),
-      contract,
-    ]),
+    operations: (contract) =>
+      (operations = [
+        impactOperation(indexRoute(endpoints), deps),
+        impactOperation(productListRoute, deps),
+        impactOperation(productRoute, deps),
+        impactOperation(contributionsRoute, deps),
+        impactOperation(explainRoute, deps),
+        impactOperation(
+          compareRoute((runId, slug, metric) => readDraws(ctx.db, runId, slug, metric)),
+          deps,
+        ),
+        impactOperation(spendRoute, deps),
+        impactOperation(materialRoute, deps),
+        impactOperation(conflictRoute, deps),
+        impactOperation(countryRoute, deps),
+        impactOperation(channelRoute, deps),
+        impactOperation(scenariosRoute, deps),
+        impactOperation(runsRoute, deps),
+        impactOperation(runRoute, deps),
+        impactOperation(methodologyRoute, deps),
+        methodologyDocumentOperation(deps),
+        impactOperation(sourcesRoute, deps),
+        impactOperation(searchRoute, deps),
+        impactOperation(materialsRoute, deps),
+        impactOperation(conflictsRoute, deps),
+        impactOperation(countriesRoute, deps),
+        impactOperation(categoriesRoute, deps),
+        figuresCsvOperation(deps),
+        contract,
+      ]),
     contract: {
       title: 'trio impact attribution API',
       version: API_VERSION,
-      description: 'Read-only figures for deaths and injuries statistically attributed to the supply chains of products, materials and consumer spending, each with its interval, scenario, run and sources, and the register of facts behind them. Figures are rows written by a published run; while a scenario has none, its figures are withheld and register facts are still served. Quote a figure with its interval, at two significant figures, with its scenario, run and methodology version; say "attributed to the supply chain of", never "caused by". Free: 100 requests per address per UTC day; an optional ia_ key in Authorization: Bearer or X-API-Key gets 10,000 per key. Errors are {"error": {"status", "code", "detail"}}.',
+      description:
+        'Read-only figures for deaths and injuries statistically attributed to the supply chains of products, materials and consumer spending, each with its interval, scenario, run and sources, and the register of facts behind them. Figures are rows written by a published run; while a scenario has none, its figures are withheld and register facts are still served. Quote a figure with its interval, at two significant figures, with its scenario, run and methodology version; say "attributed to the supply chain of", never "caused by". Free: 100 requests per address per UTC day; an optional ia_ key in Authorization: Bearer or X-API-Key gets 10,000 per key. Errors are {"error": {"status", "code", "detail"}}.',
       components: COMPONENTS,
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'Optional: an ia_ key. Without one, requests are served anonymously.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Optional: an ia_ key. Without one, requests are served anonymously.',
+        },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       },
       headers: HEADERS,
       everyResponseHeaders: EVERY_RESPONSE,
       commonResponses: {
-        400: { description: 'bad_request: a parameter is missing, unknown or malformed; detail names it and what is accepted', schema: 'Error' },
-        401: { description: 'invalid_key: a key was presented and is not valid (unknown, revoked or expired); it is never served as anonymous', schema: 'Error' },
-        404: { description: 'not_found: no such path, product, material, conflict, country, channel, category or published run', schema: 'Error' },
-        405: { description: 'method_not_allowed: only GET, HEAD and OPTIONS are answered', schema: 'Error', headers: [...EVERY_RESPONSE, 'Allow'] },
-        429: { description: `rate_limited: the address (${IMPACT_LIMITS.anonymous.perDay} a day) or key (${IMPACT_LIMITS.key.perDay} a day) has used today's requests`, schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
-        500: { description: 'internal_error, or figure_check_failed: a figure failed its own checks and is not served; logged with the request id', schema: 'Error' },
+        400: {
+          description:
+            'bad_request: a parameter is missing, unknown or malformed; detail names it and what is accepted',
+          schema: 'Error',
+        },
+        401: {
+          description:
+            'invalid_key: a key was presented and is not valid (unknown, revoked or expired); it is never served as anonymous',
+          schema: 'Error',
+        },
+        404: {
+          description:
+            'not_found: no such path, product, material, conflict, country, channel, category or published run',
+          schema: 'Error',
+        },
+        405: {
+          description: 'method_not_allowed: only GET, HEAD and OPTIONS are answered',
+          schema: 'Error',
+          headers: [...EVERY_RESPONSE, 'Allow'],
+        },
+        429: {
+          description: `rate_limited: the address (${IMPACT_LIMITS.anonymous.perDay} a day) or key (${IMPACT_LIMITS.key.perDay} a day) has used today's requests`,
+          schema: 'Error',
+          headers: [...EVERY_RESPONSE, 'Retry-After'],
+        },
+        500: {
+          description:
+            'internal_error, or figure_check_failed: a figure failed its own checks and is not served; logged with the request id',
+          schema: 'Error',
+        },
         503: { description: 'database_unavailable', schema: 'Error', headers: [...EVERY_RESPONSE, 'Retry-After'] },
       },
     },

@@ -27,6 +27,21 @@ export function productRef(p: { slug: string; name: string; tier: string; unit: 
 }
 
 /** A bill-of-materials line that uses a product or material, as `used_in` lists it. */
-export function usedInItem(u: { product: string; name: string; tier: string; unit: string; line: number; role: string; qty: number; line_unit: string }) {
-  return { product: productRef({ slug: u.product, name: u.name, tier: u.tier, unit: u.unit }), line: u.line, role: u.role, qty: u.qty, unit: u.line_unit };
+export function usedInItem(u: {
+  product: string;
+  name: string;
+  tier: string;
+  unit: string;
+  line: number;
+  role: string;
+  qty: number;
+  line_unit: string;
+}) {
+  return {
+    product: productRef({ slug: u.product, name: u.name, tier: u.tier, unit: u.unit }),
+    line: u.line,
+    role: u.role,
+    qty: u.qty,
+    unit: u.line_unit,
+  };
 }

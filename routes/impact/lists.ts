@@ -12,7 +12,13 @@ import { DEFAULT_SCENARIO, noQuery, scenarioQuery } from './schemas.ts';
 import type { FigureSession, ImpactDeps, RouteDef } from './serve.ts';
 
 /** A subject's total attributed per year (its reach, rank 0), for one metric; null when the run has none. */
-function perYear(f: FigureSession, deps: ImpactDeps, type: 'conflict' | 'country', key: string, metric: string): Figure | null {
+function perYear(
+  f: FigureSession,
+  deps: ImpactDeps,
+  type: 'conflict' | 'country',
+  key: string,
+  metric: string,
+): Figure | null {
   const row = deps.figures.reach(f.run.id, type, key).find((r) => r.rank === 0 && r.metric === metric);
   return row ? f.figure(row, `reach ${type} ${key} ${metric} total`, `${metric} per year`, f.runCap()) : null;
 }
@@ -21,7 +27,8 @@ export const materialsRoute: RouteDef<typeof scenarioQuery, typeof noQuery> = {
   path: '/materials',
   operationId: 'listMaterials',
   summary: 'Every material',
-  description: 'Every material of the register (slug, name, category, unit, criticality, conflict-mineral flag), by slug; when published, each one\'s deaths and injuries per kg.',
+  description:
+    "Every material of the register (slug, name, category, unit, criticality, conflict-mineral flag), by slug; when published, each one's deaths and injuries per kg.",
   response: 'MaterialListResponse',
   query: scenarioQuery,
   defaults: { scenario: DEFAULT_SCENARIO },
@@ -31,7 +38,15 @@ export const materialsRoute: RouteDef<typeof scenarioQuery, typeof noQuery> = {
       scenario: query.scenario ?? DEFAULT_SCENARIO,
       data: {
         count: rows.length,
-        materials: rows.map((m) => ({ slug: m.slug, name: m.name, category: m.category, unit: m.unit, criticality: m.criticality_level, conflict_mineral: m.conflict_mineral === 1, links: links.material(m.slug) })),
+        materials: rows.map((m) => ({
+          slug: m.slug,
+          name: m.name,
+          category: m.category,
+          unit: m.unit,
+          criticality: m.criticality_level,
+          conflict_mineral: m.conflict_mineral === 1,
+          links: links.material(m.slug),
+        })),
         records: null,
       },
       figures: (f) => {
@@ -51,7 +66,8 @@ export const conflictsRoute: RouteDef<typeof scenarioQuery, typeof noQuery> = {
   path: '/conflicts',
   operationId: 'listConflicts',
   summary: 'Every conflict',
-  description: 'Every conflict of the register (slug, name, UCDP identifier where verified, type, region, years), by slug; when published, the deaths per year attributed through each to the register\'s materials.',
+  description:
+    "Every conflict of the register (slug, name, UCDP identifier where verified, type, region, years), by slug; when published, the deaths per year attributed through each to the register's materials.",
   response: 'ConflictListResponse',
   query: scenarioQuery,
   defaults: { scenario: DEFAULT_SCENARIO },
@@ -61,12 +77,25 @@ export const conflictsRoute: RouteDef<typeof scenarioQuery, typeof noQuery> = {
       scenario: query.scenario ?? DEFAULT_SCENARIO,
       data: {
         count: rows.length,
-        conflicts: rows.map((k) => ({ slug: k.slug, name: k.name, ucdp_conflict_id: k.ucdp_conflict_id, type: k.type, region: k.region, years: { from: k.year_from, to: k.year_to }, links: links.conflict(k.slug) })),
+        conflicts: rows.map((k) => ({
+          slug: k.slug,
+          name: k.name,
+          ucdp_conflict_id: k.ucdp_conflict_id,
+          type: k.type,
+          region: k.region,
+          years: { from: k.year_from, to: k.year_to },
+          links: links.conflict(k.slug),
+        })),
         records: null,
       },
       figures: (f) => {
         f.use('material:', f.run, true);
-        return { results: { metric: 'deaths', figures: Object.fromEntries(rows.map((k) => [k.slug, perYear(f, deps, 'conflict', k.slug, 'deaths')])) } };
+        return {
+          results: {
+            metric: 'deaths',
+            figures: Object.fromEntries(rows.map((k) => [k.slug, perYear(f, deps, 'conflict', k.slug, 'deaths')])),
+          },
+        };
       },
     };
   },
@@ -76,7 +105,8 @@ export const countriesRoute: RouteDef<typeof scenarioQuery, typeof noQuery> = {
   path: '/countries',
   operationId: 'listCountries',
   summary: 'Countries with data',
-  description: 'The countries the register holds data for (harm counted in them, or production of a material), by ISO alpha-3 code, each with its ISO short name, region, income group, what data it has and the deaths counted; when published, the deaths per year attributed through each.',
+  description:
+    'The countries the register holds data for (harm counted in them, or production of a material), by ISO alpha-3 code, each with its ISO short name, region, income group, what data it has and the deaths counted; when published, the deaths per year attributed through each.',
   response: 'CountryListResponse',
   query: scenarioQuery,
   defaults: { scenario: DEFAULT_SCENARIO },
@@ -87,14 +117,24 @@ export const countriesRoute: RouteDef<typeof scenarioQuery, typeof noQuery> = {
       data: {
         count: rows.length,
         countries: rows.map((c) => ({
-          iso3: c.iso3, name: c.name, region: c.region, income_group: c.income_group,
-          data: { harm_counted: c.harm_counted === 1, production: c.production === 1 }, deaths_counted: c.deaths_counted, links: links.country(c.iso3),
+          iso3: c.iso3,
+          name: c.name,
+          region: c.region,
+          income_group: c.income_group,
+          data: { harm_counted: c.harm_counted === 1, production: c.production === 1 },
+          deaths_counted: c.deaths_counted,
+          links: links.country(c.iso3),
         })),
         records: null,
       },
       figures: (f) => {
         f.use('material:', f.run, true);
-        return { results: { metric: 'deaths', figures: Object.fromEntries(rows.map((c) => [c.iso3, perYear(f, deps, 'country', c.iso3, 'deaths')])) } };
+        return {
+          results: {
+            metric: 'deaths',
+            figures: Object.fromEntries(rows.map((c) => [c.iso3, perYear(f, deps, 'country', c.iso3, 'deaths')])),
+          },
+        };
       },
     };
   },
@@ -104,7 +144,8 @@ export const categoriesRoute: RouteDef<typeof noQuery, typeof noQuery> = {
   path: '/categories',
   operationId: 'listCategories',
   summary: 'Product categories',
-  description: 'Every product category (code, name, how many products it has), by code; links.products lists its products.',
+  description:
+    'Every product category (code, name, how many products it has), by code; links.products lists its products.',
   response: 'CategoryListResponse',
   query: noQuery,
   build(_input, deps) {
@@ -113,7 +154,12 @@ export const categoriesRoute: RouteDef<typeof noQuery, typeof noQuery> = {
       scenario: DEFAULT_SCENARIO,
       data: {
         count: rows.length,
-        categories: rows.map((c) => ({ code: c.code, name: c.name, products: c.products, links: { products: `${links.products()}?category=${encodeURIComponent(c.code)}` } })),
+        categories: rows.map((c) => ({
+          code: c.code,
+          name: c.name,
+          products: c.products,
+          links: { products: `${links.products()}?category=${encodeURIComponent(c.code)}` },
+        })),
         records: null,
       },
     };

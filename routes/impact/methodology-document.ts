@@ -21,7 +21,12 @@ import { noQuery } from './schemas.ts';
 import type { ImpactDeps } from './serve.ts';
 
 const params = v.object({
-  code: stringParam({ max: 20, pattern: /^[a-z0-9]+$/, accepts: 'a methodology version code such as v1 (see /methodology)', description: 'Methodology version code, as /methodology lists it (e.g. v1).' }),
+  code: stringParam({
+    max: 20,
+    pattern: /^[a-z0-9]+$/,
+    accepts: 'a methodology version code such as v1 (see /methodology)',
+    description: 'Methodology version code, as /methodology lists it (e.g. v1).',
+  }),
 });
 
 export function methodologyDocumentOperation(deps: Pick<ImpactDeps, 'register' | 'log'>, root = ROOT): Operation {
@@ -32,31 +37,66 @@ export function methodologyDocumentOperation(deps: Pick<ImpactDeps, 'register' |
       path: '/methodology/:code',
       operationId: 'getMethodologyDocument',
       summary: 'A methodology document',
-      description: 'The methodology document of a version, as Markdown: the bytes whose SHA-256 /methodology lists as document_sha256. Sections are linked by #anchor (e.g. #the-demo-data-set).',
+      description:
+        'The methodology document of a version, as Markdown: the bytes whose SHA-256 /methodology lists as document_sha256. Sections are linked by #anchor (e.g. #the-demo-data-set).',
       query: noQuery,
       params,
       responses: {
-        200: { description: 'The document (text/markdown).', contentType: 'text/markdown', schema: v.string(), headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'ETag', 'Cache-Control'] },
-        304: { description: 'Not modified: the If-None-Match tag is the document\'s digest.', headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'ETag', 'Cache-Control'] },
+        200: {
+          description: 'The document (text/markdown).',
+          contentType: 'text/markdown',
+          schema: v.string(),
+          headers: [
+            'X-RateLimit-Limit',
+            'X-RateLimit-Remaining',
+            'X-RateLimit-Reset',
+            'X-Request-Id',
+            'ETag',
+            'Cache-Control',
+          ],
+        },
+        304: {
+          description: "Not modified: the If-None-Match tag is the document's digest.",
+          headers: [
+            'X-RateLimit-Limit',
+            'X-RateLimit-Remaining',
+            'X-RateLimit-Reset',
+            'X-Request-Id',
+            'ETag',
+            'Cache-Control',
+          ],
+        },
       },
     },
     handle(req: ApiRequest): Reply {
       parseQuery(noQuery, req);
       const { code } = parseParams(params, req);
       const version = deps.register.methodologyDocument(code);
-      if (!version) throw notFound(`No methodology version '${code}'. The versions are listed by ${IMPACT_BASE}/methodology.`);
+      if (!version)
+        throw notFound(`No methodology version '${code}'. The versions are listed by ${IMPACT_BASE}/methodology.`);
       let body = read.get(version.document_sha256);
       if (!body) {
         const bytes = readFileSync(join(root, version.document_path));
         const digest = createHash('sha256').update(bytes).digest('hex');
         if (digest !== version.document_sha256) {
-          deps.log.error({ reqId: req.id, code, path: version.document_path, digest, registered: version.document_sha256 }, 'impact: the methodology document changed since the register was loaded');
-          throw impactError('internal_error', `The document of methodology ${code} is not the one the register lists, so it is not served. Quote request id ${req.id} when reporting it.`);
+          deps.log.error(
+            { reqId: req.id, code, path: version.document_path, digest, registered: version.document_sha256 },
+            'impact: the methodology document changed since the register was loaded',
+          );
+          throw impactError(
+            'internal_error',
+            `The document of methodology ${code} is not the one the register lists, so it is not served. Quote request id ${req.id} when reporting it.`,
+          );
         }
         read.set(version.document_sha256, (body = bytes));
       }
       const etag = `"${version.document_sha256}"`;
-      const headers = { 'content-type': 'text/markdown; charset=utf-8', etag, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' };
+      const headers = {
+        'content-type': 'text/markdown; charset=utf-8',
+        etag,
+        'cache-control': 'public, max-age=3600',
+        'x-content-type-options': 'nosniff',
+      };
       if (ifNoneMatch(req.headers['if-none-match'], etag)) return { status: 304, headers };
       return { status: 200, headers, body };
     },

@@ -19,8 +19,17 @@ const byName = (a: ProductRow, b: ProductRow) => a.name.localeCompare(b.name, 'e
 
 export function listItem(p: ProductRow) {
   return {
-    slug: p.slug, name: p.name, links: links.product(p.slug), tier: p.tier, category: { code: p.category, name: p.category_name }, unit: p.unit,
-    unit_label: p.unit_label, unit_mass_g: p.unit_mass_g, complete: p.complete === 1, bom_lines: p.bom_lines, bom_confidence: p.bom_confidence,
+    slug: p.slug,
+    name: p.name,
+    links: links.product(p.slug),
+    tier: p.tier,
+    category: { code: p.category, name: p.category_name },
+    unit: p.unit,
+    unit_label: p.unit_label,
+    unit_mass_g: p.unit_mass_g,
+    complete: p.complete === 1,
+    bom_lines: p.bom_lines,
+    bom_confidence: p.bom_confidence,
     is_arms: p.is_arms === 1,
   };
 }
@@ -29,24 +38,37 @@ export const productListRoute: RouteDef<typeof productsQuery, typeof noQuery> = 
   path: '/products',
   operationId: 'listProducts',
   summary: 'The product catalogue',
-  description: 'Every product (filtered by tier or category), with deaths per unit and per kg on the material route when the scenario has a published run.',
+  description:
+    'Every product (filtered by tier or category), with deaths per unit and per kg on the material route when the scenario has a published run.',
   response: 'ProductListResponse',
   query: productsQuery,
   defaults: { scenario: DEFAULT_SCENARIO, sort: 'name' },
   build({ query }, deps, state) {
     const scenario = query.scenario ?? DEFAULT_SCENARIO;
     if (query.category !== undefined && !deps.catalogue.category(query.category)) {
-      throw notFound(`No product category '${query.category}'. Categories are listed in each product's category.code on /products.`);
+      throw notFound(
+        `No product category '${query.category}'. Categories are listed in each product's category.code on /products.`,
+      );
     }
     const rows = deps.catalogue.products({ tier: query.tier ?? null, category: query.category ?? null });
     const runId = state.current.get(scenario);
     // Sorting by toll while withheld would leak the figures' order: fall back to name, and say so in `sort`.
-    const sort = query.sort === 'toll' && runId === undefined ? 'name' : query.sort ?? 'name';
+    const sort = query.sort === 'toll' && runId === undefined ? 'name' : (query.sort ?? 'name');
     let ordered = [...rows].sort(byName);
-    if (sort === 'confidence') ordered.sort((a, b) => (CONFIDENCE_RANK[a.bom_confidence ?? ''] ?? 3) - (CONFIDENCE_RANK[b.bom_confidence ?? ''] ?? 3) || byName(a, b));
+    if (sort === 'confidence')
+      ordered.sort(
+        (a, b) =>
+          (CONFIDENCE_RANK[a.bom_confidence ?? ''] ?? 3) - (CONFIDENCE_RANK[b.bom_confidence ?? ''] ?? 3) ||
+          byName(a, b),
+      );
     if (sort === 'complete') ordered.sort((a, b) => b.complete - a.complete || byName(a, b));
     if (sort === 'toll') {
-      const perKg = new Map(deps.figures.productFigures(runId!, 'deaths').filter((r) => r.basis === 'per_kg').map((r) => [r.subject_key, r.mean]));
+      const perKg = new Map(
+        deps.figures
+          .productFigures(runId!, 'deaths')
+          .filter((r) => r.basis === 'per_kg')
+          .map((r) => [r.subject_key, r.mean]),
+      );
       ordered = ordered.sort((a, b) => (perKg.get(b.slug) ?? -1) - (perKg.get(a.slug) ?? -1) || byName(a, b));
     }
     return {
@@ -55,7 +77,10 @@ export const productListRoute: RouteDef<typeof productsQuery, typeof noQuery> = 
       figures: (f: FigureSession) => {
         const figures: Record<string, { per_unit: Figure | null; per_kg: Figure | null }> = {};
         for (const p of ordered) {
-          figures[p.slug] = { per_unit: productFigure(f, deps, p, 'deaths', 'per_unit'), per_kg: productFigure(f, deps, p, 'deaths', 'per_kg') };
+          figures[p.slug] = {
+            per_unit: productFigure(f, deps, p, 'deaths', 'per_unit'),
+            per_kg: productFigure(f, deps, p, 'deaths', 'per_kg'),
+          };
         }
         return { results: { metric: 'deaths', route: 'material', figures } };
       },
@@ -67,7 +92,8 @@ export const productRoute: RouteDef<typeof scenarioQuery, typeof productParams> 
   path: '/product/:slug',
   operationId: 'getProduct',
   summary: 'One product',
-  description: 'Register facts of a product (bill of materials, raw inputs, trace, industries, where it is used) and, when the scenario has a published run, its headline figures (metrics), its deaths per unit in every scenario with a published run, and the products nearest to it by deaths per kg.',
+  description:
+    'Register facts of a product (bill of materials, raw inputs, trace, industries, where it is used) and, when the scenario has a published run, its headline figures (metrics), its deaths per unit in every scenario with a published run, and the products nearest to it by deaths per kg.',
   response: 'ProductResponse',
   query: scenarioQuery,
   params: productParams,
@@ -75,16 +101,28 @@ export const productRoute: RouteDef<typeof scenarioQuery, typeof productParams> 
   build({ query, params }, deps) {
     const scenario = query.scenario ?? DEFAULT_SCENARIO;
     const p = deps.catalogue.product(params.slug);
-    if (!p) throw notFound(`No product '${params.slug}'. Find one with ${IMPACT_BASE}/search?q=… or ${IMPACT_BASE}/products.`);
+    if (!p)
+      throw notFound(
+        `No product '${params.slug}'. Find one with ${IMPACT_BASE}/search?q=… or ${IMPACT_BASE}/products.`,
+      );
     const raw = deps.catalogue.rawInputs(p.slug);
-    const materials = raw.filter((r) => r.type === 'material' && r.key !== null && r.sector !== null).map((r) => ({ key: r.key!, sector: r.sector! }));
+    const materials = raw
+      .filter((r) => r.type === 'material' && r.key !== null && r.sector !== null)
+      .map((r) => ({ key: r.key!, sector: r.sector! }));
     const data = {
       ...listItem(p),
       archetype: p.archetype,
       status: p.status,
       bill_of_materials: deps.catalogue.bom(p.slug).map((l) => ({
-        line: l.line, role: l.role, component: { type: l.component_type, key: l.component_key, name: l.component_name }, qty: l.qty, unit: l.unit,
-        loss_factor: l.loss_factor, source: { text: l.source_text, url: servedLink(l.source_url, IMPACT_BASE) }, confidence: l.confidence, note: l.note,
+        line: l.line,
+        role: l.role,
+        component: { type: l.component_type, key: l.component_key, name: l.component_name },
+        qty: l.qty,
+        unit: l.unit,
+        loss_factor: l.loss_factor,
+        source: { text: l.source_text, url: servedLink(l.source_url, IMPACT_BASE) },
+        confidence: l.confidence,
+        note: l.note,
       })),
       raw_inputs: raw.map((r) => ({ type: r.type, key: r.key, name: r.name, qty: r.qty, unit: r.unit })),
       trace: traceOf(p.slug, deps.catalogue.bomByProduct()),
@@ -101,7 +139,12 @@ export const productRoute: RouteDef<typeof scenarioQuery, typeof productParams> 
         const metrics = productMetrics(f, deps, p);
         const scenarios = deps.register.scenarios().map((s) => {
           const run = f.runOf(s.code);
-          return { code: s.code, name: s.name, run: run ? run.id : null, deaths_per_unit: run ? productFigure(f, deps, p, 'deaths', 'per_unit', run) : null };
+          return {
+            code: s.code,
+            name: s.name,
+            run: run ? run.id : null,
+            deaths_per_unit: run ? productFigure(f, deps, p, 'deaths', 'per_unit', run) : null,
+          };
         });
         const nearest = deps.figures.nearest(f.run.id, p.slug).map((n) => ({
           product: productRef({ slug: n.other, name: n.name, tier: n.tier, unit: n.unit }),
@@ -112,4 +155,3 @@ export const productRoute: RouteDef<typeof scenarioQuery, typeof productParams> 
     };
   },
 };
-

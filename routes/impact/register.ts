@@ -21,7 +21,8 @@ export const scenariosRoute: RouteDef<typeof noQuery, typeof noQuery> = {
   path: '/scenarios',
   operationId: 'listScenarios',
   summary: 'The attribution scenarios',
-  description: 'Every scenario with its parameters (what it changes from S-MAX) and the run it serves now, or null while its figures are withheld.',
+  description:
+    'Every scenario with its parameters (what it changes from S-MAX) and the run it serves now, or null while its figures are withheld.',
   response: 'ScenariosResponse',
   query: noQuery,
   build(_input, deps, state) {
@@ -29,8 +30,12 @@ export const scenariosRoute: RouteDef<typeof noQuery, typeof noQuery> = {
       scenario: DEFAULT_SCENARIO,
       data: {
         scenarios: deps.register.scenarios().map((s) => ({
-          code: s.code, name: s.name, description: s.description, default: s.is_default === 1,
-          params: JSON.parse(s.params) as Record<string, unknown>, run: state.current.get(s.code) ?? null,
+          code: s.code,
+          name: s.name,
+          description: s.description,
+          default: s.is_default === 1,
+          params: JSON.parse(s.params) as Record<string, unknown>,
+          run: state.current.get(s.code) ?? null,
         })),
         records: null,
       },
@@ -42,7 +47,8 @@ export const runsRoute: RouteDef<typeof noQuery, typeof noQuery> = {
   path: '/runs',
   operationId: 'listRuns',
   summary: 'Published runs',
-  description: 'Every run that has been published, newest first, with whether it is the current run of its scenario; and per scenario, its current run and its published run ids. Empty only while no scenario has a published run.',
+  description:
+    'Every run that has been published, newest first, with whether it is the current run of its scenario; and per scenario, its current run and its published run ids. Empty only while no scenario has a published run.',
   response: 'RunsResponse',
   query: noQuery,
   build(_input, deps, state) {
@@ -61,13 +67,15 @@ export const runRoute: RouteDef<typeof noQuery, typeof runParams> = {
   path: '/runs/:id',
   operationId: 'getRun',
   summary: 'One published run',
-  description: 'A run a citation names: its parameters, digests and the result of each of its seven gates. 404 for a run that was never published.',
+  description:
+    'A run a citation names: its parameters, digests and the result of each of its seven gates. 404 for a run that was never published.',
   response: 'RunResponse',
   query: noQuery,
   params: runParams,
   build({ params }, deps, state) {
     const run = deps.serving.run(params.id);
-    if (!run || run.published_at === null) throw notFound(`No published run ${params.id}. Published runs are listed by ${IMPACT_BASE}/runs.`);
+    if (!run || run.published_at === null)
+      throw notFound(`No published run ${params.id}. Published runs are listed by ${IMPACT_BASE}/runs.`);
     return {
       scenario: run.scenario,
       data: {
@@ -83,7 +91,8 @@ export const methodologyRoute: RouteDef<typeof noQuery, typeof noQuery> = {
   path: '/methodology',
   operationId: 'listMethodology',
   summary: 'Methodology versions',
-  description: 'Each methodology version with its publication date, summary, frozen flag and the SHA-256 of its document.',
+  description:
+    'Each methodology version with its publication date, summary, frozen flag and the SHA-256 of its document.',
   response: 'MethodologyResponse',
   query: noQuery,
   build(_input, deps) {
@@ -91,9 +100,15 @@ export const methodologyRoute: RouteDef<typeof noQuery, typeof noQuery> = {
       scenario: DEFAULT_SCENARIO,
       data: {
         versions: deps.register.methodology().map((m) => ({
-          ...m, frozen: m.frozen === 1,
+          ...m,
+          frozen: m.frozen === 1,
           // The document this version's document_sha256 is of, served by this API (not a repository path).
-          links: Object.fromEntries(Object.entries(JSON.parse(m.links) as Record<string, string>).map(([k, url]) => [k, servedLink(url, IMPACT_BASE)])),
+          links: Object.fromEntries(
+            Object.entries(JSON.parse(m.links) as Record<string, string>).map(([k, url]) => [
+              k,
+              servedLink(url, IMPACT_BASE),
+            ]),
+          ),
         })),
         records: null,
       },
@@ -105,7 +120,8 @@ export const sourcesRoute: RouteDef<typeof noQuery, typeof noQuery> = {
   path: '/sources',
   operationId: 'listSources',
   summary: 'The source register',
-  description: 'Every source with its licence, the credit that licence requires, any restriction on reuse, whether and when its facts were verified, and its releases.',
+  description:
+    'Every source with its licence, the credit that licence requires, any restriction on reuse, whether and when its facts were verified, and its releases.',
   response: 'SourcesResponse',
   query: noQuery,
   build(_input, deps) {
@@ -113,9 +129,24 @@ export const sourcesRoute: RouteDef<typeof noQuery, typeof noQuery> = {
       scenario: DEFAULT_SCENARIO,
       data: {
         sources: deps.register.sources().map((s) => ({
-          code: s.code, name: s.name, publisher: s.publisher, homepage: servedLink(s.homepage, IMPACT_BASE), enabled: s.enabled === 1, verified_on: s.verified_on, basis: s.basis,
-          licence: { name: s.licence_name, url: s.licence_url, spdx: s.licence_spdx }, credit: s.credit, usage_restriction: s.usage_restriction, note: s.note,
-          releases: s.releases.map((r) => ({ release: r.release, published_on: r.published_on, accessed_on: r.accessed_on, url: r.url, note: r.note })),
+          code: s.code,
+          name: s.name,
+          publisher: s.publisher,
+          homepage: servedLink(s.homepage, IMPACT_BASE),
+          enabled: s.enabled === 1,
+          verified_on: s.verified_on,
+          basis: s.basis,
+          licence: { name: s.licence_name, url: s.licence_url, spdx: s.licence_spdx },
+          credit: s.credit,
+          usage_restriction: s.usage_restriction,
+          note: s.note,
+          releases: s.releases.map((r) => ({
+            release: r.release,
+            published_on: r.published_on,
+            accessed_on: r.accessed_on,
+            url: r.url,
+            note: r.note,
+          })),
         })),
         records: null,
       },

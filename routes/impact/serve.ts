@@ -84,7 +84,11 @@ export class FigureSession {
   private readonly used = new Map<number, { run: RunRow; subjects: Set<string>; prefixes: Set<string> }>();
   private readonly products = new Map<number, Map<string, RunProductRow>>();
 
-  constructor(readonly run: RunRow, private readonly deps: ImpactDeps, private readonly state: ServingState) {}
+  constructor(
+    readonly run: RunRow,
+    private readonly deps: ImpactDeps,
+    private readonly state: ServingState,
+  ) {}
 
   /** The published run of another scenario (a product's `scenarios` list), or null while it is withheld. */
   runOf(scenario: string): RunRow | null {
@@ -107,7 +111,14 @@ export class FigureSession {
   }
 
   /** Checks a row and makes it a Figure; `count` false for a figure read only to derive something (a share). */
-  figure(row: StatRow & { run_id: number }, what: string, unit: string, cap: Grade, run: RunRow = this.run, count = true): Figure {
+  figure(
+    row: StatRow & { run_id: number },
+    what: string,
+    unit: string,
+    cap: Grade,
+    run: RunRow = this.run,
+    count = true,
+  ): Figure {
     const f = checkFigure(run, row, { what, unit, cap, runId: row.run_id });
     if (count) this.grades[f.grade]++;
     return f;
@@ -130,7 +141,10 @@ export class FigureSession {
   }
 }
 
-export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(def: RouteDef<Q, P>, deps: ImpactDeps): Operation {
+export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
+  def: RouteDef<Q, P>,
+  deps: ImpactDeps,
+): Operation {
   const spec: OperationSpec = {
     method: 'GET',
     path: def.path,
@@ -140,8 +154,29 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
     query: def.query,
     ...(def.params ? { params: def.params } : {}),
     responses: {
-      200: { description: def.summary, schema: def.response, headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'ETag', 'Cache-Control'] },
-      304: { description: 'Not modified: the If-None-Match tag is still current (counted like any request).', headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'ETag', 'Cache-Control'] },
+      200: {
+        description: def.summary,
+        schema: def.response,
+        headers: [
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+          'X-Request-Id',
+          'ETag',
+          'Cache-Control',
+        ],
+      },
+      304: {
+        description: 'Not modified: the If-None-Match tag is still current (counted like any request).',
+        headers: [
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+          'X-Request-Id',
+          'ETag',
+          'Cache-Control',
+        ],
+      },
     },
   };
   return {
@@ -168,7 +203,11 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
           }
           deps.cache.set(asSent, entry);
         }
-        const headers = { 'content-type': 'application/json; charset=utf-8', etag: entry.etag, 'cache-control': entry.cacheControl };
+        const headers = {
+          'content-type': 'application/json; charset=utf-8',
+          etag: entry.etag,
+          'cache-control': entry.cacheControl,
+        };
         if (ifNoneMatch(req.headers['if-none-match'], entry.etag)) return { status: 304, headers };
         return { status: 200, headers, body: entry.body };
       } catch (err) {
@@ -178,7 +217,13 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
   };
 }
 
-function render<Q extends ParamsSchema, P extends ParamsSchema>(def: RouteDef<Q, P>, input: Input<Q, P>, path: string, state: ServingState, deps: ImpactDeps): CachedResponse {
+function render<Q extends ParamsSchema, P extends ParamsSchema>(
+  def: RouteDef<Q, P>,
+  input: Input<Q, P>,
+  path: string,
+  state: ServingState,
+  deps: ImpactDeps,
+): CachedResponse {
   const served = def.build(input, deps, state);
   const runId = state.current.get(served.scenario) ?? null;
   const run = runId === null ? null : deps.serving.run(runId);
@@ -196,12 +241,24 @@ function render<Q extends ParamsSchema, P extends ParamsSchema>(def: RouteDef<Q,
     sources = sourceFacts(deps, session.sourceCodes());
   }
   const envelope = buildEnvelope({
-    base: IMPACT_BASE, path, scenario: served.scenario, run,
-    registerMethodology: deps.serving.methodology(), registerDataVersion: state.dataVersion, registerIllustrative: state.illustrative,
-    metrics, data: { ...served.data, results }, grades, sources,
+    base: IMPACT_BASE,
+    path,
+    scenario: served.scenario,
+    run,
+    registerMethodology: deps.serving.methodology(),
+    registerDataVersion: state.dataVersion,
+    registerIllustrative: state.illustrative,
+    metrics,
+    data: { ...served.data, results },
+    grades,
+    sources,
   });
   const body = Buffer.from(JSON.stringify(envelope));
-  return { body, etag: etagOf(run ? run.id : null, body), cacheControl: run ? PUBLISHED_CACHE_CONTROL : WITHHELD_CACHE_CONTROL };
+  return {
+    body,
+    etag: etagOf(run ? run.id : null, body),
+    cacheControl: run ? PUBLISHED_CACHE_CONTROL : WITHHELD_CACHE_CONTROL,
+  };
 }
 
 /** The sources a response's figures used, from the register; a used source the register no longer has is a fault. */
@@ -210,13 +267,20 @@ function sourceFacts(deps: ImpactDeps, codes: string[]): SourceFacts[] {
   const register = new Map(deps.register.sources().map((s) => [s.code, s]));
   return codes.map((code) => {
     const s = register.get(code);
-    if (!s) throw new FigureCheckError(`source ${code}`, 'used by the run but missing from the source register: its credit cannot be given');
+    if (!s)
+      throw new FigureCheckError(
+        `source ${code}`,
+        'used by the run but missing from the source register: its credit cannot be given',
+      );
     return s;
   });
 }
 
 /** The request in canonical form (defaults applied, parameters sorted): the cache key and the citation's url. */
-function canonicalPath<Q extends ParamsSchema, P extends ParamsSchema>(def: RouteDef<Q, P>, input: Input<Q, P>): string {
+function canonicalPath<Q extends ParamsSchema, P extends ParamsSchema>(
+  def: RouteDef<Q, P>,
+  input: Input<Q, P>,
+): string {
   const params = input.params as Record<string, unknown>;
   const path = def.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])));
   const query = Object.entries({ ...def.defaults, ...(input.query as Record<string, unknown>) })
@@ -230,8 +294,14 @@ function canonicalPath<Q extends ParamsSchema, P extends ParamsSchema>(def: Rout
 export function translate(err: unknown, req: ApiRequest, log: Logger): unknown {
   if (err instanceof HttpError) return err;
   if (err instanceof FigureCheckError) {
-    log.error({ reqId: req.id, figure: err.what, reason: err.reason }, 'impact: a figure failed its checks and was not served');
-    return impactError('figure_check_failed', `A figure in this response failed its own checks, so it is not served (rule 4). The fault is logged; quote request id ${req.id} when reporting it.`);
+    log.error(
+      { reqId: req.id, figure: err.what, reason: err.reason },
+      'impact: a figure failed its checks and was not served',
+    );
+    return impactError(
+      'figure_check_failed',
+      `A figure in this response failed its own checks, so it is not served (rule 4). The fault is logged; quote request id ${req.id} when reporting it.`,
+    );
   }
   return err; // a database that does not answer becomes 503 in serviceRouter (lib/http/unavailable.ts)
 }

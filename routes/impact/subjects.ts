@@ -8,13 +8,21 @@ import { notFound } from '../../lib/http/errors.ts';
 import { FigureCheckError, scaleRow, type Figure } from '../../lib/impact/check-figure.ts';
 import { materialPerKg, productBasisCap } from './headlines.ts';
 import { IMPACT_BASE, productRef, usedInItem } from './links.ts';
-import { channelParams, conflictParams, countryParams, DEFAULT_SCENARIO, materialParams, scenarioQuery } from './schemas.ts';
+import {
+  channelParams,
+  conflictParams,
+  countryParams,
+  DEFAULT_SCENARIO,
+  materialParams,
+  scenarioQuery,
+} from './schemas.ts';
 import type { FigureSession, ImpactDeps, RouteDef } from './serve.ts';
 
 type SubjectType = 'material' | 'conflict' | 'country' | 'channel';
 
 /** How reach lists its products (issue 14): in one unit for all, so that the order means something. */
-export const REACH_ORDER = 'Rank 0 is the total per year. Ranks 1… are products ordered by the harm attributed through this subject per kg of product (figure, unit "… per kg"), largest first; per_unit gives the same part per unit of the product. Products with no unit mass come last, by name, with figure null.';
+export const REACH_ORDER =
+  'Rank 0 is the total per year. Ranks 1… are products ordered by the harm attributed through this subject per kg of product (figure, unit "… per kg"), largest first; per_unit gives the same part per unit of the product. Products with no unit mass come last, by name, with figure null.';
 
 /** The reach of a subject, both metrics, each figure checked; shares only between figures with a central value. */
 export function reach(f: FigureSession, deps: ImpactDeps, type: SubjectType, key: string) {
@@ -25,10 +33,25 @@ export function reach(f: FigureSession, deps: ImpactDeps, type: SubjectType, key
   const items = rows.map((r) => {
     if (r.rank === 0 || r.product === null) {
       const figure = f.figure(r, `reach ${type} ${key} ${r.metric} total`, `${r.metric} per year`, f.runCap());
-      return { order: Infinity, item: { metric: r.metric, rank: r.rank, product: null, figure, per_unit: null, share: figure.central !== null && r.counted ? figure.central / r.counted : null, counted: r.counted } };
+      return {
+        order: Infinity,
+        item: {
+          metric: r.metric,
+          rank: r.rank,
+          product: null,
+          figure,
+          per_unit: null,
+          share: figure.central !== null && r.counted ? figure.central / r.counted : null,
+          counted: r.counted,
+        },
+      };
     }
     const p = products.get(r.product);
-    if (!p) throw new FigureCheckError(`reach ${type} ${key} #${r.rank}`, `names product ${r.product}, which the register does not have`);
+    if (!p)
+      throw new FigureCheckError(
+        `reach ${type} ${key} #${r.rank}`,
+        `names product ${r.product}, which the register does not have`,
+      );
     // Through a material, a product's part is the material's own figure; through a conflict, country or
     // channel it may include arms manufacture (S-ARMS), whose source only the product's record names.
     if (type !== 'material') f.use(`product:${p.slug}`);
@@ -37,18 +60,42 @@ export function reach(f: FigureSession, deps: ImpactDeps, type: SubjectType, key
     const perUnit = f.figure(r, `reach ${type} ${key} ${r.metric} #${r.rank} ${p.slug}`, unit, cap);
     // Per kg: the same row scaled by the product's mass; the spread (so the grade) is unchanged.
     const kg = p.unit_mass_g === null ? null : p.unit_mass_g / 1000;
-    const figure = kg === null ? null : f.figure(scaleRow(r, 1 / kg), `reach ${type} ${key} ${r.metric} #${r.rank} ${p.slug} per kg`, `${r.metric} per kg`, cap);
+    const figure =
+      kg === null
+        ? null
+        : f.figure(
+            scaleRow(r, 1 / kg),
+            `reach ${type} ${key} ${r.metric} #${r.rank} ${p.slug} per kg`,
+            `${r.metric} per kg`,
+            cap,
+          );
     const head = deps.figures.figure(f.run.id, 'product', p.slug, r.metric, 'per_unit');
     // The product's headline is checked (not counted: it is not in the response) before a share of it is given.
-    const headline: Figure | null = head ? f.figure(head, `product ${p.slug} ${r.metric} per_unit`, unit, productBasisCap(f, p.slug, 'per_unit'), f.run, false) : null;
-    const share = headline && perUnit.central !== null && headline.central !== null && headline.central > 0 ? perUnit.central / headline.central : null;
-    return { order: kg === null ? -Infinity : r.mean / kg, item: { metric: r.metric, rank: r.rank, product: productRef(p), figure, per_unit: perUnit, share, counted: null } };
+    const headline: Figure | null = head
+      ? f.figure(
+          head,
+          `product ${p.slug} ${r.metric} per_unit`,
+          unit,
+          productBasisCap(f, p.slug, 'per_unit'),
+          f.run,
+          false,
+        )
+      : null;
+    const share =
+      headline && perUnit.central !== null && headline.central !== null && headline.central > 0
+        ? perUnit.central / headline.central
+        : null;
+    return {
+      order: kg === null ? -Infinity : r.mean / kg,
+      item: { metric: r.metric, rank: r.rank, product: productRef(p), figure, per_unit: perUnit, share, counted: null },
+    };
   });
   // Per metric: the total first, then products by per-kg mean, largest first (a run written before the
   // engine ranked per kg is served in this order too), ranks renumbered.
   const out: Array<(typeof items)[number]['item']> = [];
   for (const metric of [...new Set(items.map((x) => x.item.metric))]) {
-    const mine = items.filter((x) => x.item.metric === metric)
+    const mine = items
+      .filter((x) => x.item.metric === metric)
       .sort((a, b) => b.order - a.order || (a.item.product?.slug ?? '').localeCompare(b.item.product?.slug ?? ''));
     mine.forEach((x, i) => out.push({ ...x.item, rank: x.item.product === null ? 0 : i }));
   }
@@ -59,7 +106,8 @@ export const materialRoute: RouteDef<typeof scenarioQuery, typeof materialParams
   path: '/material/:slug',
   operationId: 'getMaterial',
   summary: 'One material',
-  description: 'Register facts of a material (flags, criticality, conflict-mineral status, where it is used, its latest production by country) and, when published, its deaths and injuries per kg and its reach.',
+  description:
+    'Register facts of a material (flags, criticality, conflict-mineral status, where it is used, its latest production by country) and, when published, its deaths and injuries per kg and its reach.',
   response: 'MaterialResponse',
   query: scenarioQuery,
   params: materialParams,
@@ -70,14 +118,26 @@ export const materialRoute: RouteDef<typeof scenarioQuery, typeof materialParams
     return {
       scenario: query.scenario ?? DEFAULT_SCENARIO,
       data: {
-        slug: m.slug, name: m.name, category: m.category, unit: m.unit, content_basis: m.content_basis, flags: JSON.parse(m.flags) as Record<string, unknown>,
+        slug: m.slug,
+        name: m.name,
+        category: m.category,
+        unit: m.unit,
+        content_basis: m.content_basis,
+        flags: JSON.parse(m.flags) as Record<string, unknown>,
         criticality: { level: m.criticality_level, source: m.criticality_source },
         conflict_mineral: { flag: m.conflict_mineral === 1, source: m.conflict_mineral_source },
         note: m.note,
         used_in: deps.catalogue.usedIn('material', m.slug).map(usedInItem),
         records: { production: deps.catalogue.production(m.slug) },
       },
-      figures: (f) => ({ results: { reach: reach(f, deps, 'material', m.slug), reach_order: REACH_ORDER, deaths_per_tonne: null, per_kg: materialPerKg(f, deps, m.slug) } }),
+      figures: (f) => ({
+        results: {
+          reach: reach(f, deps, 'material', m.slug),
+          reach_order: REACH_ORDER,
+          deaths_per_tonne: null,
+          per_kg: materialPerKg(f, deps, m.slug),
+        },
+      }),
     };
   },
 };
@@ -86,7 +146,8 @@ export const conflictRoute: RouteDef<typeof scenarioQuery, typeof conflictParams
   path: '/conflict/:slug',
   operationId: 'getConflict',
   summary: 'One conflict',
-  description: 'Register facts of a conflict (UCDP identifier where verified, type, region, years, its attribution periods and sector shares in the scenario, its death ledger) and, when published, its reach.',
+  description:
+    'Register facts of a conflict (UCDP identifier where verified, type, region, years, its attribution periods and sector shares in the scenario, its death ledger) and, when published, its reach.',
   response: 'ConflictResponse',
   query: scenarioQuery,
   params: conflictParams,
@@ -100,21 +161,36 @@ export const conflictRoute: RouteDef<typeof scenarioQuery, typeof conflictParams
     return {
       scenario,
       data: {
-        slug: k.slug, name: k.name, ucdp_conflict_id: k.ucdp_conflict_id, ucdp_id_note: k.ucdp_id_note, type: k.type, region: k.region,
+        slug: k.slug,
+        name: k.name,
+        ucdp_conflict_id: k.ucdp_conflict_id,
+        ucdp_id_note: k.ucdp_id_note,
+        type: k.type,
+        region: k.region,
         years: { from: k.year_from, to: k.year_to },
         attribution: {
           scenario,
           periods: deps.register.periods(k.slug, scenario).map((p) => ({
-            ...p, shares: shares.filter((s) => s.label === p.label).map((s) => ({ sector: s.sector, name: s.name, share: s.share, confidence: s.confidence })),
+            ...p,
+            shares: shares
+              .filter((s) => s.label === p.label)
+              .map((s) => ({ sector: s.sector, name: s.name, share: s.share, confidence: s.confidence })),
           })),
         },
-        records: ledger.rows === 0 ? null : {
-          ledger: {
-            events: ledger.events, deaths_best: ledger.deaths_best,
-            precise_location_pct: ledger.events > 0 ? Math.round((1000 * ledger.precise_events) / ledger.events) / 10 : null,
-            year_min: ledger.year_min, year_max: ledger.year_max, countries: ledger.countries,
-          },
-        },
+        records:
+          ledger.rows === 0
+            ? null
+            : {
+                ledger: {
+                  events: ledger.events,
+                  deaths_best: ledger.deaths_best,
+                  precise_location_pct:
+                    ledger.events > 0 ? Math.round((1000 * ledger.precise_events) / ledger.events) / 10 : null,
+                  year_min: ledger.year_min,
+                  year_max: ledger.year_max,
+                  countries: ledger.countries,
+                },
+              },
       },
       figures: (f) => ({ results: { reach: reach(f, deps, 'conflict', k.slug), reach_order: REACH_ORDER } }),
     };
@@ -125,7 +201,8 @@ export const countryRoute: RouteDef<typeof scenarioQuery, typeof countryParams> 
   path: '/country/:iso3',
   operationId: 'getCountry',
   summary: 'One country',
-  description: 'A country (ISO 3166-1 alpha-3, either case), its UN M49 region and World Bank income group, the harm counted in it per channel, and, when published, its reach.',
+  description:
+    'A country (ISO 3166-1 alpha-3, either case), its UN M49 region and World Bank income group, the harm counted in it per channel, and, when published, its reach.',
   response: 'CountryResponse',
   query: scenarioQuery,
   params: countryParams,
@@ -138,7 +215,10 @@ export const countryRoute: RouteDef<typeof scenarioQuery, typeof countryParams> 
     return {
       scenario: query.scenario ?? DEFAULT_SCENARIO,
       data: {
-        iso3: c.iso3, name: c.name, region: c.region, income_group: c.income_group,
+        iso3: c.iso3,
+        name: c.name,
+        region: c.region,
+        income_group: c.income_group,
         records: { harm_counted: { channels, deaths: channels.reduce((a, ch) => a + ch.deaths, 0) } },
       },
       figures: (f) => ({ results: { reach: reach(f, deps, 'country', c.iso3), reach_order: REACH_ORDER } }),
@@ -150,7 +230,8 @@ export const channelRoute: RouteDef<typeof scenarioQuery, typeof channelParams> 
   path: '/channel/:code',
   operationId: 'getChannel',
   summary: 'One harm channel',
-  description: 'A harm channel (C1 conflict, C2 work, C3 deprivation, C4 exposure): what it counts, whether it needs a population attributable fraction, what it excludes, its attribution rule, the harm counted through it, and, when published, its reach.',
+  description:
+    'A harm channel (C1 conflict, C2 work, C3 deprivation, C4 exposure): what it counts, whether it needs a population attributable fraction, what it excludes, its attribution rule, the harm counted through it, and, when published, its reach.',
   response: 'ChannelResponse',
   query: scenarioQuery,
   params: channelParams,
@@ -158,14 +239,30 @@ export const channelRoute: RouteDef<typeof scenarioQuery, typeof channelParams> 
   normalize: (input) => ({ ...input, params: { code: input.params.code.toUpperCase() } }),
   build({ query, params }, deps) {
     const c = deps.register.channel(params.code);
-    if (!c) throw notFound(`No harm channel '${params.code}'. The channels are C1 conflict, C2 work, C3 deprivation and C4 exposure.`);
+    if (!c)
+      throw notFound(
+        `No harm channel '${params.code}'. The channels are C1 conflict, C2 work, C3 deprivation and C4 exposure.`,
+      );
     const r = deps.register.channelRecords(c.code);
     return {
       scenario: query.scenario ?? DEFAULT_SCENARIO,
       data: {
-        code: c.code, name: c.name, description: c.description, requires_paf: c.requires_paf === 1, exclusion_rule: c.exclusion_rule,
+        code: c.code,
+        name: c.name,
+        description: c.description,
+        requires_paf: c.requires_paf === 1,
+        exclusion_rule: c.exclusion_rule,
         attribution: c.attribution === null ? null : (JSON.parse(c.attribution) as Record<string, unknown>),
-        records: r.rows === 0 ? null : { events: r.events, deaths: r.deaths, countries: r.countries, year_min: r.year_min!, year_max: r.year_max! },
+        records:
+          r.rows === 0
+            ? null
+            : {
+                events: r.events,
+                deaths: r.deaths,
+                countries: r.countries,
+                year_min: r.year_min!,
+                year_max: r.year_max!,
+              },
       },
       figures: (f) => ({ results: { reach: reach(f, deps, 'channel', c.code), reach_order: REACH_ORDER } }),
     };

@@ -33,8 +33,12 @@ after(async () => {
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'main.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, ...env } },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -48,7 +52,10 @@ function prepareDatabase(): string[] {
   const db = openDatabase(databasePath);
   try {
     const account = createAccount(db, 'backup@example.org', now);
-    const keys = Array.from({ length: 40 }, (_, i) => createKey(db, { accountId: account.id, service: 'human', name: `k${i}`, environment: 'live' }, now).key);
+    const keys = Array.from(
+      { length: 40 },
+      (_, i) => createKey(db, { accountId: account.id, service: 'human', name: `k${i}`, environment: 'live' }, now).key,
+    );
     db.transaction(() => credit(db, account.id, 100_000_000, 'top-up', now)).immediate();
     return keys;
   } finally {
@@ -92,12 +99,18 @@ test('a backup under load holds every acknowledged order; restore is refused whi
     while (!stop && !failure) {
       const key = keys[placed++ % keys.length]!;
       const res = await fetch(`${url}/human/v1/tasks`, {
-        method: 'POST', body: JSON.stringify(verifyOrder()),
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        method: 'POST',
+        body: JSON.stringify(verifyOrder()),
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'idempotency-key': randomUUID(),
+        },
       });
       const body = (await res.json()) as { data?: { ref: string } };
       if (res.status === 201) acknowledged.push(body.data!.ref);
-      else if (res.status === 429) await new Promise((r) => setTimeout(r, 50)); // not acknowledged; another key next
+      else if (res.status === 429)
+        await new Promise((r) => setTimeout(r, 50)); // not acknowledged; another key next
       else failure = new Error(`an order was answered ${res.status}: ${JSON.stringify(body)}`);
     }
   };
@@ -126,12 +139,19 @@ test('a backup under load holds every acknowledged order; restore is refused whi
   assert.equal(summary.integrity, 'ok');
   assert.equal(summary.migration, loadMigrations().at(-1)!.version, 'the newest migration');
   assert.ok(duringBackup > 0, 'orders were acknowledged while the backup ran');
-  assert.ok(!existsSync(`${backupFile}-wal`) && !existsSync(`${backupFile}-journal`), 'the backup is one self-contained file');
+  assert.ok(
+    !existsSync(`${backupFile}-wal`) && !existsSync(`${backupFile}-journal`),
+    'the backup is one self-contained file',
+  );
 
   const copy = readRefs(backupFile);
   assert.deepEqual(copy.integrity, ['ok']);
   const missing = beforeBackup.filter((ref) => !copy.refs.has(ref));
-  assert.deepEqual(missing, [], `${missing.length} of ${beforeBackup.length} orders acknowledged before the backup are missing from it`);
+  assert.deepEqual(
+    missing,
+    [],
+    `${missing.length} of ${beforeBackup.length} orders acknowledged before the backup are missing from it`,
+  );
   assert.deepEqual(copy.violations, [], 'the copy is one consistent snapshot: every order has its hold');
   assert.ok(copy.refs.size < acknowledged.length, 'orders placed after the backup are not in it (it is a snapshot)');
 

@@ -26,7 +26,14 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 test('funding reapply-rules withholds a stored person grant and says so, in JSON and in words', async () => {
-  const imported = await cli('funding', 'import', '--source', 'bdns', join(ROOT, 'fixtures', 'funding', 'bdns', 'convocatorias-busqueda-pagina-2.json'), '--json');
+  const imported = await cli(
+    'funding',
+    'import',
+    '--source',
+    'bdns',
+    join(ROOT, 'fixtures', 'funding', 'bdns', 'convocatorias-busqueda-pagina-2.json'),
+    '--json',
+  );
   assert.equal(imported.code, 0, imported.stderr);
   assert.equal(JSON.parse(imported.stdout).withheld, 2);
   // As an older trio stored it: the list-page person grant served.

@@ -33,12 +33,24 @@ after(async () => {
 
 function env(db: string): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH, DATABASE_PATH: db, ...fake.env, FUNDING_SYNC_RATE: '1000', FUNDING_SYNC_RETRY_BASE_MS: '5',
-    FUNDING_SYNC_TIMEOUT_MS: '5000', FUNDING_SYNC_PAGE_SIZE: '2', FUNDING_SYNC_BACKFILL_DAYS: '20', FUNDING_SYNC_CONTACT: 'ops@example.org',
+    PATH: process.env.PATH,
+    DATABASE_PATH: db,
+    ...fake.env,
+    FUNDING_SYNC_RATE: '1000',
+    FUNDING_SYNC_RETRY_BASE_MS: '5',
+    FUNDING_SYNC_TIMEOUT_MS: '5000',
+    FUNDING_SYNC_PAGE_SIZE: '2',
+    FUNDING_SYNC_BACKFILL_DAYS: '20',
+    FUNDING_SYNC_CONTACT: 'ops@example.org',
   };
 }
 
-interface Run { code: number | null; signal: string | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+}
 
 function cli(args: string[], db: string, onStart?: (kill: () => void) => void): Promise<Run> {
   return new Promise((resolve) => {
@@ -55,7 +67,9 @@ function cli(args: string[], db: string, onStart?: (kill: () => void) => void): 
 function snapshot(db: Db) {
   return {
     calls: db.prepare('SELECT id, content_hash, deadline, personal_data FROM funding_calls ORDER BY id').all(),
-    notices: db.prepare('SELECT source_id, bdns_id, published_on, content_hash FROM funding_notices ORDER BY source_id').all(),
+    notices: db
+      .prepare('SELECT source_id, bdns_id, published_on, content_hash FROM funding_notices ORDER BY source_id')
+      .all(),
   };
 }
 
@@ -82,12 +96,17 @@ test('a sync killed mid-way resumes without duplicates or losses; re-running cha
     const timer = setInterval(() => {
       try {
         watcher ??= openDatabase(killed, { readonly: true });
-        const imported = watcher.prepare("SELECT count(*) FROM funding_imports WHERE source = 'boe'").pluck().get() as number;
+        const imported = watcher
+          .prepare("SELECT count(*) FROM funding_imports WHERE source = 'boe'")
+          .pluck()
+          .get() as number;
         if (imported >= 5) {
           clearInterval(timer);
           kill();
         }
-      } catch { /* not created or migrated yet */ }
+      } catch {
+        /* not created or migrated yet */
+      }
     }, 20);
   });
   watcher?.close();
@@ -95,13 +114,19 @@ test('a sync killed mid-way resumes without duplicates or losses; re-running cha
 
   // What the killed run left is consistent: exactly the days up to its watermark, each whole.
   const db = openDatabase(killed);
-  const mark = JSON.parse(db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string).day as string;
+  const mark = JSON.parse(
+    db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string,
+  ).day as string;
   const days = db.prepare('SELECT DISTINCT published_on FROM funding_notices ORDER BY 1').pluck().all() as string[];
   const start = addDays(today, -20);
   assert.ok(days.length >= 4 && days.at(-1)! <= mark, `stored ${days.join(',')}, watermark ${mark}`);
   assert.deepEqual(days, issueDays(start, mark));
   const perDay = parseBoe(sumarioFor(mark.replaceAll('-', ''))).notices.length;
-  assert.deepEqual(db.prepare('SELECT DISTINCT count(*) FROM funding_notices GROUP BY published_on').pluck().all(), [perDay], 'each day whole');
+  assert.deepEqual(
+    db.prepare('SELECT DISTINCT count(*) FROM funding_notices GROUP BY published_on').pluck().all(),
+    [perDay],
+    'each day whole',
+  );
   db.close();
 
   // The next run takes over the dead holder's lock at once, and resumes after the watermark.
@@ -109,7 +134,10 @@ test('a sync killed mid-way resumes without duplicates or losses; re-running cha
   const resumeFrom = fake.requests.length;
   const run2 = await cli(['funding', 'sync', '--json', '--source', 'boe,bdns'], killed);
   assert.equal(run2.code, 0, run2.stderr);
-  const boeAsked = fake.requests.slice(resumeFrom).filter((r) => r.key.startsWith('boe:')).map((r) => r.key);
+  const boeAsked = fake.requests
+    .slice(resumeFrom)
+    .filter((r) => r.key.startsWith('boe:'))
+    .map((r) => r.key);
   assert.equal(boeAsked[0], `boe:${addDays(mark, 1).replaceAll('-', '')}`);
 
   const clean = join(dir, 'clean.sqlite');
@@ -119,13 +147,22 @@ test('a sync killed mid-way resumes without duplicates or losses; re-running cha
   const b = openDatabase(clean);
   const resumed = snapshot(a);
   assert.deepEqual(resumed, snapshot(b));
-  assert.equal(new Set(resumed.notices.map((n) => (n as { source_id: string }).source_id)).size, resumed.notices.length);
+  assert.equal(
+    new Set(resumed.notices.map((n) => (n as { source_id: string }).source_id)).size,
+    resumed.notices.length,
+  );
   a.close();
   b.close();
 
   const run4 = await cli(['funding', 'sync', '--json', '--source', 'boe,bdns'], killed);
   const summary = JSON.parse(run4.stdout) as { sources: Array<{ inserted: number; updated: number; status: string }> };
-  assert.deepEqual(summary.sources.map((s) => [s.status, s.inserted, s.updated]), [['ok', 0, 0], ['ok', 0, 0]]);
+  assert.deepEqual(
+    summary.sources.map((s) => [s.status, s.inserted, s.updated]),
+    [
+      ['ok', 0, 0],
+      ['ok', 0, 0],
+    ],
+  );
   const again = openDatabase(killed);
   assert.deepEqual(snapshot(again), resumed);
   again.close();
@@ -151,8 +188,13 @@ test('a failed source makes the run exit 1 with the summary still printed', asyn
   fake.fail('bdns-list:0', { status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }, { status: 503 });
   const run = await cli(['funding', 'sync', '--json', '--source', 'bdns'], join(dir, 'fail.sqlite'));
   assert.equal(run.code, 1);
-  const s = JSON.parse(run.stdout) as { sources: Array<{ source: string; status: string; failed: number; error: string }> };
-  assert.deepEqual(s.sources.map((x) => [x.source, x.status, x.failed]), [['bdns', 'failed', 1]]);
+  const s = JSON.parse(run.stdout) as {
+    sources: Array<{ source: string; status: string; failed: number; error: string }>;
+  };
+  assert.deepEqual(
+    s.sources.map((x) => [x.source, x.status, x.failed]),
+    [['bdns', 'failed', 1]],
+  );
   assert.match(s.sources[0]!.error, /HTTP 503/);
 });
 
@@ -161,7 +203,11 @@ test('SIGTERM stops a sync between batches and frees its lock; what it stored st
   fake.setDelay(120);
   let watcher: Db | undefined;
   const run = await new Promise<Run>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts', 'funding', 'sync', '--json', '--source', 'boe'], { cwd: ROOT, env: env(file) });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'main.ts', 'funding', 'sync', '--json', '--source', 'boe'],
+      { cwd: ROOT, env: env(file) },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -170,11 +216,15 @@ test('SIGTERM stops a sync between batches and frees its lock; what it stored st
     const timer = setInterval(() => {
       try {
         watcher ??= openDatabase(file, { readonly: true });
-        if ((watcher.prepare("SELECT count(*) FROM funding_imports WHERE source = 'boe'").pluck().get() as number) >= 3) {
+        if (
+          (watcher.prepare("SELECT count(*) FROM funding_imports WHERE source = 'boe'").pluck().get() as number) >= 3
+        ) {
           clearInterval(timer);
           child.kill('SIGTERM');
         }
-      } catch { /* not created or migrated yet */ }
+      } catch {
+        /* not created or migrated yet */
+      }
     }, 20);
   });
   watcher?.close();
@@ -183,7 +233,9 @@ test('SIGTERM stops a sync between batches and frees its lock; what it stored st
   assert.match(run.stderr, /SIGTERM: funding sync stopped/);
   const db = openDatabase(file);
   assert.equal(db.prepare('SELECT count(*) FROM funding_sync_lock').pluck().get(), 0, 'the lock is freed');
-  const mark = JSON.parse(db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string).day as string;
+  const mark = JSON.parse(
+    db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string,
+  ).day as string;
   const days = db.prepare('SELECT DISTINCT published_on FROM funding_notices ORDER BY 1').pluck().all();
   assert.deepEqual(days, issueDays(addDays(today, -20), mark), 'every day up to the watermark, and only those');
   db.close();

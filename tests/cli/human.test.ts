@@ -28,7 +28,7 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('every command has a usage line and a summary, and the SPEC\'s three exist', () => {
+test("every command has a usage line and a summary, and the SPEC's three exist", () => {
   const words = humanCommands.map((c) => c.words.join(' '));
   for (const w of ['balance credit', 'worker verify', 'dispute resolve']) assert.ok(words.includes(w), w);
   for (const c of humanCommands) assert.ok(c.usage.startsWith(c.words.join(' ')) && c.summary.length > 20, c.usage);
@@ -43,9 +43,21 @@ test('catalogue load: the demo one, or a file; a bad file is refused with the re
 });
 
 test('balance credit: cents onto the available balance, durably; refusals name the fix', async () => {
-  const out = await run('balance', 'credit', '--account', 'ops@example.org', '--amount', '5000', '--memo', 'bank transfer 2026-11-21');
+  const out = await run(
+    'balance',
+    'credit',
+    '--account',
+    'ops@example.org',
+    '--amount',
+    '5000',
+    '--memo',
+    'bank transfer 2026-11-21',
+  );
   assert.deepEqual([out.credited_cents, out.available_cents, out.held_cents], [5000, 5000, 0]);
-  assert.equal((await run('balance', 'credit', '--account', 'ops@example.org', '--amount', '250')).available_cents, 5250);
+  assert.equal(
+    (await run('balance', 'credit', '--account', 'ops@example.org', '--amount', '250')).available_cents,
+    5250,
+  );
   const text = humanCommands.find((c) => c.words.join(' ') === 'balance credit')!.text!(out);
   assert.match(text, /credited 5000 cents to ops@example.org/);
   for (const [args, message] of [
@@ -54,20 +66,31 @@ test('balance credit: cents onto the available balance, durably; refusals name t
     [['--account', 'ops@example.org', '--amount=-5'], /positive whole number/],
     [['--account', 'nobody@example.org', '--amount', '5'], /no account with e-mail nobody@example.org/],
     [['--amount', '5'], /--account is required/],
-  ] as Array<[string[], RegExp]>) await assert.rejects(run('balance', 'credit', ...args), message, args.join(' '));
+  ] as Array<[string[], RegExp]>)
+    await assert.rejects(run('balance', 'credit', ...args), message, args.join(' '));
   assert.deepEqual((await run('ledger', 'check')).violations, []);
 });
 
 test('worker verify: whole countries, cities (bare or COUNTRY/city), within countries; revoke', async () => {
-  assert.deepEqual((await run('worker', 'verify', '--account', 'walker@example.org', '--countries', 'fr,ES')).areas, ['ES', 'FR']);
-  assert.deepEqual((await run('worker', 'verify', '--account', 'walker@example.org', '--cities', 'paris,ES/madrid')).areas, ['ES/madrid', 'FR/paris']);
-  assert.deepEqual((await run('worker', 'verify', '--account', 'walker@example.org', '--countries', 'DE', '--cities', 'berlin')).areas, ['DE/berlin']);
+  assert.deepEqual((await run('worker', 'verify', '--account', 'walker@example.org', '--countries', 'fr,ES')).areas, [
+    'ES',
+    'FR',
+  ]);
+  assert.deepEqual(
+    (await run('worker', 'verify', '--account', 'walker@example.org', '--cities', 'paris,ES/madrid')).areas,
+    ['ES/madrid', 'FR/paris'],
+  );
+  assert.deepEqual(
+    (await run('worker', 'verify', '--account', 'walker@example.org', '--countries', 'DE', '--cities', 'berlin')).areas,
+    ['DE/berlin'],
+  );
   for (const [args, message] of [
     [['--countries', 'France'], /two-letter codes/],
     [['--cities', 'atlantis'], /no city 'atlantis'/],
     [['--countries', 'FR', '--cities', 'madrid'], /no city 'madrid' in FR/],
     [[], /give --countries, --cities or both/],
-  ] as Array<[string[], RegExp]>) await assert.rejects(run('worker', 'verify', '--account', 'walker@example.org', ...args), message, args.join(' '));
+  ] as Array<[string[], RegExp]>)
+    await assert.rejects(run('worker', 'verify', '--account', 'walker@example.org', ...args), message, args.join(' '));
   const revoked = await run('worker', 'verify', '--account', 'walker@example.org', '--revoke');
   assert.equal(revoked.verified, false);
   const db = openDatabase(path);
@@ -78,8 +101,14 @@ test('worker verify: whole countries, cities (bare or COUNTRY/city), within coun
 });
 
 test('dispute resolve: refusals for a bad outcome, an unknown task, a task not disputed', async () => {
-  await assert.rejects(run('dispute', 'resolve', '--task', 'tsk_00000000000000000000', '--outcome', 'maybe'), /--outcome is stands or refund/);
-  await assert.rejects(run('dispute', 'resolve', '--task', 'tsk_00000000000000000000', '--outcome', 'refund'), /No task tsk_00000000000000000000/);
+  await assert.rejects(
+    run('dispute', 'resolve', '--task', 'tsk_00000000000000000000', '--outcome', 'maybe'),
+    /--outcome is stands or refund/,
+  );
+  await assert.rejects(
+    run('dispute', 'resolve', '--task', 'tsk_00000000000000000000', '--outcome', 'refund'),
+    /No task tsk_00000000000000000000/,
+  );
   await assert.rejects(run('dispute', 'resolve', '--outcome', 'refund'), /--task is required/);
 });
 

@@ -18,7 +18,11 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main.ts', ...args], { env, cwd: join(import.meta.dirname, '..', '..'), maxBuffer: 1 << 24 });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main.ts', ...args], {
+      env,
+      cwd: join(import.meta.dirname, '..', '..'),
+      maxBuffer: 1 << 24,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -51,11 +55,18 @@ test('demo --no-publish loads the register only; impact run computes, --publish 
   assert.equal(res.code, 0, res.stderr);
   const out = JSON.parse(res.stdout);
   assert.equal(out.ok, true);
-  assert.deepEqual(out.runs.map((r: Record<string, unknown>) => [r.scenario, r.status, r.published, r.draws, r.seed]), [['S-RES', 'validated', false, 60, 5]]);
+  assert.deepEqual(
+    out.runs.map((r: Record<string, unknown>) => [r.scenario, r.status, r.published, r.draws, r.seed]),
+    [['S-RES', 'validated', false, 60, 5]],
+  );
 
   const text = await cli('impact', 'run', '--scenario', 'S-RES', '--draws', '60', '--publish');
   assert.equal(text.code, 0, text.stderr);
-  assert.match(text.stdout.trim(), /^S-RES run 2 validated and published: 48 products, 60 draws, seed 20260101, [\d.]+ s$/, 'one summary line per run');
+  assert.match(
+    text.stdout.trim(),
+    /^S-RES run 2 validated and published: 48 products, 60 draws, seed 20260101, [\d.]+ s$/,
+    'one summary line per run',
+  );
 
   const published = await cli('impact', 'publish', String(out.runs[0].id));
   assert.match(published.stdout, /run 1 is now the current S-RES run \(was run 2\)/);

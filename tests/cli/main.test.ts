@@ -16,7 +16,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main.ts', ...args], { env, cwd: join(import.meta.dirname, '..', '..') });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main.ts', ...args], {
+      env,
+      cwd: join(import.meta.dirname, '..', '..'),
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -33,7 +36,23 @@ const json = async (...args: string[]) => {
 test('every command has --help; no command prints the overview', async () => {
   const overview = await cli();
   assert.equal(overview.code, 0);
-  for (const words of ['serve', 'migrate', 'demo', 'funding import', 'funding reapply-rules', 'account create', 'key create', 'key list', 'key revoke', 'key rotate', 'subscription set', 'impact run', 'balance credit', 'worker verify', 'dispute resolve']) {
+  for (const words of [
+    'serve',
+    'migrate',
+    'demo',
+    'funding import',
+    'funding reapply-rules',
+    'account create',
+    'key create',
+    'key list',
+    'key revoke',
+    'key rotate',
+    'subscription set',
+    'impact run',
+    'balance credit',
+    'worker verify',
+    'dispute resolve',
+  ]) {
     assert.match(overview.stdout, new RegExp(words));
     const help = await cli(...words.split(' '), '--help');
     assert.equal(help.code, 0, words);
@@ -52,10 +71,30 @@ test('accounts, keys and subscriptions from the command line', async () => {
   assert.equal(taken.code, 1);
   assert.match(taken.stderr, /exists already/);
 
-  const created = await json('key', 'create', '--account', 'ops@example.org', '--service', 'funding', '--name', 'laptop');
+  const created = await json(
+    'key',
+    'create',
+    '--account',
+    'ops@example.org',
+    '--service',
+    'funding',
+    '--name',
+    'laptop',
+  );
   assert.match(created.key, /^fnd_[0-9A-Za-z]{49}$/);
   assert.equal(created.display_prefix, created.key.slice(0, 8));
-  const human = await json('key', 'create', '--account', 'ops@example.org', '--service', 'human', '--env', 'live', '--scopes', 'tasks:read');
+  const human = await json(
+    'key',
+    'create',
+    '--account',
+    'ops@example.org',
+    '--service',
+    'human',
+    '--env',
+    'live',
+    '--scopes',
+    'tasks:read',
+  );
   assert.match(human.key, /^ho_live_/);
   assert.deepEqual(human.scopes, ['tasks:read']);
 
@@ -78,7 +117,11 @@ test('accounts, keys and subscriptions from the command line', async () => {
   const revoked = await json('key', 'revoke', String(created.id));
   assert.ok(revoked.revoked.revoked_at);
 
-  assert.deepEqual(await json('subscription', 'set', '--account', 'ops@example.org', '--plan', 'pro'), { account: 'ops@example.org', plan: 'pro', until: null });
+  assert.deepEqual(await json('subscription', 'set', '--account', 'ops@example.org', '--plan', 'pro'), {
+    account: 'ops@example.org',
+    plan: 'pro',
+    until: null,
+  });
   assert.equal((await json('subscription', 'set', '--account', 'ops@example.org', '--plan', 'none')).plan, 'none');
 });
 
@@ -87,7 +130,10 @@ test('bad input: a clear message and a non-zero exit, nothing written', async ()
     [['key', 'create', '--account', 'nobody@example.org', '--service', 'funding'], /no account with e-mail/],
     [['key', 'create', '--account', 'ops@example.org', '--service', 'weather'], /--service is one of/],
     [['key', 'create', '--account', 'ops@example.org', '--service', 'funding', '--env', 'live'], /only for human keys/],
-    [['key', 'create', '--account', 'ops@example.org', '--service', 'human', '--scopes', 'tasks:delete'], /scope tasks:delete does not exist/],
+    [
+      ['key', 'create', '--account', 'ops@example.org', '--service', 'human', '--scopes', 'tasks:delete'],
+      /scope tasks:delete does not exist/,
+    ],
     [['key', 'revoke', 'abc'], /key id/],
     [['key', 'rotate', '1', '--expire-old-in', '30d'], /at most 7d/],
     [['account', 'create', '--email', 'not-an-address'], /not an e-mail address/],

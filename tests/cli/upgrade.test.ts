@@ -24,7 +24,10 @@ const LATEST = MIGRATIONS.at(-1)!.version;
 function databaseAt(name: string, version: number): string {
   const path = join(dir, name);
   const db = openDatabase(path);
-  migrate(db, MIGRATIONS.filter((m) => m.version <= version));
+  migrate(
+    db,
+    MIGRATIONS.filter((m) => m.version <= version),
+  );
   db.close();
   return path;
 }
@@ -40,17 +43,32 @@ const versions = (path: string) => {
 
 function serve(path: string, ...flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'main.ts', 'serve', ...flags], { cwd: ROOT, env: { ...process.env, PORT: '0', DATABASE_PATH: path, DEMO: 'off' }, timeout: 120_000 },
-      (err, stdout, stderr) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'main.ts', 'serve', ...flags],
+      { cwd: ROOT, env: { ...process.env, PORT: '0', DATABASE_PATH: path, DEMO: 'off' }, timeout: 120_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
 test('serve applies the pending migrations of an older database at start, then serves', async () => {
   const path = databaseAt('older.sqlite', LATEST - 2);
-  assert.deepEqual(versions(path), MIGRATIONS.filter((m) => m.version <= LATEST - 2).map((m) => m.version));
-  const server = await startServeProcess(['--import', 'tsx', 'main.ts', 'serve'], { DATABASE_PATH: path, DEMO: 'off' }, ROOT);
+  assert.deepEqual(
+    versions(path),
+    MIGRATIONS.filter((m) => m.version <= LATEST - 2).map((m) => m.version),
+  );
+  const server = await startServeProcess(
+    ['--import', 'tsx', 'main.ts', 'serve'],
+    { DATABASE_PATH: path, DEMO: 'off' },
+    ROOT,
+  );
   try {
-    assert.deepEqual(versions(path), MIGRATIONS.map((m) => m.version), `migrations ${LATEST - 1} and ${LATEST} were applied`);
+    assert.deepEqual(
+      versions(path),
+      MIGRATIONS.map((m) => m.version),
+      `migrations ${LATEST - 1} and ${LATEST} were applied`,
+    );
     const capabilities = await fetch(`${server.url}/human/v1/capabilities`);
     assert.equal(capabilities.status, 200, 'the tables of the newest migration are there');
   } finally {
@@ -61,13 +79,22 @@ test('serve applies the pending migrations of an older database at start, then s
 test('serve refuses a database written by a newer trio, with a clear message and no change', async () => {
   const path = databaseAt('newer.sqlite', 3);
   const db = openDatabase(path);
-  db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(LATEST + 1, 'from_the_future', Date.now());
+  db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+    LATEST + 1,
+    'from_the_future',
+    Date.now(),
+  );
   db.close();
 
   const refused = await serve(path);
   assert.equal(refused.code, 1);
   const message = refused.stderr.trim();
-  assert.match(message, new RegExp(`^error: This database is at migration ${LATEST + 1} \\(from_the_future\\), but this version of trio knows migrations up to ${LATEST}`));
+  assert.match(
+    message,
+    new RegExp(
+      `^error: This database is at migration ${LATEST + 1} \\(from_the_future\\), but this version of trio knows migrations up to ${LATEST}`,
+    ),
+  );
   assert.match(message, /written by a newer trio\. Nothing was changed\./);
   assert.match(message, /Run the newer trio again .* restore a backup taken before the upgrade/);
   assert.doesNotMatch(refused.stderr, /\n\s+at /, 'no stack trace');

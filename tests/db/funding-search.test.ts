@@ -21,25 +21,44 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 const DAY = 86_400_000;
 const COUNTRIES = ['ES', 'ES', 'ES', 'ES', 'ES', 'ES', 'EU', 'EU', 'FR', 'PT', 'IT', 'DE'];
-const WORDS = ['ayudas energía', 'subvenciones agua', 'hydrogen grants', 'innovación pymes', 'research fellowships', 'vino y turismo'];
+const WORDS = [
+  'ayudas energía',
+  'subvenciones agua',
+  'hydrogen grants',
+  'innovación pymes',
+  'research fellowships',
+  'vino y turismo',
+];
 
 function corpus() {
   const db = openDatabase(join(dir, `s${Math.random()}.db`));
   migrate(db, undefined, NOW);
-  const insert = db.prepare(`INSERT INTO funding_calls (id, source, source_id, title, country, region, published_on, deadline, cutoffs,
+  const insert =
+    db.prepare(`INSERT INTO funding_calls (id, source, source_id, title, country, region, published_on, deadline, cutoffs,
       time_zone, closes_at, opens_at, language, source_status, content_hash, imported_at, updated_at)
     VALUES (@id, @source, @sid, @title, @country, @region, @published, @deadline, @cutoffs, 'Europe/Madrid', @closes, @opens, @language, @status, 'h', 0, 0)`);
   for (let i = 0; i < 240; i++) {
     const closes = i % 9 === 0 ? null : NOW + (((i % 10) - 9) * 45 + 20) * DAY + (i % 3) * DAY; // mostly past, some to come; some undated
     const deadline = closes === null ? null : new Date(closes - DAY / 2).toISOString().slice(0, 10);
     insert.run({
-      id: `bdns:${700000 + i}`, source: i % 5 === 0 ? 'boe' : 'bdns', sid: String(700000 + i), title: `${WORDS[i % WORDS.length]} ${i}`,
-      country: COUNTRIES[i % COUNTRIES.length], region: i % 4 === 0 ? 'ES300 - Madrid' : i % 4 === 1 ? 'ES511 - Barcelona' : null, published: new Date(NOW - (240 - i) * DAY).toISOString().slice(0, 10),
-      deadline, cutoffs: deadline ? JSON.stringify([{ date: deadline, time: null }]) : '[]', closes, opens: i % 11 === 0 ? NOW + 5 * DAY : null,
-      language: i % 3 === 0 ? 'en' : 'es', status: i % 13 === 0 ? 'closed' : null,
+      id: `bdns:${700000 + i}`,
+      source: i % 5 === 0 ? 'boe' : 'bdns',
+      sid: String(700000 + i),
+      title: `${WORDS[i % WORDS.length]} ${i}`,
+      country: COUNTRIES[i % COUNTRIES.length],
+      region: i % 4 === 0 ? 'ES300 - Madrid' : i % 4 === 1 ? 'ES511 - Barcelona' : null,
+      published: new Date(NOW - (240 - i) * DAY).toISOString().slice(0, 10),
+      deadline,
+      cutoffs: deadline ? JSON.stringify([{ date: deadline, time: null }]) : '[]',
+      closes,
+      opens: i % 11 === 0 ? NOW + 5 * DAY : null,
+      language: i % 3 === 0 ? 'en' : 'es',
+      status: i % 13 === 0 ? 'closed' : null,
     });
   }
-  db.prepare("INSERT INTO funding_imports (source, file_name, file_sha256, imported_at, inserted, updated, unchanged, withheld) VALUES ('bdns', 't', 'x', 0, 240, 0, 0, 0)").run();
+  db.prepare(
+    "INSERT INTO funding_imports (source, file_name, file_sha256, imported_at, inserted, updated, unchanged, withheld) VALUES ('bdns', 't', 'x', 0, 240, 0, 0, 0)",
+  ).run();
   return db;
 }
 
@@ -67,7 +86,14 @@ test('a text search with filters equals the text search filtered row by row, whi
           if (status) params.status = status;
           if (source) params.source = source;
           const got = all(params).map((c) => c.id);
-          const expected = base.filter((c) => (!country || c.country === country) && (!status || c.status === status) && (!source || c.source === source)).map((c) => c.id);
+          const expected = base
+            .filter(
+              (c) =>
+                (!country || c.country === country) &&
+                (!status || c.status === status) &&
+                (!source || c.source === source),
+            )
+            .map((c) => c.id);
           assert.deepEqual(got, expected, JSON.stringify(params));
           const total = search.search(toFilters(params, NOW), 1, null).total;
           assert.equal(total, expected.length, `total ${JSON.stringify(params)}`);
@@ -79,12 +105,20 @@ test('a text search with filters equals the text search filtered row by row, whi
 
 test('a served cut-off that has passed moves on before a search reads it', () => {
   const db = corpus();
-  const cutoffs = [{ date: '2026-12-01', time: null }, { date: '2027-03-01', time: null }];
-  db.prepare(`INSERT INTO funding_calls (id, source, source_id, title, country, deadline, cutoffs, time_zone, closes_at, language, content_hash, imported_at, updated_at)
-    VALUES ('eu:MULTI', 'eu', 'MULTI', 'multi cut-off hydrogen', 'EU', '2026-12-01', ?, 'Europe/Brussels', ?, 'en', 'h', 0, 0)`)
-    .run(JSON.stringify(cutoffs), Date.parse('2027-03-01T23:00:00Z'));
+  const cutoffs = [
+    { date: '2026-12-01', time: null },
+    { date: '2027-03-01', time: null },
+  ];
+  db.prepare(
+    `INSERT INTO funding_calls (id, source, source_id, title, country, deadline, cutoffs, time_zone, closes_at, language, content_hash, imported_at, updated_at)
+    VALUES ('eu:MULTI', 'eu', 'MULTI', 'multi cut-off hydrogen', 'EU', '2026-12-01', ?, 'Europe/Brussels', ?, 'en', 'h', 0, 0)`,
+  ).run(JSON.stringify(cutoffs), Date.parse('2027-03-01T23:00:00Z'));
   const served = () => db.prepare("SELECT deadline, served_closes_at FROM funding_calls WHERE id = 'eu:MULTI'").get();
-  assert.deepEqual(served(), { deadline: '2026-12-01', served_closes_at: Date.parse('2026-12-01T23:00:00Z') }, 'the trigger keeps the served instant');
+  assert.deepEqual(
+    served(),
+    { deadline: '2026-12-01', served_closes_at: Date.parse('2026-12-01T23:00:00Z') },
+    'the trigger keeps the served instant',
+  );
   const search = new FundingSearch(db);
   const later = Date.parse('2026-12-15T10:00:00Z');
   const ids = search.search(toFilters({ sort: 'deadline', status: 'open' }, later), 500, null).rows.map((r) => r.id);
@@ -95,10 +129,21 @@ test('a served cut-off that has passed moves on before a search reads it', () =>
 test('sorted text searches: read-and-sort (few matches), the walk against a list (more) and the walk with an FTS seek per row (many) give the same pages', () => {
   const db = corpus();
   const sortFew = new FundingSearch(db);
-  for (const walk of [new FundingSearch(db, { materializeUpTo: 0, listUpTo: 1_000_000, countBudget: 10_000 }), new FundingSearch(db, { materializeUpTo: 0, listUpTo: 0, countBudget: 10_000 })]) {
-    for (const text of [{ q: 'ayudas' }, { q: 'research OR vino' }, { q: 'subvenciones -agua' }, { region: 'Madrid' }, { q: 'ayudas', region: 'barcelona' }] as Array<Record<string, string>>) {
+  for (const walk of [
+    new FundingSearch(db, { materializeUpTo: 0, listUpTo: 1_000_000, countBudget: 10_000 }),
+    new FundingSearch(db, { materializeUpTo: 0, listUpTo: 0, countBudget: 10_000 }),
+  ]) {
+    for (const text of [
+      { q: 'ayudas' },
+      { q: 'research OR vino' },
+      { q: 'subvenciones -agua' },
+      { region: 'Madrid' },
+      { q: 'ayudas', region: 'barcelona' },
+    ] as Array<Record<string, string>>) {
       for (const sort of ['deadline', '-deadline', 'published'] as const) {
-        for (const extra of [{}, { status: 'open' }, { country: 'FR' }, { source: 'boe' }] as Array<Record<string, string>>) {
+        for (const extra of [{}, { status: 'open' }, { country: 'FR' }, { source: 'boe' }] as Array<
+          Record<string, string>
+        >) {
           const params: Record<string, string> = { ...text, sort, ...extra };
           const ids = (s: FundingSearch) => s.rows(toFilters(params, NOW), 1000, null).map((r) => r.id);
           const expected = ids(sortFew);
@@ -123,14 +168,25 @@ test('a filtered text count that looks through more text matches than its budget
   const db = corpus();
   const full = new FundingSearch(db);
   const budgeted = new FundingSearch(db, { materializeUpTo: 10_000, listUpTo: 100_000, countBudget: 12 });
-  const cases: FilterParams[] = [{ q: 'ayudas OR research OR vino', status: 'open' }, { q: 'ayudas OR research OR vino', status: 'forthcoming' }, { q: 'ayudas OR research', country: 'ES' }];
+  const cases: FilterParams[] = [
+    { q: 'ayudas OR research OR vino', status: 'open' },
+    { q: 'ayudas OR research OR vino', status: 'forthcoming' },
+    { q: 'ayudas OR research', country: 'ES' },
+  ];
   for (const params of cases) {
     const exact = full.search(toFilters(params, NOW), 1, null);
     const floor = budgeted.search(toFilters(params, NOW), 1, null);
     assert.equal(exact.exact, true, JSON.stringify(params));
     assert.equal(floor.exact, false, JSON.stringify(params));
-    assert.ok(floor.total <= exact.total && floor.total <= 12, `${JSON.stringify(params)}: ${floor.total} ≤ ${exact.total}`);
-    assert.deepEqual(floor.rows.map((r) => r.id), exact.rows.map((r) => r.id), 'the page itself is not affected');
+    assert.ok(
+      floor.total <= exact.total && floor.total <= 12,
+      `${JSON.stringify(params)}: ${floor.total} ≤ ${exact.total}`,
+    );
+    assert.deepEqual(
+      floor.rows.map((r) => r.id),
+      exact.rows.map((r) => r.id),
+      'the page itself is not affected',
+    );
   }
   // Without a filter the index counts alone: exact.
   assert.equal(budgeted.search(toFilters({ q: 'ayudas' }, NOW), 1, null).exact, true);

@@ -21,7 +21,17 @@ import { startFakeSources, sumarioFor, type FakeSources } from '../helpers/fundi
 
 const TODAY = '2026-11-25'; // a Wednesday; 2026-11-22 is a Sunday (no BOE)
 const NOW = Date.parse(`${TODAY}T10:00:00Z`);
-const DAYS = ['2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25'];
+const DAYS = [
+  '2026-11-17',
+  '2026-11-18',
+  '2026-11-19',
+  '2026-11-20',
+  '2026-11-21',
+  '2026-11-22',
+  '2026-11-23',
+  '2026-11-24',
+  '2026-11-25',
+];
 const ymd = (d: string) => d.replaceAll('-', '');
 
 let dir: string;
@@ -42,23 +52,43 @@ function freshDb(): Db {
   return db;
 }
 
-const config = (env: Record<string, string> = {}) => readFundingSyncConfig({
-  ...fake.env, FUNDING_SYNC_RATE: '1000', FUNDING_SYNC_RETRY_BASE_MS: '5', FUNDING_SYNC_RETRY_MAX_MS: '3000',
-  FUNDING_SYNC_TIMEOUT_MS: '1000', FUNDING_SYNC_RETRIES: '2', FUNDING_SYNC_PAGE_SIZE: '2', FUNDING_SYNC_BACKFILL_DAYS: '8',
-  FUNDING_SYNC_BATCH_ROWS: '2', // the CORDIS export and the EU bulk file in several batches
-  FUNDING_SYNC_CONTACT: 'funding-ops@example.org', ...env,
-});
+const config = (env: Record<string, string> = {}) =>
+  readFundingSyncConfig({
+    ...fake.env,
+    FUNDING_SYNC_RATE: '1000',
+    FUNDING_SYNC_RETRY_BASE_MS: '5',
+    FUNDING_SYNC_RETRY_MAX_MS: '3000',
+    FUNDING_SYNC_TIMEOUT_MS: '1000',
+    FUNDING_SYNC_RETRIES: '2',
+    FUNDING_SYNC_PAGE_SIZE: '2',
+    FUNDING_SYNC_BACKFILL_DAYS: '8',
+    FUNDING_SYNC_BATCH_ROWS: '2', // the CORDIS export and the EU bulk file in several batches
+    FUNDING_SYNC_CONTACT: 'funding-ops@example.org',
+    ...env,
+  });
 
 const sync = (db: Db, sources?: SourceCode[], env?: Record<string, string>, since?: string) =>
-  runFundingSync(db, { config: config(env), ...(sources ? { sources } : {}), since: since ?? null, now: () => NOW, version: '0.1.0' });
+  runFundingSync(db, {
+    config: config(env),
+    ...(sources ? { sources } : {}),
+    since: since ?? null,
+    now: () => NOW,
+    version: '0.1.0',
+  });
 
 const bySource = (s: SyncSummary) => Object.fromEntries(s.sources.map((x) => [x.source, x]));
 
 /** Every stored fact of the corpus, without the times it was written. */
 function snapshot(db: Db) {
   return {
-    calls: db.prepare('SELECT id, content_hash, deadline, deadline_time, personal_data, language FROM funding_calls ORDER BY id').all(),
-    notices: db.prepare('SELECT source_id, bdns_id, published_on, content_hash FROM funding_notices ORDER BY source_id').all(),
+    calls: db
+      .prepare(
+        'SELECT id, content_hash, deadline, deadline_time, personal_data, language FROM funding_calls ORDER BY id',
+      )
+      .all(),
+    notices: db
+      .prepare('SELECT source_id, bdns_id, published_on, content_hash FROM funding_notices ORDER BY source_id')
+      .all(),
     projects: db.prepare('SELECT source_id, coordinator, content_hash FROM funding_projects ORDER BY source_id').all(),
   };
 }
@@ -72,25 +102,55 @@ test('a first sync stores every source; a second changes nothing and fetches onl
 
   // EU: 7 hits over 4 pages of 2, 4 topics; the English hit wins even when its German one came first
   // (and the French one is on the next page); CERV exists only in es/it.
-  const sedia = JSON.parse(readFileSync('fixtures/funding/eu/sedia-search.json', 'utf8')) as { results: Array<{ metadata: { identifier: string[] } }> };
+  const sedia = JSON.parse(readFileSync('fixtures/funding/eu/sedia-search.json', 'utf8')) as {
+    results: Array<{ metadata: { identifier: string[] } }>;
+  };
   const identifiers = [...new Set(sedia.results.map((r) => r.metadata.identifier[0]))].sort();
-  assert.deepEqual(db.prepare("SELECT source_id FROM funding_calls WHERE source = 'eu' ORDER BY source_id").pluck().all(), identifiers);
-  assert.equal(db.prepare("SELECT language FROM funding_calls WHERE id = 'eu:HORIZON-CL4-2027-DIGITAL-EMERGING-01-12'").pluck().get(), 'en');
+  assert.deepEqual(
+    db.prepare("SELECT source_id FROM funding_calls WHERE source = 'eu' ORDER BY source_id").pluck().all(),
+    identifiers,
+  );
+  assert.equal(
+    db
+      .prepare("SELECT language FROM funding_calls WHERE id = 'eu:HORIZON-CL4-2027-DIGITAL-EMERGING-01-12'")
+      .pluck()
+      .get(),
+    'en',
+  );
   assert.equal(db.prepare("SELECT language FROM funding_calls WHERE id = 'eu:CERV-2027-CHILD'").pluck().get(), 'es');
   const euPages = fake.requests.slice(start).filter((r) => r.key.startsWith('eu-search'));
-  assert.deepEqual(euPages.map((r) => r.key), ['eu-search:1', 'eu-search:2', 'eu-search:3', 'eu-search:4']);
+  assert.deepEqual(
+    euPages.map((r) => r.key),
+    ['eu-search:1', 'eu-search:2', 'eu-search:3', 'eu-search:4'],
+  );
   assert.ok(euPages.every((r) => r.method === 'POST' && r.headers['content-type']!.startsWith('multipart/form-data')));
 
   // BOE: one sumario per day of the backfill; the Sunday answered 404 and stored nothing.
-  const boeDays = fake.requests.slice(start).filter((r) => r.key.startsWith('boe:')).map((r) => r.key);
-  assert.deepEqual(boeDays, DAYS.map((d) => `boe:${ymd(d)}`));
+  const boeDays = fake.requests
+    .slice(start)
+    .filter((r) => r.key.startsWith('boe:'))
+    .map((r) => r.key);
+  assert.deepEqual(
+    boeDays,
+    DAYS.map((d) => `boe:${ymd(d)}`),
+  );
   const noticeDays = db.prepare('SELECT DISTINCT published_on FROM funding_notices ORDER BY 1').pluck().all();
-  assert.deepEqual(noticeDays, DAYS.filter((d) => d !== '2026-11-22'));
+  assert.deepEqual(
+    noticeDays,
+    DAYS.filter((d) => d !== '2026-11-22'),
+  );
   assert.equal(first.boe!.skipped, 1, 'the Sunday');
 
   // The same documents through `funding import`'s entry point give the same rows (one code path).
   const ref = freshDb();
-  importFundingText(ref, 'cordis', 'x', readFileSync('fixtures/funding/cordis/project.csv', 'utf8'), NOW, readFileSync('fixtures/funding/cordis/organization.csv', 'utf8'));
+  importFundingText(
+    ref,
+    'cordis',
+    'x',
+    readFileSync('fixtures/funding/cordis/project.csv', 'utf8'),
+    NOW,
+    readFileSync('fixtures/funding/cordis/organization.csv', 'utf8'),
+  );
   for (const d of DAYS.filter((x) => x !== '2026-11-22')) importFundingText(ref, 'boe', d, sumarioFor(ymd(d)), NOW);
   const details = fake.requests.slice(start).filter((r) => r.key.startsWith('bdns-detail'));
   for (const r of details) importFundingText(ref, 'bdns', r.url, await (await fetch(fake.url + r.url)).text(), NOW);
@@ -100,7 +160,9 @@ test('a first sync stores every source; a second changes nothing and fetches onl
   assert.deepEqual(nonEu(snapshot(db).calls), nonEu(snapshot(ref).calls));
 
   // BDNS: one detail request per listed call, over several list pages; 910777 names a person: withheld.
-  const listed = JSON.parse(readFileSync('fixtures/funding/bdns/convocatorias-busqueda.json', 'utf8')).content.map((c: { numeroConvocatoria: string }) => String(c.numeroConvocatoria)).sort();
+  const listed = JSON.parse(readFileSync('fixtures/funding/bdns/convocatorias-busqueda.json', 'utf8'))
+    .content.map((c: { numeroConvocatoria: string }) => String(c.numeroConvocatoria))
+    .sort();
   assert.deepEqual(details.map((r) => r.key.split(':')[1]).sort(), listed);
   assert.ok(fake.requests.slice(start).filter((r) => r.key.startsWith('bdns-list')).length >= 3, 'several list pages');
   assert.equal(db.prepare("SELECT personal_data FROM funding_calls WHERE id = 'bdns:910777'").pluck().get(), 1);
@@ -111,7 +173,9 @@ test('a first sync stores every source; a second changes nothing and fetches onl
   assert.equal(db.prepare("SELECT count(*) FROM funding_imports WHERE source = 'cordis'").pluck().get(), 3);
 
   // Polite: every request names trio and the operator's contact.
-  assert.ok(firstRequests.every((r) => /^trio\/0\.1\.0 \(.*funding-ops@example\.org\)$/.test(r.headers['user-agent'] ?? '')));
+  assert.ok(
+    firstRequests.every((r) => /^trio\/0\.1\.0 \(.*funding-ops@example\.org\)$/.test(r.headers['user-agent'] ?? '')),
+  );
 
   // Again: nothing changes, not even the import log; CORDIS is asked conditionally (304).
   const before = snapshot(db);
@@ -123,7 +187,11 @@ test('a first sync stores every source; a second changes nothing and fetches onl
   for (const s of Object.values(second)) assert.deepEqual([s.status, s.inserted, s.updated], ['ok', 0, 0], s.source);
   const again = fake.requests.slice(mid);
   assert.equal(again.filter((r) => r.key.startsWith('bdns-detail')).length, 0, 'no detail fetched twice');
-  assert.deepEqual(again.filter((r) => r.key.startsWith('boe:')).map((r) => r.key), [`boe:${ymd(TODAY)}`], 'only today is read again');
+  assert.deepEqual(
+    again.filter((r) => r.key.startsWith('boe:')).map((r) => r.key),
+    [`boe:${ymd(TODAY)}`],
+    'only today is read again',
+  );
   const cordis = again.find((r) => r.key === 'cordis')!;
   assert.equal(cordis.headers['if-none-match'], '"cordis-1"');
   assert.equal(cordis.headers['if-modified-since'], 'Mon, 02 Nov 2026 08:00:00 GMT');
@@ -142,7 +210,9 @@ test('a 429 with Retry-After is waited out, then the day is stored', async () =>
   const hits = fake.requests.slice(mark).filter((r) => r.key === key);
   assert.equal(hits.length, 2);
   assert.ok(hits[1]!.at - hits[0]!.at >= 950, `waited ${hits[1]!.at - hits[0]!.at} ms for Retry-After: 1`);
-  assert.ok((db.prepare('SELECT count(*) FROM funding_notices WHERE published_on = ?').pluck().get('2026-11-19') as number) > 0);
+  assert.ok(
+    (db.prepare('SELECT count(*) FROM funding_notices WHERE published_on = ?').pluck().get('2026-11-19') as number) > 0,
+  );
   db.close();
 });
 
@@ -152,7 +222,10 @@ test('a 503 then success: the page is fetched again and nothing falls back', asy
   const mark = fake.requests.length;
   const s = bySource(await sync(db, ['eu']));
   assert.equal(s.eu!.status, 'ok');
-  assert.deepEqual(fake.requests.slice(mark).map((r) => r.key), ['eu-search:1', 'eu-search:2', 'eu-search:2', 'eu-search:3', 'eu-search:4']);
+  assert.deepEqual(
+    fake.requests.slice(mark).map((r) => r.key),
+    ['eu-search:1', 'eu-search:2', 'eu-search:2', 'eu-search:3', 'eu-search:4'],
+  );
   assert.equal(db.prepare("SELECT count(*) FROM funding_calls WHERE source = 'eu'").pluck().get(), 4);
   db.close();
 });
@@ -164,7 +237,10 @@ test('a slow answer past the timeout is abandoned and asked again', async () => 
   const s = bySource(await sync(db, ['bdns'], { FUNDING_SYNC_TIMEOUT_MS: '300' }));
   assert.equal(s.bdns!.status, 'ok');
   assert.equal(fake.requests.slice(mark).filter((r) => r.key === 'bdns-detail:912345').length, 2);
-  assert.ok(db.prepare("SELECT deadline FROM funding_calls WHERE id = 'bdns:912345'").pluck().get(), 'the detail (with its deadline) is stored');
+  assert.ok(
+    db.prepare("SELECT deadline FROM funding_calls WHERE id = 'bdns:912345'").pluck().get(),
+    'the detail (with its deadline) is stored',
+  );
   db.close();
 });
 
@@ -199,14 +275,25 @@ test('malformed JSON in a sumario stops BOE at that day; the next run resumes th
   assert.equal(s1.boe!.status, 'failed');
   assert.match(s1.boe!.error!, /not valid JSON/);
   assert.equal(s1.bdns!.status, 'ok', 'the other source went on');
-  assert.deepEqual(db.prepare('SELECT DISTINCT published_on FROM funding_notices ORDER BY 1').pluck().all(), ['2026-11-17', '2026-11-18', '2026-11-19']);
-  assert.equal(JSON.parse(db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string).day, '2026-11-19');
+  assert.deepEqual(db.prepare('SELECT DISTINCT published_on FROM funding_notices ORDER BY 1').pluck().all(), [
+    '2026-11-17',
+    '2026-11-18',
+    '2026-11-19',
+  ]);
+  assert.equal(
+    JSON.parse(db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string).day,
+    '2026-11-19',
+  );
   assert.equal(db.prepare("SELECT consecutive_failures FROM funding_sync_state WHERE source = 'boe'").pluck().get(), 1);
 
   const mark = fake.requests.length;
   const s2 = bySource(await sync(db, ['boe', 'bdns']));
   assert.equal(s2.boe!.status, 'ok');
-  assert.equal(fake.requests.slice(mark).filter((r) => r.key.startsWith('boe:'))[0]!.key, bad, 'resumed at the failed day');
+  assert.equal(
+    fake.requests.slice(mark).filter((r) => r.key.startsWith('boe:'))[0]!.key,
+    bad,
+    'resumed at the failed day',
+  );
   assert.equal(db.prepare("SELECT consecutive_failures FROM funding_sync_state WHERE source = 'boe'").pluck().get(), 0);
   const clean = freshDb();
   await sync(clean, ['boe', 'bdns']);
@@ -224,9 +311,13 @@ test('malformed JSON from the search API: the EU falls back to the bulk referenc
   assert.match(s.eu!.notes.join(' '), /fell back to the bulk reference file/);
   assert.ok(fake.requests.slice(mark).some((r) => r.key === 'eu-bulk'));
   // grantsTenders.json: its grants (tenders skipped) with programme names from the file.
-  const bulk = JSON.parse(readFileSync('fixtures/funding/eu/grantsTenders.json', 'utf8')).fundingData.GrantTenderObj as Array<{ identifier: string; type: number }>;
+  const bulk = JSON.parse(readFileSync('fixtures/funding/eu/grantsTenders.json', 'utf8')).fundingData
+    .GrantTenderObj as Array<{ identifier: string; type: number }>;
   const grants = [...new Set(bulk.filter((r) => String(r.type) !== '0').map((r) => r.identifier))].sort();
-  assert.deepEqual(db.prepare("SELECT source_id FROM funding_calls WHERE source = 'eu' ORDER BY 1").pluck().all(), grants);
+  assert.deepEqual(
+    db.prepare("SELECT source_id FROM funding_calls WHERE source = 'eu' ORDER BY 1").pluck().all(),
+    grants,
+  );
 
   // The next fallback asks for the bulk file conditionally; a 304 imports nothing.
   fake.fail('eu-search:1', { status: 503 }, { status: 503 }, { status: 503 });
@@ -242,7 +333,9 @@ test('malformed JSON from the search API: the EU falls back to the bulk referenc
 
 test('a BDNS error inside a 200 fails BDNS without storing the call or its fingerprint', async () => {
   const db = freshDb();
-  fake.fail('bdns-detail:913870', { body: '{"codigo":"ERR_MANTENIMIENTO_BBDD","error":"Base de datos en mantenimiento"}' });
+  fake.fail('bdns-detail:913870', {
+    body: '{"codigo":"ERR_MANTENIMIENTO_BBDD","error":"Base de datos en mantenimiento"}',
+  });
   const s1 = bySource(await sync(db, ['bdns']));
   assert.equal(s1.bdns!.status, 'failed');
   assert.match(s1.bdns!.error!, /ERR_MANTENIMIENTO_BBDD/);
@@ -261,11 +354,17 @@ test('an ETag answered with 304 imports nothing; a new export is imported', asyn
   const s = bySource(await sync(db, ['cordis']));
   assert.deepEqual([s.cordis!.fetched, s.cordis!.skipped, s.cordis!.inserted, s.cordis!.updated], [0, 1, 0, 0]);
   assert.deepEqual(snapshot(db), before);
-  const csv = readFileSync('fixtures/funding/cordis/project.csv', 'utf8').replace('Restoring Iberian cereal steppes', 'Restoring the Iberian cereal steppes');
+  const csv = readFileSync('fixtures/funding/cordis/project.csv', 'utf8').replace(
+    'Restoring Iberian cereal steppes',
+    'Restoring the Iberian cereal steppes',
+  );
   fake.setCordis(csv);
   const s3 = bySource(await sync(db, ['cordis']));
   assert.deepEqual([s3.cordis!.fetched, s3.cordis!.updated], [1, 1]);
-  assert.match(db.prepare("SELECT title FROM funding_projects WHERE source_id = '101148213'").pluck().get() as string, /^Restoring the Iberian/);
+  assert.match(
+    db.prepare("SELECT title FROM funding_projects WHERE source_id = '101148213'").pluck().get() as string,
+    /^Restoring the Iberian/,
+  );
   db.close();
 });
 
@@ -279,7 +378,10 @@ test('a source that keeps failing is reported run after run; the others go on', 
     assert.equal(s.bdns!.consecutive_failures, i + 1);
     assert.equal(s.cordis!.status, 'ok');
   }
-  assert.deepEqual(db.prepare("SELECT outcome, count(*) AS n FROM funding_sync_runs WHERE source = 'bdns' GROUP BY 1").all(), [{ outcome: 'failed', n: 2 }]);
+  assert.deepEqual(
+    db.prepare("SELECT outcome, count(*) AS n FROM funding_sync_runs WHERE source = 'bdns' GROUP BY 1").all(),
+    [{ outcome: 'failed', n: 2 }],
+  );
   db.close();
 });
 
@@ -300,8 +402,14 @@ test('--since reads BOE from that day again without moving the watermark back', 
   await sync(db, ['boe']);
   const mark = fake.requests.length;
   await sync(db, ['boe'], {}, '2026-11-23');
-  assert.deepEqual(fake.requests.slice(mark).map((r) => r.key), ['boe:20261123', 'boe:20261124', 'boe:20261125']);
-  assert.equal(JSON.parse(db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string).day, '2026-11-24');
+  assert.deepEqual(
+    fake.requests.slice(mark).map((r) => r.key),
+    ['boe:20261123', 'boe:20261124', 'boe:20261125'],
+  );
+  assert.equal(
+    JSON.parse(db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string).day,
+    '2026-11-24',
+  );
   db.close();
 });
 
@@ -312,7 +420,8 @@ test('FUNDING_SYNC_RATE spaces the requests to one host', async () => {
   const at = fake.requests.slice(mark).map((r) => r.at);
   assert.equal(at.length, 5, 'four EU pages and the CORDIS export, all on the one test host');
   // Spaced by the client at 200 ms; seen by the server when each body has arrived, so allow for jitter.
-  for (let i = 1; i < at.length; i++) assert.ok(at[i]! - at[i - 1]! >= 120, `request ${i} came ${at[i]! - at[i - 1]!} ms after the one before`);
+  for (let i = 1; i < at.length; i++)
+    assert.ok(at[i]! - at[i - 1]! >= 120, `request ${i} came ${at[i]! - at[i - 1]!} ms after the one before`);
   assert.ok(at.at(-1)! - at[0]! >= 4 * 200 - 40, `5 requests over ${at.at(-1)! - at[0]!} ms: at most 5 a second`);
   db.close();
 });
@@ -321,12 +430,32 @@ test('the run log in the database has the same counts as the summary, failures i
   const db = freshDb();
   fake.fail(`boe:${ymd('2026-11-24')}`, { body: 'not json' });
   const summary = await sync(db, ['boe', 'cordis']);
-  const logged = db.prepare('SELECT source, outcome, fetched, inserted, updated, unchanged, withheld, skipped, failed FROM funding_sync_runs ORDER BY id').all();
-  assert.deepEqual(logged, summary.sources.map((s) => ({
-    source: s.source, outcome: s.status, fetched: s.fetched, inserted: s.inserted, updated: s.updated, unchanged: s.unchanged,
-    withheld: s.withheld, skipped: s.skipped, failed: s.failed,
-  })));
-  assert.deepEqual(summary.sources.map((s) => [s.source, s.status, s.failed]), [['cordis', 'ok', 0], ['boe', 'failed', 1]]);
+  const logged = db
+    .prepare(
+      'SELECT source, outcome, fetched, inserted, updated, unchanged, withheld, skipped, failed FROM funding_sync_runs ORDER BY id',
+    )
+    .all();
+  assert.deepEqual(
+    logged,
+    summary.sources.map((s) => ({
+      source: s.source,
+      outcome: s.status,
+      fetched: s.fetched,
+      inserted: s.inserted,
+      updated: s.updated,
+      unchanged: s.unchanged,
+      withheld: s.withheld,
+      skipped: s.skipped,
+      failed: s.failed,
+    })),
+  );
+  assert.deepEqual(
+    summary.sources.map((s) => [s.source, s.status, s.failed]),
+    [
+      ['cordis', 'ok', 0],
+      ['boe', 'failed', 1],
+    ],
+  );
   db.close();
 });
 
@@ -338,7 +467,15 @@ test('a CORDIS export cut into batches is, row for row, the export: quoted line 
     assert.equal(batches.length, Math.ceil(6 / size), `size ${size}`);
     const whole = parseCordis({ project, organization });
     const parts = batches.map((b) => parseCordis(b));
-    assert.deepEqual(parts.flatMap((p) => p.projects), whole.projects, `size ${size}: same projects`);
-    assert.equal(parts.reduce((n, p) => n + p.coordinatorsWithheld, 0), whole.coordinatorsWithheld, `size ${size}: same coordinators withheld`);
+    assert.deepEqual(
+      parts.flatMap((p) => p.projects),
+      whole.projects,
+      `size ${size}: same projects`,
+    );
+    assert.equal(
+      parts.reduce((n, p) => n + p.coordinatorsWithheld, 0),
+      whole.coordinatorsWithheld,
+      `size ${size}: same coordinators withheld`,
+    );
   }
 });

@@ -36,25 +36,52 @@ test('the demo data set holds at least what the issue asks', () => {
     ['sources', 'SELECT count(*) FROM impact_sources', 6],
     ['scenarios', 'SELECT count(*) FROM impact_scenarios', 5],
     ['COICOP 2018 divisions', "SELECT count(*) FROM impact_coicop WHERE level = 'division'", 15],
-    ['bill-of-materials lines referencing semi-finished products', "SELECT count(*) FROM impact_bom_lines WHERE component_type = 'product'", 1],
+    [
+      'bill-of-materials lines referencing semi-finished products',
+      "SELECT count(*) FROM impact_bom_lines WHERE component_type = 'product'",
+      1,
+    ],
   ];
   for (const [what, sql, min] of cases) assert.ok(count(sql) >= min, `${what}: ${count(sql)} < ${min}`);
   assert.equal(count("SELECT count(*) FROM impact_scenarios WHERE is_default = 1 AND code = 'S-MAX'"), 1);
-  assert.deepEqual(db.prepare('SELECT code FROM impact_channels ORDER BY ordinal').pluck().all(), ['C1', 'C2', 'C3', 'C4']);
+  assert.deepEqual(db.prepare('SELECT code FROM impact_channels ORDER BY ordinal').pluck().all(), [
+    'C1',
+    'C2',
+    'C3',
+    'C4',
+  ]);
 });
 
 test('honesty: no invented UCDP identifier, unverified sources say so, the demo is marked illustrative', () => {
-  assert.equal(count('SELECT count(*) FROM impact_conflicts WHERE ucdp_conflict_id IS NULL AND (ucdp_id_note IS NULL OR ucdp_id_note = \'\')'), 0, 'a missing id says why');
-  assert.equal(count("SELECT count(*) FROM impact_sources WHERE verified_on IS NULL AND (basis IS NULL OR basis NOT LIKE '%not%')"), 0, 'an unverified source says so in basis');
+  assert.equal(
+    count(
+      "SELECT count(*) FROM impact_conflicts WHERE ucdp_conflict_id IS NULL AND (ucdp_id_note IS NULL OR ucdp_id_note = '')",
+    ),
+    0,
+    'a missing id says why',
+  );
+  assert.equal(
+    count(
+      "SELECT count(*) FROM impact_sources WHERE verified_on IS NULL AND (basis IS NULL OR basis NOT LIKE '%not%')",
+    ),
+    0,
+    'an unverified source says so in basis',
+  );
   assert.equal(db.prepare("SELECT value FROM impact_register_meta WHERE key = 'illustrative'").pluck().get(), '1');
-  assert.equal(count("SELECT count(*) FROM impact_sources WHERE licence_name IS NULL OR credit IS NULL"), 0);
-  assert.equal(db.prepare("SELECT usage_restriction FROM impact_sources WHERE code = 'gbd'").pluck().get(), 'non-commercial');
+  assert.equal(count('SELECT count(*) FROM impact_sources WHERE licence_name IS NULL OR credit IS NULL'), 0);
+  assert.equal(
+    db.prepare("SELECT usage_restriction FROM impact_sources WHERE code = 'gbd'").pluck().get(),
+    'non-commercial',
+  );
 });
 
 test('the methodology version carries the SHA-256 of the document in the repository', () => {
   const file = join(import.meta.dirname, '..', '..', 'docs', 'methodology', 'v1.md');
   const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
-  assert.equal(db.prepare("SELECT document_sha256 FROM impact_methodology_versions WHERE code = 'v1'").pluck().get(), sha);
+  assert.equal(
+    db.prepare("SELECT document_sha256 FROM impact_methodology_versions WHERE code = 'v1'").pluck().get(),
+    sha,
+  );
   assert.equal(first.methodology_sha256, sha);
 });
 
@@ -65,14 +92,25 @@ test('derived columns: completeness, bill-of-materials confidence and C1 harm fr
   assert.deepEqual(ring, { complete: 1, bom_confidence: 'high' });
   const c1 = count("SELECT deaths FROM impact_harm_counted WHERE channel = 'C1' AND iso3 = 'COD' AND year = 2023");
   assert.equal(c1, count("SELECT sum(deaths_best) FROM impact_conflict_ledger WHERE iso3 = 'COD' AND year = 2023"));
-  assert.equal(count("SELECT count(*) FROM impact_conflict_shares WHERE sector = 'ARMS' AND scenario <> 'S-ARMS'"), 0, 'only S-ARMS attributes to arms manufacture');
+  assert.equal(
+    count("SELECT count(*) FROM impact_conflict_shares WHERE sector = 'ARMS' AND scenario <> 'S-ARMS'"),
+    0,
+    'only S-ARMS attributes to arms manufacture',
+  );
   assert.ok(count("SELECT count(*) FROM impact_conflict_shares WHERE sector = 'ARMS' AND scenario = 'S-ARMS'") >= 12);
 });
 
 test('every column of the input-output table sums to less than 1 (a productive table)', () => {
-  const worst = count('SELECT max(s) FROM (SELECT sum(value) AS s FROM impact_mrio_coefficients GROUP BY to_region, to_sector)');
+  const worst = count(
+    'SELECT max(s) FROM (SELECT sum(value) AS s FROM impact_mrio_coefficients GROUP BY to_region, to_sector)',
+  );
   assert.ok(worst < 1, `column sum ${worst}`);
-  assert.equal(count('SELECT count(*) FROM (SELECT sum(share) AS s FROM impact_mrio_sourcing GROUP BY sector, to_region) WHERE abs(s - 1) > 1e-9'), 0);
+  assert.equal(
+    count(
+      'SELECT count(*) FROM (SELECT sum(share) AS s FROM impact_mrio_sourcing GROUP BY sector, to_region) WHERE abs(s - 1) > 1e-9',
+    ),
+    0,
+  );
 });
 
 test('loading the same fixtures again writes nothing; the register reads back the same', () => {
@@ -85,12 +123,19 @@ test('loading the same fixtures again writes nothing; the register reads back th
 });
 
 test('raw inputs are register facts: flattened through semi-finished products, losses included', () => {
-  const rows = db.prepare("SELECT type, key, name, round(qty, 6) AS qty, unit FROM impact_product_raw_inputs WHERE product = 'gold-ring' ORDER BY seq").all();
+  const rows = db
+    .prepare(
+      "SELECT type, key, name, round(qty, 6) AS qty, unit FROM impact_product_raw_inputs WHERE product = 'gold-ring' ORDER BY seq",
+    )
+    .all();
   // 4 g of 18-carat alloy with 5% loss = 4.2 g: 75% gold (1% loss), 20% copper, 5% silver (not modelled)
   assert.deepEqual(rows, [
     { type: 'material', key: 'copper', name: 'Copper', qty: 0.00084, unit: 'kg' },
     { type: 'material', key: 'gold', name: 'Gold', qty: 0.003182, unit: 'kg' },
     { type: 'unmodelled', key: null, name: 'Silver', qty: 0.00021, unit: 'kg' },
   ]);
-  assert.equal(count('SELECT count(DISTINCT product) FROM impact_product_raw_inputs'), count('SELECT count(*) FROM impact_products'));
+  assert.equal(
+    count('SELECT count(DISTINCT product) FROM impact_product_raw_inputs'),
+    count('SELECT count(*) FROM impact_products'),
+  );
 });

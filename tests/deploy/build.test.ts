@@ -24,13 +24,21 @@ before(async () => {
   built = await buildBundle(join(dir, 'app', 'dist'));
   // A production layout: dist/ beside a node_modules that has the native package and nothing else.
   mkdirSync(join(dir, 'app', 'node_modules'));
-  for (const name of EXTERNAL) symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'app', 'node_modules', name), 'dir');
+  for (const name of EXTERNAL)
+    symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'app', 'node_modules', name), 'dir');
 });
 
-function runBundle(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function runBundle(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [built.main, ...args], { cwd: join(dir, 'app'), env: { ...process.env, ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      [built.main, ...args],
+      { cwd: join(dir, 'app'), env: { ...process.env, ...env } },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -50,13 +58,23 @@ test('--help and migrate from the bundle', async () => {
   const migrated = await runBundle(['migrate', '--json'], { DATABASE_PATH: join(dir, 'migrate', 'trio.sqlite') });
   assert.equal(migrated.code, 0, migrated.stderr);
   const applied = JSON.parse(migrated.stdout).applied as number[];
-  const shipped = readdirSync(join(built.outDir, 'db', 'migrations')).filter((f) => f.endsWith('.sql')).map((f) => Number(f.slice(0, 3)));
-  assert.deepEqual(applied, loadMigrations().map((m) => m.version), 'every migration of the sources, read from dist/db/migrations');
+  const shipped = readdirSync(join(built.outDir, 'db', 'migrations'))
+    .filter((f) => f.endsWith('.sql'))
+    .map((f) => Number(f.slice(0, 3)));
+  assert.deepEqual(
+    applied,
+    loadMigrations().map((m) => m.version),
+    'every migration of the sources, read from dist/db/migrations',
+  );
   assert.deepEqual(shipped, applied);
 });
 
 test('the bundle serves every API from a fresh database with the demo, and stops cleanly on SIGTERM', async () => {
-  const server = await startServeProcess([built.main, 'serve'], { DATABASE_PATH: join(dir, 'serve', 'trio.sqlite'), DEMO: 'on' }, join(dir, 'app'));
+  const server = await startServeProcess(
+    [built.main, 'serve'],
+    { DATABASE_PATH: join(dir, 'serve', 'trio.sqlite'), DEMO: 'on' },
+    join(dir, 'app'),
+  );
   try {
     const get = async (path: string) => {
       const res = await fetch(server.url + path);
@@ -66,7 +84,11 @@ test('the bundle serves every API from a fresh database with the demo, and stops
     const products = await get('/impact/v1/products');
     assert.equal(products.status, 200, products.body);
     const impact = JSON.parse(products.body);
-    assert.equal(impact.status, 'published', 'the impact demo register was loaded from dist/fixtures and its runs published');
+    assert.equal(
+      impact.status,
+      'published',
+      'the impact demo register was loaded from dist/fixtures and its runs published',
+    );
     assert.ok(impact.data.products.length > 0);
     const methodology = await get('/impact/v1/methodology');
     assert.equal(methodology.status, 200, methodology.body);

@@ -19,7 +19,10 @@ test('/metrics is Prometheus text with request counters by route pattern', async
   const res = await server.get('/metrics');
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type')!, /text\/plain/);
-  assert.match(res.text, /trio_http_requests_total\{service="funding",route="\/funding\/v1\/sources",method="GET",status="200"\} \d+/);
+  assert.match(
+    res.text,
+    /trio_http_requests_total\{service="funding",route="\/funding\/v1\/sources",method="GET",status="200"\} \d+/,
+  );
   assert.match(res.text, /trio_http_request_duration_seconds_bucket/);
 });
 
@@ -43,12 +46,22 @@ test('CORS: any origin may read the public API; funding preflights are answered 
   assert.equal(res.headers.get('access-control-allow-origin'), '*');
   assert.match(res.headers.get('access-control-expose-headers')!, /X-Quota-Remaining/);
   const remaining = Number(res.headers.get('x-ratelimit-remaining'));
-  const pre = await server.request('OPTIONS', '/funding/v1/search', { headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' } });
+  const pre = await server.request('OPTIONS', '/funding/v1/search', {
+    headers: {
+      origin: 'https://example.org',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'x-api-key',
+    },
+  });
   assert.equal(pre.status, 204);
   assert.match(pre.headers.get('access-control-allow-headers')!, /X-API-Key/);
   assert.match(pre.headers.get('access-control-allow-methods')!, /GET/);
   assert.equal(pre.headers.get('x-api-tier'), 'anonymous');
-  assert.equal(Number(pre.headers.get('x-ratelimit-remaining')), remaining - 1, 'the preflight carries the rate headers');
+  assert.equal(
+    Number(pre.headers.get('x-ratelimit-remaining')),
+    remaining - 1,
+    'the preflight carries the rate headers',
+  );
   const after = await server.get('/funding/v1/sources');
   assert.equal(Number(after.headers.get('x-ratelimit-remaining')), remaining - 2, 'and was counted like any request');
 });
@@ -59,7 +72,9 @@ test('HEAD is GET without a body; other methods are 405 with Allow', async () =>
   assert.equal(head.text, '');
   assert.ok(Number(head.headers.get('content-length')) > 0);
   for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
-    const res = await server.request(method, '/funding/v1/search', { body: method === 'DELETE' ? undefined : '{}' } as { body?: string });
+    const res = await server.request(method, '/funding/v1/search', { body: method === 'DELETE' ? undefined : '{}' } as {
+      body?: string;
+    });
     assert.equal(res.status, 405, method);
     assert.equal(res.json.error, 'method_not_allowed');
     assert.equal(res.headers.get('allow'), 'GET, HEAD, OPTIONS');

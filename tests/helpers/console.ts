@@ -6,7 +6,10 @@ import type { TestServer } from './server.ts';
 
 export class ConsoleClient {
   cookies = new Map<string, string>();
-  constructor(private readonly server: TestServer, private readonly address = '127.0.0.1') {}
+  constructor(
+    private readonly server: TestServer,
+    private readonly address = '127.0.0.1',
+  ) {}
 
   private cookieHeader() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -36,13 +39,21 @@ export class ConsoleClient {
     return match[1]!;
   }
 
-  async post(path: string, fields: Record<string, string | string[]>, options: { csrfFrom?: string; contentType?: string } = {}) {
+  async post(
+    path: string,
+    fields: Record<string, string | string[]>,
+    options: { csrfFrom?: string; contentType?: string } = {},
+  ) {
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) body.append(k, one);
-    if (options.csrfFrom !== undefined && !('csrf' in fields)) body.set('csrf', ConsoleClient.csrf((await this.get(options.csrfFrom)).text));
+    if (options.csrfFrom !== undefined && !('csrf' in fields))
+      body.set('csrf', ConsoleClient.csrf((await this.get(options.csrfFrom)).text));
     const res = await fetch(this.server.url + path, {
       method: 'POST',
-      headers: { cookie: this.cookieHeader(), 'content-type': options.contentType ?? 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie: this.cookieHeader(),
+        'content-type': options.contentType ?? 'application/x-www-form-urlencoded',
+      },
       body: body.toString(),
       redirect: 'manual',
     });

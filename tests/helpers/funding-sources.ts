@@ -16,12 +16,15 @@ const FIX = join(import.meta.dirname, '..', '..', 'fixtures', 'funding');
 const read = (p: string) => readFileSync(join(FIX, p), 'utf8');
 
 export type Fault =
-  | { status: number; retryAfter?: string; body?: string }
-  | { delayMs: number }
-  | { truncate: true }
-  | { body: string };
+  { status: number; retryAfter?: string; body?: string } | { delayMs: number } | { truncate: true } | { body: string };
 
-export interface SeenRequest { method: string; key: string; url: string; headers: Record<string, string | undefined>; at: number }
+export interface SeenRequest {
+  method: string;
+  key: string;
+  url: string;
+  headers: Record<string, string | undefined>;
+  at: number;
+}
 
 export interface FakeSources {
   url: string;
@@ -43,7 +46,8 @@ const addDays = (d: string, n: number) => day(Date.parse(`${d}T00:00:00Z`) + n *
 
 /** The BDNS list items of the fixture, received on the days before `today` (so any window finds them). */
 function bdnsItems(today: string): Array<Record<string, unknown>> {
-  const content = (JSON.parse(read('bdns/convocatorias-busqueda.json')) as { content: Array<Record<string, unknown>> }).content;
+  const content = (JSON.parse(read('bdns/convocatorias-busqueda.json')) as { content: Array<Record<string, unknown>> })
+    .content;
   return content.map((item, i) => ({ ...item, fechaRecepcion: addDays(today, -(i % 4)) }));
 }
 
@@ -53,16 +57,23 @@ function bdnsDetails(): Map<string, unknown> {
     const d = JSON.parse(read(f)) as { codigoBDNS: string };
     details.set(String(d.codigoBDNS), d);
   }
-  for (const d of JSON.parse(read('bdns/convocatorias-detalle.json')) as Array<{ codigoBDNS: string }>) details.set(String(d.codigoBDNS), d);
+  for (const d of JSON.parse(read('bdns/convocatorias-detalle.json')) as Array<{ codigoBDNS: string }>)
+    details.set(String(d.codigoBDNS), d);
   return details;
 }
 
 /** A detail read from a list entry, for list calls the fixtures have no detail of (914002). */
 function detailFromItem(item: Record<string, unknown>): unknown {
   return {
-    id: item.id, codigoBDNS: String(item.numeroConvocatoria), descripcion: item.descripcion, descripcionLeng: item.descripcionLeng ?? null,
-    organo: { nivel1: item.nivel1, nivel2: item.nivel2, nivel3: item.nivel3 ?? null }, fechaRecepcion: item.fechaRecepcion,
-    tipoConvocatoria: 'Concurrencia competitiva - canónica', abierto: true, advertencia: null,
+    id: item.id,
+    codigoBDNS: String(item.numeroConvocatoria),
+    descripcion: item.descripcion,
+    descripcionLeng: item.descripcionLeng ?? null,
+    organo: { nivel1: item.nivel1, nivel2: item.nivel2, nivel3: item.nivel3 ?? null },
+    fechaRecepcion: item.fechaRecepcion,
+    tipoConvocatoria: 'Concurrencia competitiva - canónica',
+    abierto: true,
+    advertencia: null,
   };
 }
 
@@ -79,9 +90,17 @@ function page<T>(items: T[], pageNumber: number, size: number) {
   const content = items.slice(pageNumber * size, (pageNumber + 1) * size);
   const totalPages = Math.max(1, Math.ceil(items.length / size));
   return {
-    content, pageable: { pageNumber, pageSize: size, offset: pageNumber * size, paged: true, unpaged: false },
-    totalElements: items.length, totalPages, last: pageNumber + 1 >= totalPages, size, number: pageNumber,
-    numberOfElements: content.length, first: pageNumber === 0, empty: content.length === 0, advertencia: null,
+    content,
+    pageable: { pageNumber, pageSize: size, offset: pageNumber * size, paged: true, unpaged: false },
+    totalElements: items.length,
+    totalPages,
+    last: pageNumber + 1 >= totalPages,
+    size,
+    number: pageNumber,
+    numberOfElements: content.length,
+    first: pageNumber === 0,
+    empty: content.length === 0,
+    advertencia: null,
   };
 }
 
@@ -96,51 +115,109 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
   const details = bdnsDetails();
   const sedia = JSON.parse(read('eu/sedia-search.json')) as { results: unknown[] } & Record<string, unknown>;
   let cordisVersion = 1;
-  let cordisZip = zipSync({ 'csv/project.csv': strToU8(read('cordis/project.csv')), 'csv/organization.csv': strToU8(read('cordis/organization.csv')) });
+  let cordisZip = zipSync({
+    'csv/project.csv': strToU8(read('cordis/project.csv')),
+    'csv/organization.csv': strToU8(read('cordis/organization.csv')),
+  });
 
-  function answer(req: IncomingMessage, url: URL, body: Buffer): { key: string; status: number; type: string; payload: string | Uint8Array; headers?: Record<string, string> } {
+  function answer(
+    req: IncomingMessage,
+    url: URL,
+    body: Buffer,
+  ): { key: string; status: number; type: string; payload: string | Uint8Array; headers?: Record<string, string> } {
     const p = url.pathname;
     const q = url.searchParams;
     if (p === '/eu/search') {
       const n = Number(q.get('pageNumber'));
       const key = `eu-search:${n}`;
-      if (req.method !== 'POST') return { key, status: 405, type: 'application/json', payload: '{"message":"Method Not Allowed"}' };
-      if (!String(req.headers['content-type']).startsWith('multipart/form-data') || !body.includes('"languages"') && !body.includes('name="languages"')) {
-        return { key, status: 500, type: 'application/json', payload: '{"message":"filters must be multipart JSON parts"}' };
+      if (req.method !== 'POST')
+        return { key, status: 405, type: 'application/json', payload: '{"message":"Method Not Allowed"}' };
+      if (
+        !String(req.headers['content-type']).startsWith('multipart/form-data') ||
+        (!body.includes('"languages"') && !body.includes('name="languages"'))
+      ) {
+        return {
+          key,
+          status: 500,
+          type: 'application/json',
+          payload: '{"message":"filters must be multipart JSON parts"}',
+        };
       }
       const size = Number(q.get('pageSize'));
       const results = sedia.results.slice((n - 1) * size, n * size);
-      return { key, status: 200, type: 'application/json', payload: JSON.stringify({ ...sedia, pageNumber: n, pageSize: size, totalResults: sedia.results.length, results }) };
+      return {
+        key,
+        status: 200,
+        type: 'application/json',
+        payload: JSON.stringify({
+          ...sedia,
+          pageNumber: n,
+          pageSize: size,
+          totalResults: sedia.results.length,
+          results,
+        }),
+      };
     }
     if (p === '/eu/grantsTenders.json') {
-      if (req.headers['if-none-match'] === '"bulk-1"') return { key: 'eu-bulk', status: 304, type: 'application/json', payload: '', headers: { etag: '"bulk-1"' } };
-      return { key: 'eu-bulk', status: 200, type: 'application/json', payload: read('eu/grantsTenders.json'), headers: { etag: '"bulk-1"' } };
+      if (req.headers['if-none-match'] === '"bulk-1"')
+        return { key: 'eu-bulk', status: 304, type: 'application/json', payload: '', headers: { etag: '"bulk-1"' } };
+      return {
+        key: 'eu-bulk',
+        status: 200,
+        type: 'application/json',
+        payload: read('eu/grantsTenders.json'),
+        headers: { etag: '"bulk-1"' },
+      };
     }
     if (p === '/bdns/convocatorias/busqueda') {
       const n = Number(q.get('page'));
       const from = dmyToIso(q.get('fechaDesde') ?? '');
       const to = dmyToIso(q.get('fechaHasta') ?? '');
       const inWindow = items.filter((i) => String(i.fechaRecepcion) >= from && String(i.fechaRecepcion) <= to);
-      return { key: `bdns-list:${n}`, status: 200, type: 'application/json', payload: JSON.stringify(page(inWindow, n, Number(q.get('pageSize')))) };
+      return {
+        key: `bdns-list:${n}`,
+        status: 200,
+        type: 'application/json',
+        payload: JSON.stringify(page(inWindow, n, Number(q.get('pageSize')))),
+      };
     }
     if (p === '/bdns/convocatorias') {
       const id = q.get('numConv') ?? '';
       const item = items.find((i) => String(i.numeroConvocatoria) === id);
       const d = details.get(id) ?? (item ? detailFromItem(item) : undefined);
-      if (!d) return { key: `bdns-detail:${id}`, status: 200, type: 'application/json', payload: '{"codigo":"ERR_CONV","error":"Convocatoria no encontrada"}' };
+      if (!d)
+        return {
+          key: `bdns-detail:${id}`,
+          status: 200,
+          type: 'application/json',
+          payload: '{"codigo":"ERR_CONV","error":"Convocatoria no encontrada"}',
+        };
       return { key: `bdns-detail:${id}`, status: 200, type: 'application/json', payload: JSON.stringify(d) };
     }
     const boe = /^\/boe\/sumario\/(\d{8})$/.exec(p);
     if (boe) {
       const ymd = boe[1]!;
       const sunday = new Date(`${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6, 8)}T12:00:00Z`).getUTCDay() === 0;
-      if (sunday) return { key: `boe:${ymd}`, status: 404, type: 'application/json', payload: '{"status":{"code":"404","text":"No se encontró el sumario original."},"data":""}' };
+      if (sunday)
+        return {
+          key: `boe:${ymd}`,
+          status: 404,
+          type: 'application/json',
+          payload: '{"status":{"code":"404","text":"No se encontró el sumario original."},"data":""}',
+        };
       return { key: `boe:${ymd}`, status: 200, type: 'application/json', payload: sumarioFor(ymd) };
     }
     if (p === '/cordis/cordis-HORIZONprojects-csv.zip') {
       const etag = `"cordis-${cordisVersion}"`;
-      if (req.headers['if-none-match'] === etag) return { key: 'cordis', status: 304, type: 'application/zip', payload: '', headers: { etag } };
-      return { key: 'cordis', status: 200, type: 'application/zip', payload: cordisZip, headers: { etag, 'last-modified': 'Mon, 02 Nov 2026 08:00:00 GMT' } };
+      if (req.headers['if-none-match'] === etag)
+        return { key: 'cordis', status: 304, type: 'application/zip', payload: '', headers: { etag } };
+      return {
+        key: 'cordis',
+        status: 200,
+        type: 'application/zip',
+        payload: cordisZip,
+        headers: { etag, 'last-modified': 'Mon, 02 Nov 2026 08:00:00 GMT' },
+      };
     }
     return { key: `unknown:${p}`, status: 404, type: 'text/plain', payload: 'not found' };
   }
@@ -152,8 +229,16 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
       const url = new URL(req.url ?? '/', 'http://x');
       const a = answer(req, url, Buffer.concat(chunks));
       requests.push({
-        method: req.method ?? '', key: a.key, url: url.pathname + url.search, at: Date.now(),
-        headers: { 'user-agent': req.headers['user-agent'], 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'], 'content-type': req.headers['content-type'] },
+        method: req.method ?? '',
+        key: a.key,
+        url: url.pathname + url.search,
+        at: Date.now(),
+        headers: {
+          'user-agent': req.headers['user-agent'],
+          'if-none-match': req.headers['if-none-match'],
+          'if-modified-since': req.headers['if-modified-since'],
+          'content-type': req.headers['content-type'],
+        },
       });
       const fault = faults.get(a.key)?.shift() ?? (delayMs ? { delayMs } : undefined);
       const send = (status: number, payload: string | Uint8Array, headers: Record<string, string> = {}) => {
@@ -163,7 +248,9 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
       };
       if (!fault) return send(a.status, a.payload, a.headers);
       if ('delayMs' in fault) {
-        const t = setTimeout(() => { if (!res.destroyed) send(a.status, a.payload, a.headers); }, fault.delayMs);
+        const t = setTimeout(() => {
+          if (!res.destroyed) send(a.status, a.payload, a.headers);
+        }, fault.delayMs);
         res.on('close', () => clearTimeout(t));
         return;
       }
@@ -173,7 +260,12 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
         res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
         return;
       }
-      if ('status' in fault) return send(fault.status, fault.body ?? '{"message":"fault"}', fault.retryAfter ? { 'retry-after': fault.retryAfter } : {});
+      if ('status' in fault)
+        return send(
+          fault.status,
+          fault.body ?? '{"message":"fault"}',
+          fault.retryAfter ? { 'retry-after': fault.retryAfter } : {},
+        );
       return send(200, fault.body);
     });
   });
@@ -183,18 +275,29 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
   return {
     url,
     env: {
-      FUNDING_SYNC_EU_URL: `${url}/eu/search`, FUNDING_SYNC_EU_BULK_URL: `${url}/eu/grantsTenders.json`,
-      FUNDING_SYNC_BDNS_URL: `${url}/bdns`, FUNDING_SYNC_BOE_URL: `${url}/boe/sumario`,
+      FUNDING_SYNC_EU_URL: `${url}/eu/search`,
+      FUNDING_SYNC_EU_BULK_URL: `${url}/eu/grantsTenders.json`,
+      FUNDING_SYNC_BDNS_URL: `${url}/bdns`,
+      FUNDING_SYNC_BOE_URL: `${url}/boe/sumario`,
       FUNDING_SYNC_CORDIS_URL: `${url}/cordis/cordis-HORIZONprojects-csv.zip`,
     },
     requests,
     fail: (key, ...fs) => faults.set(key, [...(faults.get(key) ?? []), ...fs]),
-    setDelay: (ms) => { delayMs = ms; },
+    setDelay: (ms) => {
+      delayMs = ms;
+    },
     keys: (prefix) => requests.filter((r) => r.key.startsWith(prefix)).map((r) => r.key),
     setCordis(projectCsv) {
       cordisVersion++;
-      cordisZip = zipSync({ 'csv/project.csv': strToU8(projectCsv), 'csv/organization.csv': strToU8(read('cordis/organization.csv')) });
+      cordisZip = zipSync({
+        'csv/project.csv': strToU8(projectCsv),
+        'csv/organization.csv': strToU8(read('cordis/organization.csv')),
+      });
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

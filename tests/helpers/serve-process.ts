@@ -29,8 +29,16 @@ export function servingUrl(line: string): string | undefined {
 }
 
 /** Runs `node ...args` (e.g. ['--import', 'tsx', 'main.ts', 'serve']) and waits until it serves. */
-export async function startServeProcess(args: string[], env: Record<string, string>, cwd: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServeProcess(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stderr!.on('data', (chunk) => (output += String(chunk)));
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -44,7 +52,12 @@ export async function startServeProcess(args: string[], env: Record<string, stri
         resolve(found);
       }
     });
-    void exited.then(([code, signal]) => (clearTimeout(timer), reject(new Error(`serve exited (${code ?? signal}) before serving:\n${output}`))));
+    void exited.then(
+      ([code, signal]) => (
+        clearTimeout(timer),
+        reject(new Error(`serve exited (${code ?? signal}) before serving:\n${output}`))
+      ),
+    );
   });
   return {
     url,

@@ -31,7 +31,11 @@ export interface TestServer {
   /** Every log line written so far. */
   logs: string[];
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
-  request(method: string, path: string, init?: { headers?: Record<string, string>; body?: string }): Promise<TestResponse>;
+  request(
+    method: string,
+    path: string,
+    init?: { headers?: Record<string, string>; body?: string },
+  ): Promise<TestResponse>;
   /** Stops the server; the database file stays until `cleanup`. */
   stop(): Promise<void>;
   /** Starts again on the same database file (a restart), optionally with changed settings. */
@@ -47,7 +51,9 @@ export interface TestResponse {
   json: any;
 }
 
-export async function startTestServer(options: { demo?: boolean; clock?: TestClock; env?: Record<string, string>; limits?: StartOptions['limits'] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { demo?: boolean; clock?: TestClock; env?: Record<string, string>; limits?: StartOptions['limits'] } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'trio-test-'));
   const databasePath = join(dir, 'trio.sqlite');
   const clock = options.clock ?? new TestClock();
@@ -64,7 +70,11 @@ export async function startTestServer(options: { demo?: boolean; clock?: TestClo
   const baseEnv = { PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'info', ...options.env };
   const config = readConfig(baseEnv);
   // `limits` shortens socket timeouts for the tests of slow and idle clients (tests/reliability).
-  const startOptions: StartOptions = { clock: clock.now, logDestination: sink, ...(options.limits ? { limits: options.limits } : {}) };
+  const startOptions: StartOptions = {
+    clock: clock.now,
+    logDestination: sink,
+    ...(options.limits ? { limits: options.limits } : {}),
+  };
   let app = await startApp(config, startOptions);
 
   const server: TestServer = {
@@ -80,7 +90,11 @@ export async function startTestServer(options: { demo?: boolean; clock?: TestClo
     logs,
     get: (path, headers = {}) => server.request('GET', path, { headers }),
     async request(method, path, init = {}) {
-      const res = await fetch(app.url + path, { method, headers: init.headers ?? {}, ...(init.body !== undefined ? { body: init.body } : {}) });
+      const res = await fetch(app.url + path, {
+        method,
+        headers: init.headers ?? {},
+        ...(init.body !== undefined ? { body: init.body } : {}),
+      });
       const text = await res.text();
       let json: unknown = undefined;
       try {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readConfig } from '../../lib/config.ts';
 
-test('defaults are SPEC\'s', () => {
+test("defaults are SPEC's", () => {
   const c = readConfig({});
   assert.equal(c.port, 8080);
   assert.equal(c.host, '127.0.0.1');
@@ -15,7 +15,13 @@ test('defaults are SPEC\'s', () => {
 });
 
 test('settings are read and checked', () => {
-  const c = readConfig({ PORT: '0', DEMO: 'off', LOG_LEVEL: 'SILENT', TRUST_PROXY: 'loopback', SEARCH_CACHE_ENTRIES: '0' });
+  const c = readConfig({
+    PORT: '0',
+    DEMO: 'off',
+    LOG_LEVEL: 'SILENT',
+    TRUST_PROXY: 'loopback',
+    SEARCH_CACHE_ENTRIES: '0',
+  });
   assert.equal(c.port, 0);
   assert.equal(c.demo, false);
   assert.equal(c.logLevel, 'silent');
@@ -34,9 +40,27 @@ test('settings are read and checked', () => {
 });
 
 test('scaling settings: the default is one process, no Redis, writable, no heartbeat', () => {
-  assert.deepEqual(readConfig({}).scaling, { workers: 1, redisUrl: null, readOnly: false, heartbeatMs: 0, maxLagMs: 30_000 });
-  const c = readConfig({ WORKERS: '4', REDIS_URL: 'redis://10.0.0.5:6380/2', READ_ONLY: '1', REPLICA_HEARTBEAT_MS: '1000', READ_ONLY_MAX_LAG_MS: '5000' });
-  assert.deepEqual(c.scaling, { workers: 4, redisUrl: 'redis://10.0.0.5:6380/2', readOnly: true, heartbeatMs: 1000, maxLagMs: 5000 });
+  assert.deepEqual(readConfig({}).scaling, {
+    workers: 1,
+    redisUrl: null,
+    readOnly: false,
+    heartbeatMs: 0,
+    maxLagMs: 30_000,
+  });
+  const c = readConfig({
+    WORKERS: '4',
+    REDIS_URL: 'redis://10.0.0.5:6380/2',
+    READ_ONLY: '1',
+    REPLICA_HEARTBEAT_MS: '1000',
+    READ_ONLY_MAX_LAG_MS: '5000',
+  });
+  assert.deepEqual(c.scaling, {
+    workers: 4,
+    redisUrl: 'redis://10.0.0.5:6380/2',
+    readOnly: true,
+    heartbeatMs: 1000,
+    maxLagMs: 5000,
+  });
   const refused: Array<[Record<string, string>, RegExp]> = [
     [{ WORKERS: '0' }, /WORKERS must be an integer from 1 to 64/],
     [{ WORKERS: 'all' }, /WORKERS/],

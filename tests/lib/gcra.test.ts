@@ -11,7 +11,13 @@ import { gcra, gcraPeek, intervalUs } from '../../lib/gcra.ts';
 const T = Date.parse('2026-11-22T10:15:59.750Z'); // a quarter second before a UTC minute rolls
 const W = 60_000;
 
-interface Step { at: number; allowed: boolean; remaining: number; reset: number; retry: number }
+interface Step {
+  at: number;
+  allowed: boolean;
+  remaining: number;
+  reset: number;
+  retry: number;
+}
 
 function replay(limit: number, steps: Array<[at: number, count?: number]>): Step[] {
   let tat = 0;
@@ -32,16 +38,25 @@ const cases: Array<{ name: string; limit: number; steps: Array<[number, number?]
     limit: 120,
     steps: [[0, 120], [0]],
     expect: (s) => {
-      assert.deepEqual(s.slice(0, 120).map((x) => x.allowed), Array(120).fill(true));
-      assert.deepEqual(s.slice(0, 3).map((x) => x.remaining), [119, 118, 117]);
+      assert.deepEqual(
+        s.slice(0, 120).map((x) => x.allowed),
+        Array(120).fill(true),
+      );
+      assert.deepEqual(
+        s.slice(0, 3).map((x) => x.remaining),
+        [119, 118, 117],
+      );
       assert.deepEqual(s[119], { at: 0, allowed: true, remaining: 0, reset: 60, retry: 0 });
       assert.deepEqual(s[120], { at: 0, allowed: false, remaining: 0, reset: 60, retry: 1 });
     },
   },
   {
-    name: 'the fixed window\'s edge burst is gone: 120 just before a UTC minute and 120 just after → the second burst is refused',
+    name: "the fixed window's edge burst is gone: 120 just before a UTC minute and 120 just after → the second burst is refused",
     limit: 120,
-    steps: [[0, 120], [300, 120]], // T+300 ms is in the next UTC minute
+    steps: [
+      [0, 120],
+      [300, 120],
+    ], // T+300 ms is in the next UTC minute
     expect: (s) => {
       assert.equal(s.filter((x) => x.allowed).length, 120);
       assert.deepEqual(s[120], { at: 300, allowed: false, remaining: 0, reset: 60, retry: 1 });
@@ -52,7 +67,15 @@ const cases: Array<{ name: string; limit: number; steps: Array<[number, number?]
     limit: 120,
     steps: [[0, 120], [499], [500], [500], [1000]],
     expect: (s) => {
-      assert.deepEqual(s.slice(120).map((x) => [x.allowed, x.remaining]), [[false, 0], [true, 0], [false, 0], [true, 0]]);
+      assert.deepEqual(
+        s.slice(120).map((x) => [x.allowed, x.remaining]),
+        [
+          [false, 0],
+          [true, 0],
+          [false, 0],
+          [true, 0],
+        ],
+      );
       assert.equal(s[121]!.reset, 60, 'the allowance is whole again 60 s after the last slot taken');
     },
   },
@@ -62,13 +85,20 @@ const cases: Array<{ name: string; limit: number; steps: Array<[number, number?]
     steps: Array.from({ length: 300 }, (_, i): [number] => [i * 1000]),
     expect: (s) => {
       assert.ok(s.every((x) => x.allowed));
-      assert.ok(s.every((x) => x.remaining === 59), 'each slot refills before the next request');
+      assert.ok(
+        s.every((x) => x.remaining === 59),
+        'each slot refills before the next request',
+      );
     },
   },
   {
     name: 'idle for a whole window refills everything, never more than the limit',
     limit: 60,
-    steps: [[0, 60], [60_000, 61], [200_000, 61]],
+    steps: [
+      [0, 60],
+      [60_000, 61],
+      [200_000, 61],
+    ],
     expect: (s) => {
       assert.equal(s.slice(60, 121).filter((x) => x.allowed).length, 60);
       assert.equal(s.slice(121).filter((x) => x.allowed).length, 60);
@@ -80,7 +110,10 @@ const cases: Array<{ name: string; limit: number; steps: Array<[number, number?]
     limit: 7,
     steps: [[0, 8], [8572]],
     expect: (s) => {
-      assert.deepEqual(s.map((x) => x.allowed), [true, true, true, true, true, true, true, false, true]);
+      assert.deepEqual(
+        s.map((x) => x.allowed),
+        [true, true, true, true, true, true, true, false, true],
+      );
       assert.equal(s[7]!.retry, 9, 'one slot: 60/7 = 8.57 s, rounded up');
     },
   },
@@ -94,9 +127,12 @@ const cases: Array<{ name: string; limit: number; steps: Array<[number, number?]
     },
   },
   {
-    name: 'the clock set back by hours: the bucket\'s history belongs to another time and starts afresh',
+    name: "the clock set back by hours: the bucket's history belongs to another time and starts afresh",
     limit: 60,
-    steps: [[0, 60], [-3 * 3_600_000, 61]],
+    steps: [
+      [0, 60],
+      [-3 * 3_600_000, 61],
+    ],
     expect: (s) => {
       assert.equal(s.slice(60).filter((x) => x.allowed).length, 60);
       assert.equal(s[60]!.remaining, 59);
@@ -106,7 +142,16 @@ const cases: Array<{ name: string; limit: number; steps: Array<[number, number?]
     name: 'a limit of 1',
     limit: 1,
     steps: [[0], [1], [59_999], [60_000]],
-    expect: (s) => assert.deepEqual(s.map((x) => [x.allowed, x.retry]), [[true, 0], [false, 60], [false, 1], [true, 0]]),
+    expect: (s) =>
+      assert.deepEqual(
+        s.map((x) => [x.allowed, x.retry]),
+        [
+          [true, 0],
+          [false, 60],
+          [false, 1],
+          [true, 0],
+        ],
+      ),
   },
 ];
 
@@ -115,7 +160,7 @@ for (const c of cases) test(c.name, () => c.expect(replay(c.limit, c.steps)));
 test('never more than limit + elapsed/interval in any window: cross-checked against a log of allowed times', () => {
   // A pseudo-random client (fixed seed) hammering one bucket for ten minutes.
   let seed = 7;
-  const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const limit = 120;
   let tat = 0;
   let now = 0;

@@ -60,7 +60,13 @@ test('redactKeys cuts a whole or truncated key to its prefix, and leaves other t
     assert.equal(redactKeys(`/tasks/${key.slice(0, 40)}`), `/tasks/${prefix}…`);
     assert.equal(redactKeys(`${key},${key}`), `${prefix}…,${prefix}…`);
   }
-  for (const text of ['fnd_short', 'ia_0123456789abcde', 'multimedia_0123456789abcdefXYZ', "tsk_0123456789abcdefghij", 'eu:HORIZON-CL5-2021-D2-01-11']) {
+  for (const text of [
+    'fnd_short',
+    'ia_0123456789abcde',
+    'multimedia_0123456789abcdefXYZ',
+    'tsk_0123456789abcdefghij',
+    'eu:HORIZON-CL5-2021-D2-01-11',
+  ]) {
     assert.equal(redactKeys(text), text);
   }
 });

@@ -61,7 +61,13 @@ test('a request refused by the minute does not spend the day, and the reverse', 
   const limiter = new RateLimiter(() => 0);
   const limits = { perMinute: 2, perDay: 3 };
   const answers = [0, 0, 0, 30_000, 30_000, 60_000].map((at) => limiter.take('k', limits, T - 120_000 + at));
-  assert.deepEqual(answers.map((a) => a.refusedBy), [null, null, 'minute', null, 'day', 'day']);
-  assert.deepEqual(answers.map((a) => a.day?.remaining), [2, 1, 1, 0, 0, 0]);
+  assert.deepEqual(
+    answers.map((a) => a.refusedBy),
+    [null, null, 'minute', null, 'day', 'day'],
+  );
+  assert.deepEqual(
+    answers.map((a) => a.day?.remaining),
+    [2, 1, 1, 0, 0, 0],
+  );
   assert.deepEqual(limiter.takeDirty(), [{ bucket: 'k', day: '2026-11-22', count: 3 }]);
 });

@@ -8,9 +8,12 @@ import { enumParam, integerParam, parseParams, parseQuery, stringParam } from '.
 const schema = v.object({
   per_page: v.optional(integerParam(1, 100, 'page size')),
   sort: v.optional(enumParam(['a', 'b'] as const, 'order')),
-  country: v.optional(stringParam({ min: 2, max: 2, pattern: /^[A-Z]{2}$/, accepts: 'a two-letter code', description: 'c' })),
+  country: v.optional(
+    stringParam({ min: 2, max: 2, pattern: /^[A-Z]{2}$/, accepts: 'a two-letter code', description: 'c' }),
+  ),
 });
-const req = (query: ApiRequest['query'], params: Record<string, string> = {}) => ({ query, params }) as unknown as ApiRequest;
+const req = (query: ApiRequest['query'], params: Record<string, string> = {}) =>
+  ({ query, params }) as unknown as ApiRequest;
 
 const refusal = (fn: () => unknown) => {
   try {
@@ -24,7 +27,11 @@ const refusal = (fn: () => unknown) => {
 };
 
 test('valid parameters are parsed and typed', () => {
-  assert.deepEqual(parseQuery(schema, req({ per_page: '20', sort: 'b', country: 'ES' })), { per_page: 20, sort: 'b', country: 'ES' });
+  assert.deepEqual(parseQuery(schema, req({ per_page: '20', sort: 'b', country: 'ES' })), {
+    per_page: 20,
+    sort: 'b',
+    country: 'ES',
+  });
   assert.deepEqual(parseQuery(schema, req({})), {});
 });
 
@@ -43,17 +50,31 @@ test('every refusal names the parameter and what it accepts', () => {
     [{ sort: ['a', 'b'] }, /'sort' is given more than once/],
     [{ 'x\u0000y': '1' }, /Unknown query parameter 'x\\u0000y'/],
   ];
-  for (const [query, message] of cases) assert.match(refusal(() => parseQuery(schema, req(query))), message, JSON.stringify(query));
+  for (const [query, message] of cases)
+    assert.match(
+      refusal(() => parseQuery(schema, req(query))),
+      message,
+      JSON.stringify(query),
+    );
 });
 
 test('path parameters are URL-decoded before validation, and bad encoding is a 400', () => {
   const params = v.object({ id: stringParam({ max: 20, pattern: /^[a-z:/]+$/, accepts: 'an id', description: 'id' }) });
   assert.deepEqual(parseParams(params, req({}, { id: 'eu%3Aa%2Fb' })), { id: 'eu:a/b' });
-  assert.match(refusal(() => parseParams(params, req({}, { id: '%E0%A4%A' }))), /not valid percent-encoding/);
-  assert.match(refusal(() => parseParams(params, req({}, { id: 'UPPER' }))), /'id': must be an id/);
+  assert.match(
+    refusal(() => parseParams(params, req({}, { id: '%E0%A4%A' }))),
+    /not valid percent-encoding/,
+  );
+  assert.match(
+    refusal(() => parseParams(params, req({}, { id: 'UPPER' }))),
+    /'id': must be an id/,
+  );
 });
 
 test('a missing required parameter is named', () => {
   const required = v.object({ q: stringParam({ max: 5, accepts: 'text', description: 'q' }) });
-  assert.match(refusal(() => parseQuery(required, req({}))), /Missing required query parameter 'q'/);
+  assert.match(
+    refusal(() => parseQuery(required, req({}))),
+    /Missing required query parameter 'q'/,
+  );
 });

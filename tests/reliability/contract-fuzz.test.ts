@@ -48,7 +48,9 @@ before(async () => {
   // Sandbox steps a minute apart: the budget's minute rolls move tasks through their states, so that
   // cancels find pending tasks and disputes delivered ones. The scheduler runs when the fuzzer moves
   // the clock (World.settle), not on a timer between a snapshot and the request it brackets.
-  server = await startTestServer({ env: { SANDBOX_DELAY_MS: String(SANDBOX_DELAY_MS), HUMAN_SCHEDULER_TICK_MS: '60000' } });
+  server = await startTestServer({
+    env: { SANDBOX_DELAY_MS: String(SANDBOX_DELAY_MS), HUMAN_SCHEDULER_TICK_MS: '60000' },
+  });
   world = new World(server);
   budget = new QuotaBudget(server, world);
   snapshots = new StoreSnapshots(server.app.db);
@@ -73,8 +75,13 @@ async function learnCatalogue(): Promise<Catalogue> {
   const specSchemas: Catalogue['specSchemas'] = {};
   for (const c of caps.json.data as Array<{ id: string; spec_schema: unknown }>) specSchemas[c.id] = c.spec_schema;
   const tools = await sendRaw(server.url, {
-    method: 'POST', target: '/human/v1/mcp',
-    headers: { authorization: `Bearer ${world.human.test.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    method: 'POST',
+    target: '/human/v1/mcp',
+    headers: {
+      authorization: `Bearer ${world.human.test.key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   assert.equal(tools.status, 200, tools.text);
@@ -91,12 +98,24 @@ async function refillTasks(): Promise<void> {
     await budget.beforeRequest('human');
     const res = await server.request('POST', '/human/v1/tasks', {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ capability: 'human.verify', spec: { claim, subject: 'Boulangerie Martin' }, location: { country_iso: 'FR', city_slug: 'paris' }, max_price_cents: 5000 }),
+      body: JSON.stringify({
+        capability: 'human.verify',
+        spec: { claim, subject: 'Boulangerie Martin' },
+        location: { country_iso: 'FR', city_slug: 'paris' },
+        max_price_cents: 5000,
+      }),
     });
     budget.note('human', false, false);
     assert.equal(res.status, 201, res.text);
   };
-  for (const claim of ['Open on Sundays', 'sandbox:fail', 'sandbox:dispute_refund', 'sandbox:low_confidence', 'sandbox:stay_dispatched']) await order(world.human.test.key, claim);
+  for (const claim of [
+    'Open on Sundays',
+    'sandbox:fail',
+    'sandbox:dispute_refund',
+    'sandbox:low_confidence',
+    'sandbox:stay_dispatched',
+  ])
+    await order(world.human.test.key, claim);
   await order(world.human.live.key, 'Open on Sundays');
   server.clock.advance(4 * SANDBOX_DELAY_MS); // delivered, well inside their review window (10 delays)
   await world.settle();
@@ -106,7 +125,15 @@ async function refillTasks(): Promise<void> {
 /** Operations that use tasks up (a cancelled or disputed task cannot be again). */
 const usesTasksUp = (op: Operation) => op.service === 'human' && /\/(cancel|dispute)$|^\/mcp$/.test(op.path);
 
-interface Finding { operation: string; run: number; labels: string[]; target: string; status: number; problems: string[]; body: string }
+interface Finding {
+  operation: string;
+  run: number;
+  labels: string[];
+  target: string;
+  status: number;
+  problems: string[];
+  body: string;
+}
 
 test('every operation of the three contracts, valid and mutated requests: no 5xx, documented errors, valid successes, nothing stored by a refusal', async (t) => {
   t.diagnostic(`fast-check seed ${SEED} (replay: FUZZ_SEED=${SEED}); ${LONG ? 'long' : 'CI'} size`);
@@ -114,13 +141,34 @@ test('every operation of the three contracts, valid and mutated requests: no 5xx
   const validators: Validators = new Map();
   const findings: Finding[] = [];
   const byStatus: Record<string, number> = {};
-  const perOperation: Record<string, { requests: number; valid: number; mutated: number; ok: number; validOk: number; refused: number; snapshots: number; statuses: Record<string, number> }> = {};
+  const perOperation: Record<
+    string,
+    {
+      requests: number;
+      valid: number;
+      mutated: number;
+      ok: number;
+      validOk: number;
+      refused: number;
+      snapshots: number;
+      statuses: Record<string, number>;
+    }
+  > = {};
   let requests = 0;
   let snapshotsTaken = 0;
   const operatorBefore = snapshots.operatorWritable();
 
   for (const [index, op] of operations.entries()) {
-    const stats = (perOperation[op.id] = { requests: 0, valid: 0, mutated: 0, ok: 0, validOk: 0, refused: 0, snapshots: 0, statuses: {} as Record<string, number> });
+    const stats = (perOperation[op.id] = {
+      requests: 0,
+      valid: 0,
+      mutated: 0,
+      ok: 0,
+      validOk: 0,
+      refused: 0,
+      snapshots: 0,
+      statuses: {} as Record<string, number>,
+    });
     const takesInput = op.params.length > 0 || op.body !== null || op.keyed;
     let run = 0;
     await fc.assert(
@@ -135,7 +183,15 @@ test('every operation of the three contracts, valid and mutated requests: no 5xx
         try {
           res = await sendRaw(server.url, built.raw);
         } catch (err) {
-          findings.push({ operation: op.id, run, labels: built.labels, target: built.raw.target.slice(0, 300), status: 0, problems: [`no response: ${(err as Error).message}`], body: '' });
+          findings.push({
+            operation: op.id,
+            run,
+            labels: built.labels,
+            target: built.raw.target.slice(0, 300),
+            status: 0,
+            problems: [`no response: ${(err as Error).message}`],
+            body: '',
+          });
           return;
         }
         requests++;
@@ -160,10 +216,21 @@ test('every operation of the three contracts, valid and mutated requests: no 5xx
         if (process.env.FUZZ_DEBUG && plan.mode === 'valid' && res.status >= 400 && !built.mustRefuse) {
           // What the contract allows and the server refuses: not a finding by itself (the server may know
           // more, e.g. that a task is not cancellable), but where contract and server may disagree.
-          appendFileSync(process.env.FUZZ_DEBUG, `${op.id} [${built.labels.join(' ')}] ${built.raw.target.slice(0, 200)} ${built.raw.body?.toString().slice(0, 300) ?? ''}\n  → ${res.status} ${res.text.slice(0, 300)}\n`);
+          appendFileSync(
+            process.env.FUZZ_DEBUG,
+            `${op.id} [${built.labels.join(' ')}] ${built.raw.target.slice(0, 200)} ${built.raw.body?.toString().slice(0, 300) ?? ''}\n  → ${res.status} ${res.text.slice(0, 300)}\n`,
+          );
         }
         if (problems.length) {
-          findings.push({ operation: op.id, run, labels: built.labels, target: built.raw.target.slice(0, 300), status: res.status, problems, body: res.text.slice(0, 300) });
+          findings.push({
+            operation: op.id,
+            run,
+            labels: built.labels,
+            target: built.raw.target.slice(0, 300),
+            status: res.status,
+            problems,
+            body: res.text.slice(0, 300),
+          });
         }
       }),
       { seed: SEED + index, numRuns: takesInput ? RUNS : RUNS_NO_INPUT, endOnFailure: true },
@@ -174,12 +241,22 @@ test('every operation of the three contracts, valid and mutated requests: no 5xx
   const ms = Math.round(performance.now() - started);
   const operationsFigures = Object.fromEntries(Object.entries(perOperation).map(([id, s]) => [id, s]));
   recordFigures('contract-fuzz', {
-    requests, byStatus, operations: operationsFigures, seed: SEED, ms, snapshots: snapshotsTaken,
-    clock: { minuteRolls: budget.minuteRolls, dayRolls: budget.dayRolls }, findings: findings.length,
+    requests,
+    byStatus,
+    operations: operationsFigures,
+    seed: SEED,
+    ms,
+    snapshots: snapshotsTaken,
+    clock: { minuteRolls: budget.minuteRolls, dayRolls: budget.dayRolls },
+    findings: findings.length,
   });
-  t.diagnostic(`${requests} requests in ${ms} ms over ${operations.length} operations; ${snapshotsTaken} refusals snapshotted; by status ${JSON.stringify(byStatus)}`);
+  t.diagnostic(
+    `${requests} requests in ${ms} ms over ${operations.length} operations; ${snapshotsTaken} refusals snapshotted; by status ${JSON.stringify(byStatus)}`,
+  );
   for (const [id, s] of Object.entries(perOperation)) {
-    t.diagnostic(`${id}: ${s.requests} requests (${s.valid} valid, ${s.mutated} mutated), ${s.ok} 2xx (${s.validOk} of the valid), ${s.refused} refused, ${s.snapshots} snapshotted; ${JSON.stringify(s.statuses)}`);
+    t.diagnostic(
+      `${id}: ${s.requests} requests (${s.valid} valid, ${s.mutated} mutated), ${s.ok} 2xx (${s.validOk} of the valid), ${s.refused} refused, ${s.snapshots} snapshotted; ${JSON.stringify(s.statuses)}`,
+    );
   }
 
   // Grouped by kind of problem (its text without quoted values), two examples each: one run shows every kind.
@@ -190,21 +267,50 @@ test('every operation of the three contracts, valid and mutated requests: no 5xx
       groups.set(kind, [...(groups.get(kind) ?? []), f]);
     }
   }
-  const report = [...groups].map(([kind, list]) => `* ${list.length} × ${kind}\n` + list.slice(0, 2).map((f) =>
-    `  - ${f.operation} run ${f.run} [${f.labels.join(' ')}]\n      ${f.target.slice(0, 200)}\n      → ${f.status}: ${f.problems.join(' | ').slice(0, 400)}\n      ${f.body.slice(0, 200)}`).join('\n')).join('\n');
-  assert.deepEqual(findings.length, 0, `${findings.length} findings (seed ${SEED}; replay with FUZZ_SEED=${SEED}):\n${report}`);
-  assert.deepEqual(snapshotDifferences(operatorBefore, operatorAfter), [], 'no request changed the impact register or the funding corpus');
+  const report = [...groups]
+    .map(
+      ([kind, list]) =>
+        `* ${list.length} × ${kind}\n` +
+        list
+          .slice(0, 2)
+          .map(
+            (f) =>
+              `  - ${f.operation} run ${f.run} [${f.labels.join(' ')}]\n      ${f.target.slice(0, 200)}\n      → ${f.status}: ${f.problems.join(' | ').slice(0, 400)}\n      ${f.body.slice(0, 200)}`,
+          )
+          .join('\n'),
+    )
+    .join('\n');
+  assert.deepEqual(
+    findings.length,
+    0,
+    `${findings.length} findings (seed ${SEED}; replay with FUZZ_SEED=${SEED}):\n${report}`,
+  );
+  assert.deepEqual(
+    snapshotDifferences(operatorBefore, operatorAfter),
+    [],
+    'no request changed the impact register or the funding corpus',
+  );
   for (const op of operations) {
     const s = perOperation[op.id]!;
-    assert.ok(s.requests >= (op.params.length || op.body || op.keyed ? RUNS : RUNS_NO_INPUT), `${op.id} was exercised (${s.requests} requests)`);
-    assert.ok(s.ok > 0, `${op.id} answered at least one valid request with a 2xx (statuses ${JSON.stringify(s.statuses)}; seed ${SEED})`);
+    assert.ok(
+      s.requests >= (op.params.length || op.body || op.keyed ? RUNS : RUNS_NO_INPUT),
+      `${op.id} was exercised (${s.requests} requests)`,
+    );
+    assert.ok(
+      s.ok > 0,
+      `${op.id} answered at least one valid request with a 2xx (statuses ${JSON.stringify(s.statuses)}; seed ${SEED})`,
+    );
     assert.ok(s.refused > 0, `${op.id} refused at least one mutated request (seed ${SEED})`);
   }
-  assert.ok((byStatus['429'] ?? 0) < requests / 20, `rate limits did not take over the run (${byStatus['429'] ?? 0} × 429)`);
+  assert.ok(
+    (byStatus['429'] ?? 0) < requests / 20,
+    `rate limits did not take over the run (${byStatus['429'] ?? 0} × 429)`,
+  );
 });
 
 test('what the fuzzer found stays fixed', async () => {
-  const get = (target: string, headers: Record<string, string> = {}) => sendRaw(server.url, { method: 'GET', target, headers });
+  const get = (target: string, headers: Record<string, string> = {}) =>
+    sendRaw(server.url, { method: 'GET', target, headers });
   server.clock.advance(86_400_000); // a new day: every quota is fresh
   await world.settle();
   // A NUL inside a search word reached FTS5 inside a quoted string: SQLite "unterminated string", a 500.
@@ -219,35 +325,62 @@ test('what the fuzzer found stays fixed', async () => {
   assert.equal((await get('/funding/v1/search?q=&q=solar')).status, 400);
   // The MCP endpoint ignored its query string; SPEC: unknown query parameters are refused everywhere.
   const mcp = await sendRaw(server.url, {
-    method: 'POST', target: '/human/v1/mcp?x=1',
-    headers: { authorization: `Bearer ${world.human.test.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    method: 'POST',
+    target: '/human/v1/mcp?x=1',
+    headers: {
+      authorization: `Bearer ${world.human.test.key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
   });
   assert.equal(mcp.status, 400, mcp.text);
   assert.equal((mcp.json as { error: { code: string } }).error.code, 'invalid_request');
   // The contract now says what the server does: cancel takes no body, MCP answers 2025-era requests as
   // an event stream and refuses a bad Accept with 406, in a JSON-RPC error.
-  const doc = (await get('/human/v1/openapi.json')).json as { paths: Record<string, Record<string, { requestBody?: { required: boolean }; responses: Record<string, { content?: object }> }>> };
+  const doc = (await get('/human/v1/openapi.json')).json as {
+    paths: Record<
+      string,
+      Record<string, { requestBody?: { required: boolean }; responses: Record<string, { content?: object }> }>
+    >;
+  };
   assert.equal(doc.paths['/tasks/{ref}/cancel']!.post!.requestBody!.required, false);
   assert.ok('text/event-stream' in doc.paths['/mcp']!.post!.responses['200']!.content!);
   assert.ok(doc.paths['/mcp']!.post!.responses['406']);
   await refillTasks();
   const pending = world.refs(world.human.test, ['pending'])[0]!;
-  const cancel = await sendRaw(server.url, { method: 'POST', target: `/human/v1/tasks/${pending}/cancel`, headers: { authorization: `Bearer ${world.human.test.key}` } });
+  const cancel = await sendRaw(server.url, {
+    method: 'POST',
+    target: `/human/v1/tasks/${pending}/cancel`,
+    headers: { authorization: `Bearer ${world.human.test.key}` },
+  });
   assert.equal(cancel.status, 200, cancel.text);
 });
 
 test('the store snapshot sees a stored row and a changed value, and ignores only the legitimate per-request writes', () => {
   const db = server.app.db;
   const base = snapshots.requestWritable();
-  const key = db.prepare('SELECT id, last_used_at FROM api_keys ORDER BY id LIMIT 1').get() as { id: number; last_used_at: number | null };
+  const key = db.prepare('SELECT id, last_used_at FROM api_keys ORDER BY id LIMIT 1').get() as {
+    id: number;
+    last_used_at: number | null;
+  };
   db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run((key.last_used_at ?? 0) + 1, key.id);
   db.prepare(`INSERT INTO quota_daily (bucket, day, count) VALUES ('fuzz:self-test', '2026-11-22', 1)`).run();
-  assert.deepEqual(snapshotDifferences(base, snapshots.requestWritable()), [], 'last_used_at and quota counts are left out');
+  assert.deepEqual(
+    snapshotDifferences(base, snapshots.requestWritable()),
+    [],
+    'last_used_at and quota counts are left out',
+  );
   db.prepare('UPDATE api_keys SET name = name || ? WHERE id = ?').run('!', key.id);
-  assert.deepEqual(snapshotDifferences(base, snapshots.requestWritable()), [`api_keys (rows ${base.api_keys!.rows} → ${base.api_keys!.rows})`]);
+  assert.deepEqual(snapshotDifferences(base, snapshots.requestWritable()), [
+    `api_keys (rows ${base.api_keys!.rows} → ${base.api_keys!.rows})`,
+  ]);
   db.prepare(`INSERT INTO accounts (email, created_at) VALUES ('fuzz-self-test@example.org', 0)`).run();
-  assert.ok(snapshotDifferences(base, snapshots.requestWritable()).includes(`accounts (rows ${base.accounts!.rows} → ${base.accounts!.rows + 1})`));
+  assert.ok(
+    snapshotDifferences(base, snapshots.requestWritable()).includes(
+      `accounts (rows ${base.accounts!.rows} → ${base.accounts!.rows + 1})`,
+    ),
+  );
   const operator = snapshots.operatorWritable();
   db.prepare(`UPDATE funding_calls SET title = title || '!' WHERE seq = (SELECT min(seq) FROM funding_calls)`).run();
   assert.ok(snapshotDifferences(operator, snapshots.operatorWritable()).some((t) => t.startsWith('funding_calls ')));

@@ -62,15 +62,40 @@ interface Target {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Body = any;
 const TARGETS: Target[] = [
-  { service: 'impact', prefix: 'ia_', path: '/impact/v1/', header: (k) => ({ authorization: `Bearer ${k}` }), code: (b: Body) => b.error.code, codes: { unknown: 'invalid_key', revoked: 'invalid_key' } },
-  { service: 'human', prefix: 'ho_test_', path: '/human/v1/tasks', header: (k) => ({ authorization: `Bearer ${k}` }), code: (b: Body) => b.error.code, codes: { unknown: 'unauthorized', revoked: 'key_revoked' } },
-  { service: 'funding', prefix: 'fnd_', path: '/funding/v1/sources', header: (k) => ({ 'x-api-key': k }), code: (b: Body) => b.error, codes: { unknown: 'invalid_key', revoked: 'revoked_key' } },
+  {
+    service: 'impact',
+    prefix: 'ia_',
+    path: '/impact/v1/',
+    header: (k) => ({ authorization: `Bearer ${k}` }),
+    code: (b: Body) => b.error.code,
+    codes: { unknown: 'invalid_key', revoked: 'invalid_key' },
+  },
+  {
+    service: 'human',
+    prefix: 'ho_test_',
+    path: '/human/v1/tasks',
+    header: (k) => ({ authorization: `Bearer ${k}` }),
+    code: (b: Body) => b.error.code,
+    codes: { unknown: 'unauthorized', revoked: 'key_revoked' },
+  },
+  {
+    service: 'funding',
+    prefix: 'fnd_',
+    path: '/funding/v1/sources',
+    header: (k) => ({ 'x-api-key': k }),
+    code: (b: Body) => b.error,
+    codes: { unknown: 'invalid_key', revoked: 'revoked_key' },
+  },
 ];
 
 let accounts = 0;
 function keysFor(target: Target) {
   const account = createAccount(server.app.db, `timing${++accounts}@example.org`, server.clock.ms);
-  const { key: revoked, row } = createKey(server.app.db, { accountId: account.id, service: target.service, name: 'to revoke' }, server.clock.ms);
+  const { key: revoked, row } = createKey(
+    server.app.db,
+    { accountId: account.id, service: target.service, name: 'to revoke' },
+    server.clock.ms,
+  );
   revokeKey(server.app.db, row.id, server.clock.ms);
   return { unknown: formatKey(target.prefix, randomBytes(32)), revoked };
 }
@@ -83,7 +108,9 @@ function countLookups(delayFor?: { hash: string; ms: number }) {
     asked.push(hash);
     if (delayFor && hash === delayFor.hash) {
       const until = performance.now() + delayFor.ms;
-      while (performance.now() < until) { /* the injected leak: work done for revoked keys only */ }
+      while (performance.now() < until) {
+        /* the injected leak: work done for revoked keys only */
+      }
     }
     return original(hash);
   };
@@ -104,13 +131,16 @@ async function measure(target: Target, keys: { unknown: string; revoked: string 
     assert.deepEqual(lookups.slice(before), [hashKey(keys[kind])], `${target.service} ${kind}: one lookup, by hash`);
     if (record) samples[kind].push(ms);
   };
-  return { samples, run: async (lookups: string[]) => {
-    for (let i = 0; i < warmUp + pairs; i++) {
-      if (i % PAIRS_PER_DAY === 0) server.clock.advance(86_400_000);
-      const order: Array<'unknown' | 'revoked'> = i % 2 ? ['revoked', 'unknown'] : ['unknown', 'revoked'];
-      for (const kind of order) await once(kind, lookups, i >= warmUp);
-    }
-  } };
+  return {
+    samples,
+    run: async (lookups: string[]) => {
+      for (let i = 0; i < warmUp + pairs; i++) {
+        if (i % PAIRS_PER_DAY === 0) server.clock.advance(86_400_000);
+        const order: Array<'unknown' | 'revoked'> = i % 2 ? ['revoked', 'unknown'] : ['unknown', 'revoked'];
+        for (const kind of order) await once(kind, lookups, i >= warmUp);
+      }
+    },
+  };
 }
 
 function compare(samples: { unknown: number[]; revoked: number[] }) {
@@ -150,7 +180,10 @@ for (const target of TARGETS) {
     }
     const c = compare(samples);
     figures[target.service] = { ...c, tolerance_ms: tolerance(c) };
-    assert.ok(indistinguishable(c), `${target.service}: unknown and revoked keys told apart by time: ${JSON.stringify(c)} (tolerance ${tolerance(c)} ms)`);
+    assert.ok(
+      indistinguishable(c),
+      `${target.service}: unknown and revoked keys told apart by time: ${JSON.stringify(c)} (tolerance ${tolerance(c)} ms)`,
+    );
   });
 }
 

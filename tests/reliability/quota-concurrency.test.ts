@@ -39,8 +39,10 @@ function freshDay(): void {
   day++;
   server.clock.set(`2026-12-${String(day).padStart(2, '0')}T20:00:00.250Z`);
 }
-const untilMidnight = () => Math.ceil((Date.parse(new Date(server.clock.ms).toISOString().slice(0, 10)) + 86_400_000 - server.clock.ms) / 1000);
-const nextMinute = () => server.clock.set(new Date(Math.floor(server.clock.ms / 60_000) * 60_000 + 60_000).toISOString());
+const untilMidnight = () =>
+  Math.ceil((Date.parse(new Date(server.clock.ms).toISOString().slice(0, 10)) + 86_400_000 - server.clock.ms) / 1000);
+const nextMinute = () =>
+  server.clock.set(new Date(Math.floor(server.clock.ms / 60_000) * 60_000 + 60_000).toISOString());
 
 /** Times a burst for the figures. */
 async function timed(name: string, run: () => Promise<Answer[]>): Promise<Answer[]> {
@@ -54,12 +56,21 @@ async function timed(name: string, run: () => Promise<Answer[]>): Promise<Answer
  * Exactly `allowed` 200s and the rest 429; the 200s' remaining counts are left-1 … left-allowed, each
  * once (`left`: what the bucket had before the burst).
  */
-function assertExactly(answers: Answer[], allowed: number, left: number, remainingHeader: string): { ok: Answer[]; refused: Answer[] } {
+function assertExactly(
+  answers: Answer[],
+  allowed: number,
+  left: number,
+  remainingHeader: string,
+): { ok: Answer[]; refused: Answer[] } {
   assert.deepEqual(tally(answers), { 200: allowed, 429: answers.length - allowed });
   const ok = answers.filter((a) => a.status === 200);
   const refused = answers.filter((a) => a.status === 429);
   const remaining = ok.map((a) => Number(a.headers[remainingHeader])).sort((a, b) => a - b);
-  assert.deepEqual(remaining, Array.from({ length: allowed }, (_, i) => left - allowed + i), 'every allowed request took its own unit');
+  assert.deepEqual(
+    remaining,
+    Array.from({ length: allowed }, (_, i) => left - allowed + i),
+    'every allowed request took its own unit',
+  );
   for (const r of refused) assert.equal(r.headers[remainingHeader], '0');
   return { ok, refused };
 }
@@ -111,8 +122,11 @@ describe('keyed buckets', { timeout: SUITE_TIMEOUT_MS }, () => {
   test('impact key: the last 100 of 10,000 a day, then 429', async () => {
     freshDay();
     const { key, row } = accountWithKey(server.app.db, 'impact', server.clock.ms);
-    for (let i = 0; i < 9_900; i++) server.app.ctx.limiter.take(impactKeyBucket(row.id), IMPACT_LIMITS.key, server.clock.ms);
-    const answers = await timed('impactKey', () => burst(server.url, '/impact/v1/scenarios', PARALLEL, { headers: () => ({ authorization: `Bearer ${key}` }) }));
+    for (let i = 0; i < 9_900; i++)
+      server.app.ctx.limiter.take(impactKeyBucket(row.id), IMPACT_LIMITS.key, server.clock.ms);
+    const answers = await timed('impactKey', () =>
+      burst(server.url, '/impact/v1/scenarios', PARALLEL, { headers: () => ({ authorization: `Bearer ${key}` }) }),
+    );
     const { refused } = assertExactly(answers, 100, 100, 'x-ratelimit-remaining');
     for (const r of refused) assert.equal(r.headers['retry-after'], String(untilMidnight()));
     assert.equal((await server.get('/impact/v1/scenarios')).status, 200, 'the address keeps its own allowance');
@@ -121,7 +135,9 @@ describe('keyed buckets', { timeout: SUITE_TIMEOUT_MS }, () => {
   test(`human key: ${PARALLEL} at once against 120 a minute → exactly 120; REST and the bucket agree`, async () => {
     freshDay();
     const { key } = accountWithKey(server.app.db, 'human', server.clock.ms, { environment: 'test' });
-    const answers = await timed('humanKey', () => burst(server.url, '/human/v1/balance', PARALLEL, { headers: () => ({ authorization: `Bearer ${key}` }) }));
+    const answers = await timed('humanKey', () =>
+      burst(server.url, '/human/v1/balance', PARALLEL, { headers: () => ({ authorization: `Bearer ${key}` }) }),
+    );
     const { refused } = assertExactly(answers, 120, 120, 'x-ratelimit-remaining');
     for (const r of refused) assert.deepEqual(Object.keys(JSON.parse(r.body).error), ['code', 'message']);
     nextMinute();
@@ -132,14 +148,25 @@ describe('keyed buckets', { timeout: SUITE_TIMEOUT_MS }, () => {
     freshDay();
     const first = accountWithKey(server.app.db, 'funding', server.clock.ms);
     const { createKey } = await import('../../db/accounts.ts');
-    const second = createKey(server.app.db, { accountId: first.account.id, service: 'funding', name: 'second' }, server.clock.ms).key;
-    const answers = await timed('fundingBasicMinute', () => burst(server.url, '/funding/v1/sources', PARALLEL, { headers: (i) => ({ 'x-api-key': i % 2 ? second : first.key }) }));
+    const second = createKey(
+      server.app.db,
+      { accountId: first.account.id, service: 'funding', name: 'second' },
+      server.clock.ms,
+    ).key;
+    const answers = await timed('fundingBasicMinute', () =>
+      burst(server.url, '/funding/v1/sources', PARALLEL, {
+        headers: (i) => ({ 'x-api-key': i % 2 ? second : first.key }),
+      }),
+    );
     const { ok, refused } = assertExactly(answers, 120, 120, 'x-ratelimit-remaining');
     for (const a of ok) assert.equal(a.headers['x-api-tier'], 'basic');
     for (const r of refused) assert.equal(JSON.parse(r.body).error, 'rate_limited');
     // The day counted every served request once: 1,000 − 120 left.
     const quotaLeft = ok.map((a) => Number(a.headers['x-quota-remaining'])).sort((a, b) => a - b);
-    assert.deepEqual(quotaLeft, Array.from({ length: 120 }, (_, i) => 1_000 - 120 + i));
+    assert.deepEqual(
+      quotaLeft,
+      Array.from({ length: 120 }, (_, i) => 1_000 - 120 + i),
+    );
   });
 
   for (const tier of ['basic', 'pro'] as const) {
@@ -149,9 +176,12 @@ describe('keyed buckets', { timeout: SUITE_TIMEOUT_MS }, () => {
       if (tier === 'pro') setSubscription(server.app.db, account.id, 'pro', server.clock.ms);
       const perDay = TIER_LIMITS[tier].perDay!;
       // Pre-spend all but 50 of the day (the minute count this leaves behind is rolled over below).
-      for (let i = 0; i < perDay - 50; i++) server.app.ctx.limiter.take(`funding:account:${account.id}`, { perMinute: null, perDay }, server.clock.ms);
+      for (let i = 0; i < perDay - 50; i++)
+        server.app.ctx.limiter.take(`funding:account:${account.id}`, { perMinute: null, perDay }, server.clock.ms);
       nextMinute();
-      const answers = await timed(`funding${tier}Day`, () => burst(server.url, '/funding/v1/sources', PARALLEL, { headers: () => ({ 'x-api-key': key }) }));
+      const answers = await timed(`funding${tier}Day`, () =>
+        burst(server.url, '/funding/v1/sources', PARALLEL, { headers: () => ({ 'x-api-key': key }) }),
+      );
       const { ok, refused } = assertExactly(answers, 50, 50, 'x-quota-remaining');
       for (const a of ok) assert.equal(a.headers['x-api-tier'], tier);
       for (const r of refused) {
@@ -168,16 +198,20 @@ describe('buckets do not leak into each other under concurrency', { timeout: SUI
     freshDay();
     const addresses = ['198.51.100.1', '198.51.100.2', '203.0.113.7', '2001:db8:1::1', '2001:db8:2::1'];
     const perAddress = Math.max(150, Math.ceil(PARALLEL / addresses.length));
-    const answers = await timed('fiveAddresses', () => burst(server.url, '/impact/v1/scenarios', perAddress * addresses.length, {
-      headers: (i) => ({ 'x-forwarded-for': addresses[i % addresses.length]! }),
-    }));
+    const answers = await timed('fiveAddresses', () =>
+      burst(server.url, '/impact/v1/scenarios', perAddress * addresses.length, {
+        headers: (i) => ({ 'x-forwarded-for': addresses[i % addresses.length]! }),
+      }),
+    );
     for (const [n, address] of addresses.entries()) {
       const mine = answers.filter((_, i) => i % addresses.length === n);
       assertExactly(mine, 100, 100, 'x-ratelimit-remaining');
       assert.ok(mine.length > 100, address);
     }
     // Addresses in one IPv6 /64 are one client: together they get 100.
-    const sameBlock = await burst(server.url, '/impact/v1/scenarios', 150, { headers: (i) => ({ 'x-forwarded-for': `2001:db8:3::${(i % 7) + 1}` }) });
+    const sameBlock = await burst(server.url, '/impact/v1/scenarios', 150, {
+      headers: (i) => ({ 'x-forwarded-for': `2001:db8:3::${(i % 7) + 1}` }),
+    });
     assertExactly(sameBlock, 100, 100, 'x-ratelimit-remaining');
     // And the proxy's own address was never counted.
     assert.equal((await server.get('/impact/v1/scenarios')).headers.get('x-ratelimit-remaining'), '99');
@@ -185,11 +219,18 @@ describe('buckets do not leak into each other under concurrency', { timeout: SUI
 
   test('three human keys and the anonymous address, interleaved: each bucket exactly its own limit', async () => {
     freshDay();
-    const keys = [0, 1, 2].map(() => accountWithKey(server.app.db, 'human', server.clock.ms, { environment: 'test' }).key);
+    const keys = [0, 1, 2].map(
+      () => accountWithKey(server.app.db, 'human', server.clock.ms, { environment: 'test' }).key,
+    );
     const lanes = keys.length + 1;
-    const answers = await timed('humanLanes', () => burst(server.url, '/human/v1/capabilities', 200 * lanes, {
-      headers: (i): Record<string, string> => (i % lanes < keys.length ? { authorization: `Bearer ${keys[i % lanes]}` } : { 'x-forwarded-for': '192.0.2.44' }),
-    }));
+    const answers = await timed('humanLanes', () =>
+      burst(server.url, '/human/v1/capabilities', 200 * lanes, {
+        headers: (i): Record<string, string> =>
+          i % lanes < keys.length
+            ? { authorization: `Bearer ${keys[i % lanes]}` }
+            : { 'x-forwarded-for': '192.0.2.44' },
+      }),
+    );
     for (let lane = 0; lane < lanes; lane++) {
       const mine = answers.filter((_, i) => i % lanes === lane);
       const limit = lane < keys.length ? 120 : 60;
@@ -201,7 +242,9 @@ describe('buckets do not leak into each other under concurrency', { timeout: SUI
 describe('counts kept across a restart', { timeout: SUITE_TIMEOUT_MS }, () => {
   test('an address spends 37, the server restarts, the count continues from 37', async () => {
     freshDay();
-    const spent = await burst(server.url, '/impact/v1/scenarios', 37, { headers: () => ({ 'x-forwarded-for': '198.51.100.37' }) });
+    const spent = await burst(server.url, '/impact/v1/scenarios', 37, {
+      headers: () => ({ 'x-forwarded-for': '198.51.100.37' }),
+    });
     assert.deepEqual(tally(spent), { 200: 37 });
     await server.restart({ TRUST_PROXY: 'loopback' });
     const next = await server.get('/impact/v1/scenarios', { 'x-forwarded-for': '198.51.100.37' });
@@ -234,10 +277,18 @@ describe('counts kept across a restart', { timeout: SUITE_TIMEOUT_MS }, () => {
     await restarting;
     const served = answers.filter((a) => a.status === 200).length;
     const lost = answers.filter((a) => a.status === 0).length;
-    assert.equal(served + lost, answers.length, `only 200s and requests cut before being read: ${JSON.stringify(tally(answers))}`);
+    assert.equal(
+      served + lost,
+      answers.length,
+      `only 200s and requests cut before being read: ${JSON.stringify(tally(answers))}`,
+    );
     assert.ok(served >= PARALLEL / 5);
     const next = await server.get('/impact/v1/scenarios', { authorization: `Bearer ${key}` });
-    assert.equal(next.headers.get('x-ratelimit-remaining'), String(10_000 - served - 1), `${served} served before the restart, all counted`);
+    assert.equal(
+      next.headers.get('x-ratelimit-remaining'),
+      String(10_000 - served - 1),
+      `${served} served before the restart, all counted`,
+    );
     figures.restartMidBurst = { served, cutBeforeRead: lost };
   });
 });

@@ -13,7 +13,13 @@ if (unknown.length) {
   process.exit(2);
 }
 const dir = import.meta.dirname;
-const files = readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.test.ts'))
+  .sort()
+  .map((f) => join(dir, f));
 const env = { ...process.env, TRIO_RELIABILITY: args.includes('--long') ? 'long' : 'ci' };
-const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], { stdio: 'inherit', env });
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
+  stdio: 'inherit',
+  env,
+});
 process.exit(run.status ?? 1);

@@ -41,7 +41,9 @@ const mcpClients: Client[] = [];
 
 before(async () => {
   // debug: the more the server says, the more the scan covers.
-  server = await startTestServer({ env: { LOG_LEVEL: 'debug', SANDBOX_DELAY_MS: '1000', HUMAN_SCHEDULER_TICK_MS: '60000' } });
+  server = await startTestServer({
+    env: { LOG_LEVEL: 'debug', SANDBOX_DELAY_MS: '1000', HUMAN_SCHEDULER_TICK_MS: '60000' },
+  });
   capture.install();
 });
 after(async () => {
@@ -56,20 +58,29 @@ const keys = new Map<string, string>(); // label → key
 
 /** A request through the capturing fetch. */
 async function call(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
-  const res = await capture.fetch(server.url + path, { method, headers, redirect: 'manual', ...(body !== undefined ? { body } : {}) });
+  const res = await capture.fetch(server.url + path, {
+    method,
+    headers,
+    redirect: 'manual',
+    ...(body !== undefined ? { body } : {}),
+  });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
 async function mcp(key: string): Promise<Client> {
   const client = new Client({ name: 'trio-secrets-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/human/v1/mcp`), {
-    fetch: capture.fetch, requestInit: { headers: { authorization: `Bearer ${key}` } },
-  }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/human/v1/mcp`), {
+      fetch: capture.fetch,
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    }),
+  );
   mcpClients.push(client);
   return client;
 }
 
-const keyId = (name: string) => server.app.db.prepare('SELECT id FROM api_keys WHERE name = ? ORDER BY id DESC LIMIT 1').pluck().get(name) as number;
+const keyId = (name: string) =>
+  server.app.db.prepare('SELECT id FROM api_keys WHERE name = ? ORDER BY id DESC LIMIT 1').pluck().get(name) as number;
 
 /** Variants of a key a careless client might send: each must be refused without being echoed. */
 const mangled = (key: string) => ({
@@ -112,22 +123,55 @@ test('the journey: console, keys for every service used right and wrong, MCP, er
   assert.equal((await call('GET', '/funding/v1/sources', { 'x-api-key': funding })).status, 200);
   assert.equal((await call('GET', '/human/v1/tasks', { authorization: `Bearer ${humanTest}` })).status, 200);
   assert.equal((await call('GET', '/human/v1/balance', { 'x-api-key': humanLive })).status, 200);
-  const order = { capability: 'human.verify', spec: { claim: 'The bakery is open on Sundays', subject: 'Boulangerie Martin' }, location: { country_iso: 'FR', city_slug: 'paris' }, max_price_cents: 2000 };
-  const ordered = await call('POST', '/human/v1/tasks', { authorization: `Bearer ${humanTest}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, JSON.stringify(order));
+  const order = {
+    capability: 'human.verify',
+    spec: { claim: 'The bakery is open on Sundays', subject: 'Boulangerie Martin' },
+    location: { country_iso: 'FR', city_slug: 'paris' },
+    max_price_cents: 2000,
+  };
+  const ordered = await call(
+    'POST',
+    '/human/v1/tasks',
+    {
+      authorization: `Bearer ${humanTest}`,
+      'content-type': 'application/json',
+      'idempotency-key': crypto.randomUUID(),
+    },
+    JSON.stringify(order),
+  );
   assert.equal(ordered.status, 201, ordered.text);
   const ref = JSON.parse(ordered.text).data.ref as string;
-  const broke = await call('POST', '/human/v1/tasks', { authorization: `Bearer ${humanLive}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, JSON.stringify(order));
+  const broke = await call(
+    'POST',
+    '/human/v1/tasks',
+    {
+      authorization: `Bearer ${humanLive}`,
+      'content-type': 'application/json',
+      'idempotency-key': crypto.randomUUID(),
+    },
+    JSON.stringify(order),
+  );
   assert.equal(broke.status, 402, 'a live order without balance: an error body to scan');
 
   // The MCP server with the official client.
   const agent = await mcp(humanTest);
   assert.ok((await agent.listTools()).tools.length > 5);
-  const mcpOrder = await agent.callTool({ name: 'create_task', arguments: { idempotency_key: crypto.randomUUID(), ...order } });
+  const mcpOrder = await agent.callTool({
+    name: 'create_task',
+    arguments: { idempotency_key: crypto.randomUUID(), ...order },
+  });
   assert.notEqual(mcpOrder.isError, true, JSON.stringify(mcpOrder));
   assert.notEqual((await agent.callTool({ name: 'get_task', arguments: { ref } })).isError, true);
-  assert.equal((await agent.callTool({ name: 'get_task', arguments: { ref: 'tsk_00000000000000000000' } })).isError, true);
+  assert.equal(
+    (await agent.callTool({ name: 'get_task', arguments: { ref: 'tsk_00000000000000000000' } })).isError,
+    true,
+  );
   const liveAgent = await mcp(humanLive);
-  assert.equal((await liveAgent.callTool({ name: 'get_task', arguments: { ref } })).isError, true, 'a sandbox ref is not the live key\'s');
+  assert.equal(
+    (await liveAgent.callTool({ name: 'get_task', arguments: { ref } })).isError,
+    true,
+    "a sandbox ref is not the live key's",
+  );
   await assert.rejects(mcp(funding), 'a funding key is not a human key');
   await assert.rejects(mcp(mangled(humanTest).mistyped));
 
@@ -137,42 +181,81 @@ test('the journey: console, keys for every service used right and wrong, MCP, er
   }
   assert.equal((await call('GET', '/funding/v1/sources', { authorization: `Bearer ${funding}` })).status, 400);
   assert.equal((await call('GET', '/funding/v1/sources', { 'x-api-key': impact })).status, 401);
-  for (const variant of Object.values(mangled(funding))) assert.equal((await call('GET', '/funding/v1/sources', { 'x-api-key': variant })).status, 401);
-  assert.equal((await call('GET', '/funding/v1/sources', { 'x-key': funding })).status, 200, 'an unknown header is no credential: served anonymously');
+  for (const variant of Object.values(mangled(funding)))
+    assert.equal((await call('GET', '/funding/v1/sources', { 'x-api-key': variant })).status, 401);
+  assert.equal(
+    (await call('GET', '/funding/v1/sources', { 'x-key': funding })).status,
+    200,
+    'an unknown header is no credential: served anonymously',
+  );
 
-  for (const name of ['api_key', 'access_token']) assert.equal((await call('GET', `/impact/v1/?${name}=${impact}`)).status, 400, `impact ?${name}=`);
+  for (const name of ['api_key', 'access_token'])
+    assert.equal((await call('GET', `/impact/v1/?${name}=${impact}`)).status, 400, `impact ?${name}=`);
   assert.equal((await call('GET', '/impact/v1/', { authorization: `Token ${impact}` })).status, 401);
-  assert.equal((await call('GET', '/impact/v1/', { authorization: `Bearer ${impact}`, 'x-api-key': funding })).status, 400);
+  assert.equal(
+    (await call('GET', '/impact/v1/', { authorization: `Bearer ${impact}`, 'x-api-key': funding })).status,
+    400,
+  );
   assert.equal((await call('GET', '/impact/v1/', { authorization: `Bearer ${humanTest}` })).status, 401);
-  for (const variant of Object.values(mangled(impact))) assert.equal((await call('GET', '/impact/v1/', { authorization: `Bearer ${variant}` })).status, 401);
+  for (const variant of Object.values(mangled(impact)))
+    assert.equal((await call('GET', '/impact/v1/', { authorization: `Bearer ${variant}` })).status, 401);
 
   assert.equal((await call('GET', `/human/v1/tasks?api_key=${humanTest}`)).status, 400);
   assert.equal((await call('GET', '/human/v1/tasks', { authorization: humanTest })).status, 401);
   assert.equal((await call('GET', '/human/v1/tasks', { authorization: `Basic ${humanTest}` })).status, 401);
-  assert.equal((await call('GET', '/human/v1/tasks', { authorization: `Bearer ${humanTest}`, 'x-api-key': humanLive })).status, 400);
+  assert.equal(
+    (await call('GET', '/human/v1/tasks', { authorization: `Bearer ${humanTest}`, 'x-api-key': humanLive })).status,
+    400,
+  );
   assert.equal((await call('GET', '/human/v1/tasks', { 'x-api-key': funding })).status, 401);
-  for (const variant of Object.values(mangled(humanLive))) assert.equal((await call('GET', '/human/v1/balance', { 'x-api-key': variant })).status, 401);
-  assert.equal((await call('GET', `/human/v1/tasks/${ref}`, { authorization: `Bearer ${keys.get('b human')}` })).status, 404);
+  for (const variant of Object.values(mangled(humanLive)))
+    assert.equal((await call('GET', '/human/v1/balance', { 'x-api-key': variant })).status, 401);
+  assert.equal(
+    (await call('GET', `/human/v1/tasks/${ref}`, { authorization: `Bearer ${keys.get('b human')}` })).status,
+    404,
+  );
   // Pasted where an id or a parameter value goes: refused, the path logged and the value echoed
   // only cut to the key's prefix (lib/keys.ts redactKeys).
   assert.equal((await call('GET', `/funding/v1/calls/${funding}`)).status, 400);
   assert.equal((await call('GET', `/impact/v1/product/${impact}`)).status, 400);
-  assert.equal((await call('GET', `/human/v1/tasks/${humanLive}`, { authorization: `Bearer ${humanTest}` })).status, 400);
-  assert.equal((await call('GET', `/human/v1/tasks?status=${humanLive}`, { authorization: `Bearer ${humanTest}` })).status, 400);
+  assert.equal(
+    (await call('GET', `/human/v1/tasks/${humanLive}`, { authorization: `Bearer ${humanTest}` })).status,
+    400,
+  );
+  assert.equal(
+    (await call('GET', `/human/v1/tasks?status=${humanLive}`, { authorization: `Bearer ${humanTest}` })).status,
+    400,
+  );
   assert.equal((await agent.callTool({ name: 'get_task', arguments: { ref: humanLive } })).isError, true);
 
   // Rotated and revoked in the console.
-  const rotated = await a.post(`/console/keys/${keyId('secrets impact')}/rotate`, { grace: 'now' }, { csrfFrom: '/console/keys' });
+  const rotated = await a.post(
+    `/console/keys/${keyId('secrets impact')}/rotate`,
+    { grace: 'now' },
+    { csrfFrom: '/console/keys' },
+  );
   assert.equal(rotated.status, 201);
   const impactNew = /id="new-key" readonly value="([^"]+)"/.exec(rotated.text)![1]!;
   keys.set('impact rotated', impactNew);
-  assert.equal((await call('GET', '/impact/v1/', { authorization: `Bearer ${impact}` })).status, 401, 'rotated with no grace');
+  assert.equal(
+    (await call('GET', '/impact/v1/', { authorization: `Bearer ${impact}` })).status,
+    401,
+    'rotated with no grace',
+  );
   assert.equal((await call('GET', '/impact/v1/', { authorization: `Bearer ${impactNew}` })).status, 200);
-  const rotatedFunding = await a.post(`/console/keys/${keyId('secrets funding')}/rotate`, { grace: 'keep' }, { csrfFrom: '/console/keys' });
+  const rotatedFunding = await a.post(
+    `/console/keys/${keyId('secrets funding')}/rotate`,
+    { grace: 'keep' },
+    { csrfFrom: '/console/keys' },
+  );
   assert.equal(rotatedFunding.status, 201);
   keys.set('funding rotated', /id="new-key" readonly value="([^"]+)"/.exec(rotatedFunding.text)![1]!);
   for (const name of ['secrets human test', 'secrets funding']) {
-    const revoked = await a.post(`/console/keys/${server.app.db.prepare('SELECT id FROM api_keys WHERE name = ? ORDER BY id LIMIT 1').pluck().get(name)}/revoke`, {}, { csrfFrom: '/console/keys' });
+    const revoked = await a.post(
+      `/console/keys/${server.app.db.prepare('SELECT id FROM api_keys WHERE name = ? ORDER BY id LIMIT 1').pluck().get(name)}/revoke`,
+      {},
+      { csrfFrom: '/console/keys' },
+    );
     assert.equal(revoked.status, 303, name);
   }
   assert.equal((await call('GET', '/human/v1/tasks', { authorization: `Bearer ${humanTest}` })).status, 401);
@@ -185,19 +268,46 @@ test('the journey: console, keys for every service used right and wrong, MCP, er
   // Error pages.
   assert.equal((await a.get('/console/nope')).status, 404);
   assert.equal((await a.post('/console/keys/999999/revoke', {}, { csrfFrom: '/console/keys' })).status, 404);
-  assert.equal((await b.post(`/console/keys/${keyId('secrets human live')}/revoke`, {}, { csrfFrom: '/console/keys' })).status, 404, 'another account\'s key');
-  assert.equal((await call('GET', '/human/v1/tasks/tsk_00000000000000000000', { authorization: `Bearer ${humanLive}` })).status, 404);
-  assert.equal((await call('GET', '/funding/v1/calls/eu:NOPE', { 'x-api-key': keys.get('funding rotated')! })).status, 404);
+  assert.equal(
+    (await b.post(`/console/keys/${keyId('secrets human live')}/revoke`, {}, { csrfFrom: '/console/keys' })).status,
+    404,
+    "another account's key",
+  );
+  assert.equal(
+    (await call('GET', '/human/v1/tasks/tsk_00000000000000000000', { authorization: `Bearer ${humanLive}` })).status,
+    404,
+  );
+  assert.equal(
+    (await call('GET', '/funding/v1/calls/eu:NOPE', { 'x-api-key': keys.get('funding rotated')! })).status,
+    404,
+  );
   assert.equal((await call('GET', '/impact/v1/product/nope', { authorization: `Bearer ${impactNew}` })).status, 404);
   assert.equal((await call('GET', '/nope')).status, 404);
 
   // CSRF failures: missing, forged, another visitor's token, a stale one; and a wrong form type.
   const bToken = ConsoleClient.csrf((await b.get('/console/keys')).text);
   for (const csrf of [undefined, 'forged', bToken, preSignIn]) {
-    const res = await a.post('/console/keys', { service: 'impact', name: 'never made', ...(csrf !== undefined ? { csrf } : {}) });
-    assert.equal(res.status, 403, `csrf ${csrf === bToken ? 'of B' : csrf === preSignIn ? 'from before sign-in' : csrf}`);
+    const res = await a.post('/console/keys', {
+      service: 'impact',
+      name: 'never made',
+      ...(csrf !== undefined ? { csrf } : {}),
+    });
+    assert.equal(
+      res.status,
+      403,
+      `csrf ${csrf === bToken ? 'of B' : csrf === preSignIn ? 'from before sign-in' : csrf}`,
+    );
   }
-  assert.equal((await a.post('/console/keys', { service: 'impact', name: 'never made' }, { csrfFrom: '/console/keys', contentType: 'text/plain' })).status, 415);
+  assert.equal(
+    (
+      await a.post(
+        '/console/keys',
+        { service: 'impact', name: 'never made' },
+        { csrfFrom: '/console/keys', contentType: 'text/plain' },
+      )
+    ).status,
+    415,
+  );
   assert.equal(server.app.db.prepare("SELECT count(*) FROM api_keys WHERE name = 'never made'").pluck().get(), 0);
 
   // Sign-out; the ended session and its token after it.
@@ -209,7 +319,11 @@ test('the journey: console, keys for every service used right and wrong, MCP, er
   const afterSignOut = await replay.get('/console/keys');
   assert.equal(afterSignOut.status, 303, 'an ended session signs nobody in');
   // The old session's token no longer passes, even on the sign-in form (with the right password).
-  assert.equal((await a.post('/console/sign-in', { email: 'secrets-a@example.org', password: passwords.a, csrf: staleToken })).status, 403);
+  assert.equal(
+    (await a.post('/console/sign-in', { email: 'secrets-a@example.org', password: passwords.a, csrf: staleToken }))
+      .status,
+    403,
+  );
 
   assert.equal((await call('GET', '/metrics')).status, 200);
   assert.equal((await call('GET', '/healthz')).status, 200);
@@ -217,11 +331,12 @@ test('the journey: console, keys for every service used right and wrong, MCP, er
 
 // ---- the scan --------------------------------------------------------------------------------------
 
-const setCookies = (ex: Exchange) => ex.headers.getSetCookie().map((line) => {
-  const pair = line.split(';')[0]!;
-  const at = pair.indexOf('=');
-  return { line, name: pair.slice(0, at), value: pair.slice(at + 1) };
-});
+const setCookies = (ex: Exchange) =>
+  ex.headers.getSetCookie().map((line) => {
+    const pair = line.split(';')[0]!;
+    const at = pair.indexOf('=');
+    return { line, name: pair.slice(0, at), value: pair.slice(at + 1) };
+  });
 
 interface Collected {
   exchanges: Exchange[];
@@ -246,7 +361,11 @@ async function collect(): Promise<Collected> {
     for (const c of setCookies(ex)) {
       if (!c.value || cookieBirth.has(c.value)) continue;
       cookieBirth.set(c.value, ex.n);
-      secrets.push({ kind: c.name === 'trio_session' ? 'session cookie' : 'visitor cookie', label: `${c.name} set by exchange ${ex.n}`, value: c.value });
+      secrets.push({
+        kind: c.name === 'trio_session' ? 'session cookie' : 'visitor cookie',
+        label: `${c.name} set by exchange ${ex.n}`,
+        value: c.value,
+      });
     }
   }
 
@@ -259,7 +378,7 @@ async function collect(): Promise<Collected> {
     const sent = new Map(ex.requestCookie.split(';').map((p) => p.trim().split('=') as [string, string]));
     const set = new Map(setCookies(ex).map((c) => [c.name, c.value]));
     const visitor = set.get('trio_csrf') || sent.get('trio_csrf');
-    const session = set.has('trio_session') ? set.get('trio_session') || null : sent.get('trio_session') ?? null;
+    const session = set.has('trio_session') ? set.get('trio_session') || null : (sent.get('trio_session') ?? null);
     if (!visitor) continue;
     const expected = csrfToken(hmacSecret, visitor, session);
     expectedCsrf.set(ex.n, expected);
@@ -269,20 +388,30 @@ async function collect(): Promise<Collected> {
   return (collected = { exchanges, secrets, cookieBirth, expectedCsrf });
 }
 
-const report = (findings: Finding[]) => findings.map((f) => `${f.secret.kind} '${f.secret.label}' in ${f.where}: …${f.excerpt}…`).join('\n');
+const report = (findings: Finding[]) =>
+  findings.map((f) => `${f.secret.kind} '${f.secret.label}' in ${f.where}: …${f.excerpt}…`).join('\n');
 
 test('the scan sees what it should: secrets collected, pages captured, a planted echo found', async () => {
   const { exchanges, secrets } = await collect();
   const kinds = new Set(secrets.map((s) => s.kind));
-  for (const kind of ['key', 'password', 'session cookie', 'visitor cookie', 'csrf token'] as const) assert.ok(kinds.has(kind), `collected a ${kind}`);
+  for (const kind of ['key', 'password', 'session cookie', 'visitor cookie', 'csrf token'] as const)
+    assert.ok(kinds.has(kind), `collected a ${kind}`);
   assert.equal(secrets.filter((s) => s.kind === 'key').length, 7);
   assert.ok(exchanges.length > 100, `${exchanges.length} exchanges captured`);
   assert.ok(exchanges.every((ex) => ex !== undefined && ex.status > 0));
   assert.ok(server.logs.length > 100, `${server.logs.length} log lines`);
   const scanner = new SecretScanner(secrets);
   const key = keys.get('impact')!;
-  assert.equal(scanner.scan('planted', `the key was ${secretPart(key).slice(20, 36)}!`).length, 1, '16 characters of a secret part are a finding');
-  assert.equal(scanner.scan('planted', `the key was ${secretPart(key).slice(20, 35)}!`).length, 0, '15 are not (the display prefix has 4)');
+  assert.equal(
+    scanner.scan('planted', `the key was ${secretPart(key).slice(20, 36)}!`).length,
+    1,
+    '16 characters of a secret part are a finding',
+  );
+  assert.equal(
+    scanner.scan('planted', `the key was ${secretPart(key).slice(20, 35)}!`).length,
+    0,
+    '15 are not (the display prefix has 4)',
+  );
   assert.equal(scanner.scan('planted', `typed ${passwords.wrong}.`).length, 1);
 });
 
@@ -322,9 +451,14 @@ test('no secret in any response beyond its one place: keys in their own page, co
       return 'name="csrf" value="[this visitor\'s token]"';
     });
     findings.push(...scanner.scan(`the body of ${where}`, body));
-    const headers = [...ex.headers].filter(([name]) => name !== 'set-cookie').map(([n, v]) => `${n}: ${v}`).join('\n');
+    const headers = [...ex.headers]
+      .filter(([name]) => name !== 'set-cookie')
+      .map(([n, v]) => `${n}: ${v}`)
+      .join('\n');
     findings.push(...scanner.scan(`the headers of ${where}`, headers));
-    const cookies = setCookies(ex).map((c) => (c.value && cookieBirth.get(c.value) === ex.n ? c.line.replace(c.value, '[new value]') : c.line)).join('\n');
+    const cookies = setCookies(ex)
+      .map((c) => (c.value && cookieBirth.get(c.value) === ex.n ? c.line.replace(c.value, '[new value]') : c.line))
+      .join('\n');
     findings.push(...scanner.scan(`a Set-Cookie of ${where}`, cookies));
   }
   assert.equal(keyPages, keys.size, 'each key was found on exactly one page, its own');
@@ -334,14 +468,27 @@ test('no secret in any response beyond its one place: keys in their own page, co
 
 test('the database file and its WAL hold no key, secret part, password or session token', async () => {
   const { secrets } = await collect();
-  const files = [server.databasePath, `${server.databasePath}-wal`].filter(existsSync).map((path) => ({ path, bytes: readFileSync(path) }));
+  const files = [server.databasePath, `${server.databasePath}-wal`]
+    .filter(existsSync)
+    .map((path) => ({ path, bytes: readFileSync(path) }));
   assert.ok(files.length >= 1 && files[0]!.bytes.length > 100_000);
-  const needles = secrets.flatMap((s) => (s.kind === 'key' ? [s.value, secretPart(s.value)] : s.kind === 'password' || s.kind === 'session cookie' ? [s.value] : []));
-  const found = files.flatMap(({ path, bytes }) => needles.filter((n) => bytes.includes(n)).map((n) => `${n.slice(0, 12)}… in ${path}`));
+  const needles = secrets.flatMap((s) =>
+    s.kind === 'key'
+      ? [s.value, secretPart(s.value)]
+      : s.kind === 'password' || s.kind === 'session cookie'
+        ? [s.value]
+        : [],
+  );
+  const found = files.flatMap(({ path, bytes }) =>
+    needles.filter((n) => bytes.includes(n)).map((n) => `${n.slice(0, 12)}… in ${path}`),
+  );
   assert.deepEqual(found, []);
   // The hash is there: the scan looked in the right place.
   const anyKey = keys.get('human live')!;
-  assert.ok(files.some(({ bytes }) => bytes.includes(hashKey(anyKey))), 'sha256(key) is stored');
+  assert.ok(
+    files.some(({ bytes }) => bytes.includes(hashKey(anyKey))),
+    'sha256(key) is stored',
+  );
 });
 
 test('keys are stored as sha256(key), looked up by that hash, and no column holds a key', async () => {

@@ -17,5 +17,8 @@ export function recordFigures(name: string, figures: Record<string, unknown>): v
   const dir = join(import.meta.dirname, '..', '..', 'test-results', 'reliability');
   mkdirSync(dir, { recursive: true });
   const mode = LONG ? 'long' : 'ci';
-  writeFileSync(join(dir, `${name}.${mode}.json`), JSON.stringify({ mode, at: new Date().toISOString(), ...figures }, null, 2) + '\n');
+  writeFileSync(
+    join(dir, `${name}.${mode}.json`),
+    JSON.stringify({ mode, at: new Date().toISOString(), ...figures }, null, 2) + '\n',
+  );
 }

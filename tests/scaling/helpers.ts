@@ -13,7 +13,8 @@ import { startServeProcess, type ServeProcess } from '../helpers/serve-process.t
 export const REPO = join(import.meta.dirname, '..', '..');
 
 export const redisInstalled = spawnSync('redis-server', ['--version']).status === 0;
-export const NO_REDIS_NOTE = 'redis-server is not installed (apt-get install redis-server; .ci/run installs it): skipped';
+export const NO_REDIS_NOTE =
+  'redis-server is not installed (apt-get install redis-server; .ci/run installs it): skipped';
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -25,11 +26,19 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export interface RedisProcess { url: string; child: ChildProcess; stop(): Promise<void> }
+export interface RedisProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
 
 export async function startRedis(): Promise<RedisProcess> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 10_000);
@@ -54,10 +63,17 @@ export async function startRedis(): Promise<RedisProcess> {
 export const serve = (env: Record<string, string>, extraArgs: string[] = []): Promise<ServeProcess> =>
   startServeProcess(['--import', 'tsx', 'main.ts', 'serve', ...extraArgs], { DEMO: 'off', ...env }, REPO);
 
-export interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 /** One request on a new connection (no keep-alive): `url` absolute. */
-export function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+export function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       let body = '';
@@ -75,7 +91,10 @@ export function send(url: string, options: { method?: string; headers?: Record<s
 
 /** The pids of a cluster's workers, from their 'worker is serving' log lines (newest last). */
 export function workerPids(output: string): number[] {
-  return output.split('\n').filter((l) => l.includes('"worker is serving"')).map((l) => (JSON.parse(l) as { pid: number }).pid);
+  return output
+    .split('\n')
+    .filter((l) => l.includes('"worker is serving"'))
+    .map((l) => (JSON.parse(l) as { pid: number }).pid);
 }
 
 export function tally(answers: Answer[]): Record<number, number> {

@@ -17,7 +17,17 @@ let now = Date.parse('2026-11-24T10:00:00Z');
 
 before(async () => {
   primary = await startTestServer();
-  replica = await startApp(readConfig({ PORT: '0', DATABASE_PATH: primary.databasePath, DEMO: 'off', LOG_LEVEL: 'silent', READ_ONLY: 'on', READ_ONLY_MAX_LAG_MS: '5000' }), { clock: () => now });
+  replica = await startApp(
+    readConfig({
+      PORT: '0',
+      DATABASE_PATH: primary.databasePath,
+      DEMO: 'off',
+      LOG_LEVEL: 'silent',
+      READ_ONLY: 'on',
+      READ_ONLY_MAX_LAG_MS: '5000',
+    }),
+    { clock: () => now },
+  );
 });
 after(async () => {
   await replica?.stop();
@@ -39,11 +49,14 @@ test('no heartbeat yet: /readyz is 503 and says why; the metric is -1', async ()
   assert.match((await call('GET', '/metrics')).text, /^trio_replication_lag_seconds -1$/m);
 });
 
-test('lag is now minus the primary\'s last heartbeat; past READ_ONLY_MAX_LAG_MS the node is not ready', async () => {
+test("lag is now minus the primary's last heartbeat; past READ_ONLY_MAX_LAG_MS the node is not ready", async () => {
   heartbeatWriter(primary.app.db)(now - 1500);
   const ready = await call('GET', '/readyz');
   assert.equal(ready.status, 200);
-  assert.deepEqual([ready.json.status, ready.json.replication_lag_ms, ready.json.max_lag_ms, ready.json.heartbeat_at], ['ready', 1500, 5000, '2026-11-24T09:59:58.500Z']);
+  assert.deepEqual(
+    [ready.json.status, ready.json.replication_lag_ms, ready.json.max_lag_ms, ready.json.heartbeat_at],
+    ['ready', 1500, 5000, '2026-11-24T09:59:58.500Z'],
+  );
   assert.match((await call('GET', '/metrics')).text, /^trio_replication_lag_seconds 1\.5$/m);
   now += 4000; // 5.5 s behind
   const stale = await call('GET', '/readyz');
@@ -52,11 +65,25 @@ test('lag is now minus the primary\'s last heartbeat; past READ_ONLY_MAX_LAG_MS 
   assert.match(stale.json.reason, /5500 ms behind/);
 });
 
-test('writes are refused in each service\'s error shape; nothing is stored; reads are served', async () => {
+test("writes are refused in each service's error shape; nothing is stored; reads are served", async () => {
   const { key } = accountWithKey(primary.app.db, 'human', Date.now(), { environment: 'test' });
   const tasks = () => primary.app.db.prepare('SELECT count(*) FROM human_tasks').pluck().get() as number;
   const before = tasks();
-  const order = await call('POST', '/human/v1/tasks', { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' }, JSON.stringify({ capability: 'human.verify', spec: { claim: 'x', subject: 'y' }, location: { country_iso: 'FR', city_slug: 'paris' }, max_price_cents: 2000 }));
+  const order = await call(
+    'POST',
+    '/human/v1/tasks',
+    {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      'idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e',
+    },
+    JSON.stringify({
+      capability: 'human.verify',
+      spec: { claim: 'x', subject: 'y' },
+      location: { country_iso: 'FR', city_slug: 'paris' },
+      max_price_cents: 2000,
+    }),
+  );
   assert.equal(order.status, 503);
   assert.deepEqual(Object.keys(order.json.error), ['code', 'message']);
   assert.equal(order.json.error.code, 'service_unavailable');
@@ -64,7 +91,12 @@ test('writes are refused in each service\'s error shape; nothing is stored; read
   assert.equal(tasks(), before, 'nothing stored');
   const quote = await call('POST', '/human/v1/quote', { 'content-type': 'application/json' }, '{}');
   assert.equal(quote.status, 503, 'every POST of a service, even one that would only read');
-  const console = await call('POST', '/console/sign-up', { 'content-type': 'application/x-www-form-urlencoded' }, 'email=a%40example.org&password=correct-horse-battery');
+  const console = await call(
+    'POST',
+    '/console/sign-up',
+    { 'content-type': 'application/x-www-form-urlencoded' },
+    'email=a%40example.org&password=correct-horse-battery',
+  );
   assert.equal(console.status, 503);
   assert.match(console.text, /read-only copy of the database/);
   // Reads, and the refusals a read path had anyway, are as on the primary.

@@ -47,7 +47,10 @@ before(async () => {
   const common = { DATABASE_PATH: path, REDIS_URL: redis.url, TRUST_PROXY: 'loopback' };
   // The primary is itself a cluster of two workers, which count in Redis rather than in the primary.
   const primary = await serve({ ...common, REPLICA_HEARTBEAT_MS: '200' }, ['--workers', '2']);
-  nodes = [primary, ...(await Promise.all([serve({ ...common, READ_ONLY: '1' }), serve({ ...common, READ_ONLY: '1' })]))];
+  nodes = [
+    primary,
+    ...(await Promise.all([serve({ ...common, READ_ONLY: '1' }), serve({ ...common, READ_ONLY: '1' })])),
+  ];
 });
 after(async () => {
   await Promise.all(nodes.map((n) => n.stop()));
@@ -56,7 +59,13 @@ after(async () => {
 });
 
 const from = (address: string, headers: Record<string, string> = {}) => ({ 'x-forwarded-for': address, ...headers });
-const strip = ({ allowed, refusedBy, retryAfterSeconds, minute, day }: Decision) => ({ allowed, refusedBy, retryAfterSeconds, minute, day });
+const strip = ({ allowed, refusedBy, retryAfterSeconds, minute, day }: Decision) => ({
+  allowed,
+  refusedBy,
+  retryAfterSeconds,
+  minute,
+  day,
+});
 
 describe('Redis counters', { skip }, () => {
   test('the Lua script answers exactly what the in-process limiter answers, request by request', async () => {
@@ -64,9 +73,14 @@ describe('Redis counters', { skip }, () => {
     await limiter.ready();
     const local = new RateLimiter(() => 0);
     const T = Date.parse('2026-11-22T23:50:00.300Z'); // minute edges, clock steps back, then across a UTC midnight
-    const cases: Array<[string, Limits]> = [['a', { perMinute: 7, perDay: null }], ['b', { perMinute: 120, perDay: 1000 }], ['c', { perMinute: 3, perDay: 5 }], ['d', { perMinute: null, perDay: 4 }]];
+    const cases: Array<[string, Limits]> = [
+      ['a', { perMinute: 7, perDay: null }],
+      ['b', { perMinute: 120, perDay: 1000 }],
+      ['c', { perMinute: 3, perDay: 5 }],
+      ['d', { perMinute: null, perDay: 4 }],
+    ];
     let seed = 11;
-    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     let now = T;
     try {
       for (let i = 0; i < 400; i++) {
@@ -76,7 +90,11 @@ describe('Redis counters', { skip }, () => {
         if (i === 350) now += 3_600_000 + 20 * 60_000; // and on, past midnight: a new day for both
         const [bucket, limits] = cases[i % cases.length]!;
         const name = `test:${process.pid}:${bucket}`;
-        assert.deepEqual(strip(await limiter.take(name, limits, now)), strip(local.take(name, limits, now)), `request ${i} on ${bucket} at +${now - T} ms`);
+        assert.deepEqual(
+          strip(await limiter.take(name, limits, now)),
+          strip(local.take(name, limits, now)),
+          `request ${i} on ${bucket} at +${now - T} ms`,
+        );
       }
     } finally {
       await limiter.close();
@@ -84,22 +102,43 @@ describe('Redis counters', { skip }, () => {
   });
 
   test('500 parallel requests across four processes (two workers, two read-only nodes) against 100 a day per address → exactly 100', async () => {
-    const answers = await Promise.all(Array.from({ length: 500 }, (_, i) => send(`${nodes[i % 3]!.url}/impact/v1/scenarios`, { headers: from('198.51.100.1') })));
+    const answers = await Promise.all(
+      Array.from({ length: 500 }, (_, i) =>
+        send(`${nodes[i % 3]!.url}/impact/v1/scenarios`, { headers: from('198.51.100.1') }),
+      ),
+    );
     assert.deepEqual(tally(answers), { 200: 100, 429: 400 });
-    const remaining = answers.filter((a) => a.status === 200).map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((a, b) => a - b);
-    assert.deepEqual(remaining, Array.from({ length: 100 }, (_, i) => i), 'each count 99…0 once: one counter for all three');
-    for (const a of answers.filter((x) => x.status === 429)) assert.equal(Number(a.headers['retry-after']), Number(a.headers['x-ratelimit-reset']), 'Retry-After: to 00:00 UTC');
+    const remaining = answers
+      .filter((a) => a.status === 200)
+      .map((a) => Number(a.headers['x-ratelimit-remaining']))
+      .sort((a, b) => a - b);
+    assert.deepEqual(
+      remaining,
+      Array.from({ length: 100 }, (_, i) => i),
+      'each count 99…0 once: one counter for all three',
+    );
+    for (const a of answers.filter((x) => x.status === 429))
+      assert.equal(
+        Number(a.headers['retry-after']),
+        Number(a.headers['x-ratelimit-reset']),
+        'Retry-After: to 00:00 UTC',
+      );
   });
 
   test('per-minute GCRA across processes: 60 at once for an address, then one slot', async () => {
-    const answers = await Promise.all(Array.from({ length: 150 }, (_, i) => send(`${nodes[i % 3]!.url}/human/v1/capabilities`, { headers: from('198.51.100.2') })));
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        send(`${nodes[i % 3]!.url}/human/v1/capabilities`, { headers: from('198.51.100.2') }),
+      ),
+    );
     assert.deepEqual(tally(answers), { 200: 60, 429: 90 });
     for (const a of answers.filter((x) => x.status === 429)) assert.equal(a.headers['retry-after'], '1');
   });
 
   test('a revoked key is refused by every process on its next request', async () => {
     const auth = from('198.51.100.3', { authorization: `Bearer ${impactKey.key}` });
-    for (const node of nodes) assert.equal((await send(`${node.url}/impact/v1/scenarios`, { headers: auth })).status, 200);
+    for (const node of nodes)
+      assert.equal((await send(`${node.url}/impact/v1/scenarios`, { headers: auth })).status, 200);
     const db = openDatabase(path);
     revokeKey(db, impactKey.id, Date.now());
     db.close();
@@ -109,22 +148,44 @@ describe('Redis counters', { skip }, () => {
     }
   });
 
-  test('a read-only node refuses writes in each service\'s error shape, and serves reads', async () => {
+  test("a read-only node refuses writes in each service's error shape, and serves reads", async () => {
     const replica = nodes[1]!;
     const order = await send(`${replica.url}/human/v1/tasks`, {
-      method: 'POST', body: '{}', headers: from('198.51.100.4', { authorization: `Bearer ${humanKey}`, 'content-type': 'application/json', 'idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e' }),
+      method: 'POST',
+      body: '{}',
+      headers: from('198.51.100.4', {
+        authorization: `Bearer ${humanKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': '0f8fad5b-d9cb-469f-a165-70867728950e',
+      }),
     });
     assert.equal(order.status, 503);
     assert.equal(order.headers['x-trio-read-only'], '1');
     const body = JSON.parse(order.body) as { error: { code: string; message: string } };
     assert.equal(body.error.code, 'service_unavailable');
     assert.match(body.error.message, /read-only copy.*primary/);
-    const form = await send(`${replica.url}/console/sign-in`, { method: 'POST', body: 'email=a%40b.org', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await send(`${replica.url}/console/sign-in`, {
+      method: 'POST',
+      body: 'email=a%40b.org',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(form.status, 503);
     assert.match(form.body, /read-only copy/);
-    assert.equal((await send(`${replica.url}/human/v1/tasks`, { headers: from('198.51.100.4', { authorization: `Bearer ${humanKey}` }) })).status, 200, 'reads are served');
+    assert.equal(
+      (
+        await send(`${replica.url}/human/v1/tasks`, {
+          headers: from('198.51.100.4', { authorization: `Bearer ${humanKey}` }),
+        })
+      ).status,
+      200,
+      'reads are served',
+    );
     // The primary takes the same order.
-    const placed = await send(`${nodes[0]!.url}/human/v1/quote`, { method: 'POST', body: JSON.stringify({ capability: 'human.verify', location: { country_iso: 'FR', city_slug: 'paris' } }), headers: from('198.51.100.4', { 'content-type': 'application/json' }) });
+    const placed = await send(`${nodes[0]!.url}/human/v1/quote`, {
+      method: 'POST',
+      body: JSON.stringify({ capability: 'human.verify', location: { country_iso: 'FR', city_slug: 'paris' } }),
+      headers: from('198.51.100.4', { 'content-type': 'application/json' }),
+    });
     assert.equal(placed.status, 200);
   });
 
@@ -134,7 +195,10 @@ describe('Redis counters', { skip }, () => {
     assert.equal(ready.status, 200, ready.body);
     const body = JSON.parse(ready.body) as { role: string; replication_lag_ms: number; primary: string };
     assert.equal(body.role, 'read-only');
-    assert.ok(body.replication_lag_ms >= 0 && body.replication_lag_ms < 5000, `lag ${body.replication_lag_ms} ms with a heartbeat every 200 ms`);
+    assert.ok(
+      body.replication_lag_ms >= 0 && body.replication_lag_ms < 5000,
+      `lag ${body.replication_lag_ms} ms with a heartbeat every 200 ms`,
+    );
     assert.match(body.primary, /:\d+$/);
     const metrics = await send(`${replica.url}/metrics`);
     const lag = Number(/^trio_replication_lag_seconds (\S+)$/m.exec(metrics.body)?.[1]);
@@ -153,7 +217,11 @@ describe('Redis counters', { skip }, () => {
       const impact = await send(`${node.url}/impact/v1/scenarios`, { headers: from('198.51.100.5') });
       assert.equal(impact.status, 503);
       const body = JSON.parse(impact.body) as { error: { status: number; code: string; detail: string } };
-      assert.deepEqual([body.error.status, body.error.code], [503, 'database_unavailable'], 'impact\'s documented 503 code');
+      assert.deepEqual(
+        [body.error.status, body.error.code],
+        [503, 'database_unavailable'],
+        "impact's documented 503 code",
+      );
       assert.match(body.error.detail, /rate-limit counters cannot be reached/);
     }
   });

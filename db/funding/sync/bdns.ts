@@ -15,13 +15,18 @@ import { addDays, toLocal } from '../../../lib/funding/zoned-time.ts';
 import { ImportFormatError } from '../../../lib/funding/records.ts';
 import { sha256, type SourceRun } from './context.ts';
 
-interface BdnsWatermark { from: string }
+interface BdnsWatermark {
+  from: string;
+}
 
 const WINDOW_DAYS = 7;
 const OVERLAP_DAYS = 2;
 const dmy = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}`;
 
-interface Page { content: Array<Record<string, unknown>>; last: boolean }
+interface Page {
+  content: Array<Record<string, unknown>>;
+  last: boolean;
+}
 
 /** What the sync steers by on a list page: its entries, and whether more pages follow. */
 function readPage(text: string, url: string): Page {
@@ -32,7 +37,9 @@ function readPage(text: string, url: string): Page {
     throw new ImportFormatError(url, `not valid JSON (${(err as Error).message})`);
   }
   if (!Array.isArray(data.content)) throw new ImportFormatError(url, 'not a BDNS list page (no content[])');
-  const last = data.last === true || data.content.length === 0 ||
+  const last =
+    data.last === true ||
+    data.content.length === 0 ||
     (typeof data.totalPages === 'number' && typeof data.number === 'number' && data.number + 1 >= data.totalPages);
   return { content: data.content as Array<Record<string, unknown>>, last };
 }
@@ -51,7 +58,8 @@ export async function syncBdns(run: SourceRun): Promise<void> {
   for (const [k, [a, b]] of windows.entries()) {
     for (let page = 0; ; page++) {
       run.progress({ done: k, total: windows.length, label: `${a}…${b} page ${page + 1}` });
-      const url = `${base}/convocatorias/busqueda?vpd=GE&page=${page}&pageSize=${run.config.pageSize}` +
+      const url =
+        `${base}/convocatorias/busqueda?vpd=GE&page=${page}&pageSize=${run.config.pageSize}` +
         `&order=fechaRecepcion&direccion=asc&fechaDesde=${encodeURIComponent(dmy(a))}&fechaHasta=${encodeURIComponent(dmy(b))}`;
       // Not conditional: a 304 would not say whether more pages follow. An unchanged body is enough.
       const res = await run.fetch(url, { headers: { accept: 'application/json' } }, false);
@@ -60,7 +68,8 @@ export async function syncBdns(run: SourceRun): Promise<void> {
       // The page itself is not imported: every entry on it gets its detail read and imported (the
       // full record), and importing the thinner list entry too would rewrite each call twice a run.
       // A page BDNS refused ({codigo, error} in a 200) or that is not JSON fails the source here.
-      if (/^\s*\{\s*"codigo"/.test(text)) throw new ImportFormatError(url, `BDNS answered an error: ${text.slice(0, 200)}`);
+      if (/^\s*\{\s*"codigo"/.test(text))
+        throw new ImportFormatError(url, `BDNS answered an error: ${text.slice(0, 200)}`);
       const { content, last } = readPage(text, url);
       for (const item of content) {
         const id = String(item.numeroConvocatoria ?? item.codigoBDNS ?? '');
@@ -72,7 +81,9 @@ export async function syncBdns(run: SourceRun): Promise<void> {
         const detailUrl = `${base}/convocatorias?numConv=${encodeURIComponent(id)}&vpd=GE`;
         const detail = await run.fetch(detailUrl, { headers: { accept: 'application/json' } }, false);
         if (detail.status === 404) throw new ImportFormatError(detailUrl, `the detail of call ${id} answered 404`);
-        run.importBatch(detailUrl, detail.body.toString('utf8'), () => run.state.setFingerprint('bdns', id, fingerprint, run.now()));
+        run.importBatch(detailUrl, detail.body.toString('utf8'), () =>
+          run.state.setFingerprint('bdns', id, fingerprint, run.now()),
+        );
       }
       if (last) break;
     }

@@ -8,7 +8,9 @@
 import { addDays, toLocal } from '../../../lib/funding/zoned-time.ts';
 import { sha256, type SourceRun } from './context.ts';
 
-interface BoeWatermark { day: string }
+interface BoeWatermark {
+  day: string;
+}
 
 export async function syncBoe(run: SourceRun): Promise<void> {
   const today = toLocal(run.now(), 'Europe/Madrid').date;
@@ -27,7 +29,11 @@ export async function syncBoe(run: SourceRun): Promise<void> {
     run.progress({ done: i, total: days.length, label: d });
     const url = `${run.config.urls.boe}/${d.replaceAll('-', '')}`;
     const res = await run.fetch(url, { headers: { accept: 'application/json' } });
-    const validators = { etag: res.etag, last_modified: res.lastModified, body_sha256: res.validators?.body_sha256 ?? null };
+    const validators = {
+      etag: res.etag,
+      last_modified: res.lastModified,
+      body_sha256: res.validators?.body_sha256 ?? null,
+    };
     if (res.status === 404 || res.status === 304) {
       run.counts.skipped++; // no issue that day, or not modified since we read it
       run.commit(() => advance(d));
@@ -36,7 +42,10 @@ export async function syncBoe(run: SourceRun): Promise<void> {
     const bodySha = sha256(res.body);
     if (bodySha === res.validators?.body_sha256) {
       run.counts.skipped++;
-      run.commit(() => { run.state.setValidators(url, validators, run.now()); advance(d); });
+      run.commit(() => {
+        run.state.setValidators(url, validators, run.now());
+        advance(d);
+      });
       continue;
     }
     run.importBatch(url, res.body.toString('utf8'), () => {

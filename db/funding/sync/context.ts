@@ -16,7 +16,11 @@ import type { RunCounts, SyncLock, SyncState, Validators } from './state.ts';
 
 export const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
-export interface Progress { done: number; total: number | null; label: string }
+export interface Progress {
+  done: number;
+  total: number | null;
+  label: string;
+}
 
 export interface SourceRun {
   db: Db;
@@ -34,7 +38,11 @@ export interface SourceRun {
    * GET/POST through the polite client. The stored validators of `url` come back with the answer and,
    * unless `conditional` is false, are sent (If-None-Match / If-Modified-Since).
    */
-  fetch(url: string, req?: PoliteRequest, conditional?: boolean): Promise<PoliteResponse & { validators: Validators | null }>;
+  fetch(
+    url: string,
+    req?: PoliteRequest,
+    conditional?: boolean,
+  ): Promise<PoliteResponse & { validators: Validators | null }>;
   /** Imports one fetched document, plus `also`, in one transaction; counts what the importer counted. */
   importBatch(name: string, text: string, also?: () => void, organization?: string | null): ImportSummary;
   /** Bookkeeping alone (a 404 day, a 304), in one transaction. */
@@ -45,31 +53,55 @@ export interface SourceRun {
 }
 
 export function createSourceRun(args: {
-  db: Db; source: SourceCode; config: FundingSyncConfig; client: PoliteClient; state: SyncState; lock: SyncLock;
-  now: () => number; since: string | null; runId: number; onProgress: (p: Progress) => void;
+  db: Db;
+  source: SourceCode;
+  config: FundingSyncConfig;
+  client: PoliteClient;
+  state: SyncState;
+  lock: SyncLock;
+  now: () => number;
+  since: string | null;
+  runId: number;
+  onProgress: (p: Progress) => void;
 }): SourceRun {
   const { db, source, state, lock, now, runId } = args;
   const counts: RunCounts = { fetched: 0, inserted: 0, updated: 0, unchanged: 0, withheld: 0, skipped: 0, failed: 0 };
   // Counts reach funding_sync_runs inside each batch's transaction, so the log is exact after a kill.
   let flushed: RunCounts = { ...counts };
   const flush = () => {
-    const delta = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v - flushed[k as keyof RunCounts]])) as unknown as RunCounts;
+    const delta = Object.fromEntries(
+      Object.entries(counts).map(([k, v]) => [k, v - flushed[k as keyof RunCounts]]),
+    ) as unknown as RunCounts;
     state.addCounts(runId, delta);
     flushed = { ...counts };
   };
-  const inTransaction = <T>(fn: () => T): T => db.transaction(() => {
-    const result = fn();
-    flush();
-    lock.renew(now());
-    return result;
-  }).immediate();
+  const inTransaction = <T>(fn: () => T): T =>
+    db
+      .transaction(() => {
+        const result = fn();
+        flush();
+        lock.renew(now());
+        return result;
+      })
+      .immediate();
 
   return {
-    db, source, config: args.config, client: args.client, state, now, since: args.since, counts, notes: [],
+    db,
+    source,
+    config: args.config,
+    client: args.client,
+    state,
+    now,
+    since: args.since,
+    counts,
+    notes: [],
     async fetch(url, req = {}, conditional = true) {
       const validators = state.validators(url);
       lock.renew(now());
-      const res = await args.client.fetch(url, conditional ? { ...req, etag: validators?.etag ?? null, lastModified: validators?.last_modified ?? null } : req);
+      const res = await args.client.fetch(
+        url,
+        conditional ? { ...req, etag: validators?.etag ?? null, lastModified: validators?.last_modified ?? null } : req,
+      );
       if (res.status >= 200 && res.status < 300) counts.fetched++;
       return { ...res, validators };
     },

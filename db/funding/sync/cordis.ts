@@ -26,7 +26,12 @@ export function unpackCordis(zip: Uint8Array, name: string): { project: string; 
   } catch (err) {
     throw new ImportFormatError(name, `not a readable zip archive (${(err as Error).message})`);
   }
-  const byName = new Map(Object.entries(files).map(([path, bytes]) => [baseName(path), new TextDecoder().decode(bytes).replace(/^\uFEFF/, '')]));
+  const byName = new Map(
+    Object.entries(files).map(([path, bytes]) => [
+      baseName(path),
+      new TextDecoder().decode(bytes).replace(/^\uFEFF/, ''),
+    ]),
+  );
   const project = byName.get('project.csv');
   if (project === undefined) throw new ImportFormatError(name, 'the archive holds no project.csv');
   return { project, organization: byName.get('organization.csv') ?? null };
@@ -36,7 +41,11 @@ export async function syncCordis(run: SourceRun): Promise<void> {
   const url = run.config.urls.cordis;
   run.progress({ done: 0, total: 1, label: 'export' });
   const res = await run.fetch(url);
-  const validators = { etag: res.etag, last_modified: res.lastModified, body_sha256: res.validators?.body_sha256 ?? null };
+  const validators = {
+    etag: res.etag,
+    last_modified: res.lastModified,
+    body_sha256: res.validators?.body_sha256 ?? null,
+  };
   if (res.status === 404) throw new ImportFormatError(url, 'the export is not there (404)');
   const bodySha = res.status === 304 ? null : sha256(res.body);
   if (res.status === 304 || bodySha === res.validators?.body_sha256) {
@@ -50,10 +59,17 @@ export async function syncCordis(run: SourceRun): Promise<void> {
     batches.forEach((b, i) => {
       run.progress({ done: i, total: batches.length, label: 'export' });
       const last = i === batches.length - 1;
-      run.importBatch(batches.length === 1 ? url : `${url}#${i + 1}/${batches.length}`, b.project, last ? () => {
-        run.state.setValidators(url, { ...validators, body_sha256: bodySha }, run.now());
-        run.state.setWatermark('cordis', { sha256: bodySha, at: run.now() });
-      } : undefined, b.organization);
+      run.importBatch(
+        batches.length === 1 ? url : `${url}#${i + 1}/${batches.length}`,
+        b.project,
+        last
+          ? () => {
+              run.state.setValidators(url, { ...validators, body_sha256: bodySha }, run.now());
+              run.state.setWatermark('cordis', { sha256: bodySha, at: run.now() });
+            }
+          : undefined,
+        b.organization,
+      );
     });
   }
   run.progress({ done: 1, total: 1, label: 'export' });
@@ -94,7 +110,11 @@ function rawRows(csv: string, key: string): { header: string; rows: Array<{ key:
  * safely (no header, no id column, bare CRs), the export is one batch, as `funding import` reads it;
  * the importer then reports any format error with its line.
  */
-export function cordisBatches(project: string, organization: string | null, size: number): Array<{ project: string; organization: string | null }> {
+export function cordisBatches(
+  project: string,
+  organization: string | null,
+  size: number,
+): Array<{ project: string; organization: string | null }> {
   const text = project.replace(/^\uFEFF/, '');
   const org = organization?.replace(/^\uFEFF/, '') ?? null;
   const projects = rawRows(text, 'id');

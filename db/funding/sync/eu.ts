@@ -14,10 +14,15 @@ import { ImportFormatError } from '../../../lib/funding/records.ts';
 import { FetchFailedError } from '../../../lib/http/polite-fetch.ts';
 import { sha256, type SourceRun } from './context.ts';
 
-interface EuWatermark { page: number | null; started_at: number }
+interface EuWatermark {
+  page: number | null;
+  started_at: number;
+}
 
 const DAY_MS = 86_400_000;
-const QUERY = { bool: { must: [{ terms: { type: ['1', '2', '8'] } }, { terms: { status: ['31094501', '31094502'] } }] } };
+const QUERY = {
+  bool: { must: [{ terms: { type: ['1', '2', '8'] } }, { terms: { status: ['31094501', '31094502'] } }] },
+};
 
 function searchBody(): FormData {
   const form = new FormData();
@@ -34,7 +39,8 @@ function totalPages(text: string, pageSize: number, url: string): number {
   } catch (err) {
     throw new ImportFormatError(url, `not valid JSON (${(err as Error).message})`);
   }
-  if (typeof data.totalResults !== 'number') throw new ImportFormatError(url, 'not a SEDIA search response (no totalResults)');
+  if (typeof data.totalResults !== 'number')
+    throw new ImportFormatError(url, 'not a SEDIA search response (no totalResults)');
   return Math.max(1, Math.ceil(data.totalResults / pageSize));
 }
 
@@ -46,26 +52,33 @@ function totalPages(text: string, pageSize: number, url: string): number {
 function withoutStoredTranslations(run: SourceRun, text: string): string {
   const data = JSON.parse(text) as { results?: unknown };
   if (!Array.isArray(data.results)) return text;
-  const stored = run.db.prepare("SELECT language FROM funding_calls WHERE id = ?").pluck();
-  const results = data.results.filter((r: { language?: unknown; metadata?: { identifier?: unknown; language?: unknown } }) => {
-    const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
-    const language = String(r?.language ?? first(r?.metadata?.language) ?? 'en').toLowerCase();
-    const identifier = first(r?.metadata?.identifier);
-    return language === 'en' || typeof identifier !== 'string' || stored.get(`eu:${identifier}`) !== 'en';
-  });
+  const stored = run.db.prepare('SELECT language FROM funding_calls WHERE id = ?').pluck();
+  const results = data.results.filter(
+    (r: { language?: unknown; metadata?: { identifier?: unknown; language?: unknown } }) => {
+      const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+      const language = String(r?.language ?? first(r?.metadata?.language) ?? 'en').toLowerCase();
+      const identifier = first(r?.metadata?.identifier);
+      return language === 'en' || typeof identifier !== 'string' || stored.get(`eu:${identifier}`) !== 'en';
+    },
+  );
   return results.length === data.results.length ? text : JSON.stringify({ ...data, results });
 }
 
 async function syncSearch(run: SourceRun): Promise<void> {
   const w = run.state.watermark<EuWatermark>('eu');
-  const resume = w.page !== null && w.page !== undefined && w.started_at !== undefined && run.now() - w.started_at < DAY_MS;
+  const resume =
+    w.page !== null && w.page !== undefined && w.started_at !== undefined && run.now() - w.started_at < DAY_MS;
   const pass: EuWatermark = resume ? { page: w.page!, started_at: w.started_at! } : { page: 0, started_at: run.now() };
   if (resume) run.notes.push(`resumed the search pass at page ${pass.page! + 1}`);
   const size = run.config.pageSize;
   for (let n = pass.page! + 1, pages = n; n <= pages; n++) {
     run.progress({ done: n - 1, total: pages, label: `page ${n}` });
     const url = `${run.config.urls.eu}?apiKey=SEDIA&text=${encodeURIComponent('***')}&pageSize=${size}&pageNumber=${n}`;
-    const res = await run.fetch(url, { method: 'POST', body: searchBody(), headers: { accept: 'application/json' } }, false);
+    const res = await run.fetch(
+      url,
+      { method: 'POST', body: searchBody(), headers: { accept: 'application/json' } },
+      false,
+    );
     if (res.status === 404) throw new ImportFormatError(url, 'the search API answered 404');
     const text = res.body.toString('utf8');
     pages = totalPages(text, size, url);
@@ -89,7 +102,11 @@ async function syncBulk(run: SourceRun): Promise<void> {
   run.progress({ done: 0, total: null, label: 'bulk file' });
   const res = await run.fetch(url, { headers: { accept: 'application/json' } });
   if (res.status === 404) throw new ImportFormatError(url, 'the bulk file answered 404');
-  const validators = { etag: res.etag, last_modified: res.lastModified, body_sha256: res.validators?.body_sha256 ?? null };
+  const validators = {
+    etag: res.etag,
+    last_modified: res.lastModified,
+    body_sha256: res.validators?.body_sha256 ?? null,
+  };
   const bodySha = res.status === 304 ? null : sha256(res.body);
   if (res.status === 304 || bodySha === res.validators?.body_sha256) {
     run.counts.skipped++;
@@ -101,7 +118,9 @@ async function syncBulk(run: SourceRun): Promise<void> {
   } catch (err) {
     throw new ImportFormatError(url, `not valid JSON (${(err as Error).message})`);
   }
-  const records = Array.isArray(data) ? data : (data as { fundingData?: { GrantTenderObj?: unknown } })?.fundingData?.GrantTenderObj;
+  const records = Array.isArray(data)
+    ? data
+    : (data as { fundingData?: { GrantTenderObj?: unknown } })?.fundingData?.GrantTenderObj;
   if (!Array.isArray(records)) throw new ImportFormatError(url, 'not a grantsTenders.json reference file');
   // Short write transactions: the file (about 11,000 records) goes in chunks, each a bare array the
   // importer reads like the whole file. The validators are kept with the last chunk only, so a
@@ -111,8 +130,11 @@ async function syncBulk(run: SourceRun): Promise<void> {
   for (let i = 0; i < chunks; i++) {
     run.progress({ done: i, total: chunks, label: 'bulk file' });
     const last = i === chunks - 1;
-    run.importBatch(`${url}#${i * size}`, JSON.stringify(records.slice(i * size, (i + 1) * size)),
-      last ? () => run.state.setValidators(url, { ...validators, body_sha256: bodySha }, run.now()) : undefined);
+    run.importBatch(
+      `${url}#${i * size}`,
+      JSON.stringify(records.slice(i * size, (i + 1) * size)),
+      last ? () => run.state.setValidators(url, { ...validators, body_sha256: bodySha }, run.now()) : undefined,
+    );
   }
 }
 

@@ -27,5 +27,6 @@ export function syncReports(db: Db): () => SyncReport[] {
       st.last_success_at, coalesce(st.consecutive_failures, 0) AS consecutive_failures,
       max(coalesce(st.last_success_at, 0), coalesce((SELECT max(imported_at) FROM funding_imports i WHERE i.source = s.code), 0)) AS data_as_of
     FROM funding_sources s LEFT JOIN funding_sync_state st ON st.source = s.code ORDER BY s.code`);
-  return () => (read.all() as SyncReport[]).map((r) => ({ ...r, data_as_of: r.data_as_of === 0 ? null : r.data_as_of }));
+  return () =>
+    (read.all() as SyncReport[]).map((r) => ({ ...r, data_as_of: r.data_as_of === 0 ? null : r.data_as_of }));
 }

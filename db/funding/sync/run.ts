@@ -16,7 +16,12 @@ import { syncEu } from './eu.ts';
 import { acquireSyncLock, syncState, SyncLockedError, type RunCounts } from './state.ts';
 
 export const SYNC_ORDER: SourceCode[] = ['eu', 'cordis', 'boe', 'bdns'];
-const SYNCS: Record<SourceCode, (run: SourceRun) => Promise<void>> = { eu: syncEu, cordis: syncCordis, boe: syncBoe, bdns: syncBdns };
+const SYNCS: Record<SourceCode, (run: SourceRun) => Promise<void>> = {
+  eu: syncEu,
+  cordis: syncCordis,
+  boe: syncBoe,
+  bdns: syncBdns,
+};
 
 export interface SourceSummary extends RunCounts {
   source: SourceCode;
@@ -51,7 +56,9 @@ export async function runFundingSync(db: Db, options: SyncOptions): Promise<Sync
   const now = options.now ?? Date.now;
   const { config } = options;
   const wanted = new Set(options.sources ?? config.sources);
-  const warnings = config.contact ? [] : ['FUNDING_SYNC_CONTACT is not set: the sources cannot tell who runs this crawler'];
+  const warnings = config.contact
+    ? []
+    : ['FUNDING_SYNC_CONTACT is not set: the sources cannot tell who runs this crawler'];
   let lock;
   try {
     // Renewed before every request and after every batch: it must outlast one request's worst case
@@ -63,8 +70,12 @@ export async function runFundingSync(db: Db, options: SyncOptions): Promise<Sync
     throw err;
   }
   const client = new PoliteClient({
-    userAgent: userAgent(options.version ?? '0', config.contact), ratePerHost: config.ratePerHost, timeoutMs: config.timeoutMs,
-    retries: config.retries, retryBaseMs: config.retryBaseMs, retryMaxMs: config.retryMaxMs,
+    userAgent: userAgent(options.version ?? '0', config.contact),
+    ratePerHost: config.ratePerHost,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    retryBaseMs: config.retryBaseMs,
+    retryMaxMs: config.retryMaxMs,
   });
   const state = syncState(db);
   const sources: SourceSummary[] = [];
@@ -74,7 +85,15 @@ export async function runFundingSync(db: Db, options: SyncOptions): Promise<Sync
       const requestsBefore = client.requests;
       const runId = state.startRun(source, started);
       const run = createSourceRun({
-        db, source, config, client, state, lock, now, since: options.since ?? null, runId,
+        db,
+        source,
+        config,
+        client,
+        state,
+        lock,
+        now,
+        since: options.since ?? null,
+        runId,
         onProgress: (p) => options.onProgress?.(source, p),
       });
       let error: string | null = null;
@@ -88,9 +107,14 @@ export async function runFundingSync(db: Db, options: SyncOptions): Promise<Sync
       run.flushCounts();
       state.finishRun(runId, source, now(), error);
       const summary: SourceSummary = {
-        source, status: error === null ? 'ok' : 'failed', error, ...run.counts,
+        source,
+        status: error === null ? 'ok' : 'failed',
+        error,
+        ...run.counts,
         consecutive_failures: state.state(source)?.consecutive_failures ?? 0,
-        requests: client.requests - requestsBefore, seconds: (now() - started) / 1000, notes: run.notes,
+        requests: client.requests - requestsBefore,
+        seconds: (now() - started) / 1000,
+        notes: run.notes,
       };
       sources.push(summary);
       options.onSourceDone?.(summary);

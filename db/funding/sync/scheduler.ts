@@ -22,7 +22,9 @@ export interface SchedulerOptions {
   command?: { file: string; args: string[] };
 }
 
-export interface SyncScheduler { stop(): Promise<void> }
+export interface SyncScheduler {
+  stop(): Promise<void>;
+}
 
 const FIRST_DELAY_MS = 1000;
 
@@ -68,10 +70,16 @@ export function startSyncScheduler(o: SchedulerOptions): SyncScheduler {
       let summary: unknown = null;
       try {
         summary = JSON.parse(stdout.trim().split('\n').pop() ?? '');
-      } catch { /* reported below with stderr */ }
+      } catch {
+        /* reported below with stderr */
+      }
       const seconds = (o.clock() - started) / 1000;
       if (code === 0) o.log.info({ funding_sync: summary, seconds }, 'scheduled funding sync finished');
-      else if (!stopped) o.log.warn({ funding_sync: summary, code, signal, seconds, stderr: stderr.trim() || undefined }, 'scheduled funding sync failed (a source failed, or the run did)');
+      else if (!stopped)
+        o.log.warn(
+          { funding_sync: summary, code, signal, seconds, stderr: stderr.trim() || undefined },
+          'scheduled funding sync failed (a source failed, or the run did)',
+        );
       schedule(o.everyMs);
     });
   }

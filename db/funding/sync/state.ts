@@ -13,10 +13,20 @@ import type { Db } from '../../connection.ts';
 import type { SourceCode } from '../../../lib/funding/records.ts';
 
 export interface RunCounts {
-  fetched: number; inserted: number; updated: number; unchanged: number; withheld: number; skipped: number; failed: number;
+  fetched: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  withheld: number;
+  skipped: number;
+  failed: number;
 }
 
-export interface Validators { etag: string | null; last_modified: string | null; body_sha256: string | null }
+export interface Validators {
+  etag: string | null;
+  last_modified: string | null;
+  body_sha256: string | null;
+}
 
 export function syncState(db: Db) {
   const sql = {
@@ -28,17 +38,21 @@ export function syncState(db: Db) {
       updated = updated + @updated, unchanged = unchanged + @unchanged, withheld = withheld + @withheld,
       skipped = skipped + @skipped, failed = failed + @failed WHERE id = @id`),
     finishRun: db.prepare('UPDATE funding_sync_runs SET finished_at = ?, outcome = ?, error = ? WHERE id = ?'),
-    success: db.prepare(`UPDATE funding_sync_state SET last_success_at = ?, last_attempt_at = ?, consecutive_failures = 0,
+    success:
+      db.prepare(`UPDATE funding_sync_state SET last_success_at = ?, last_attempt_at = ?, consecutive_failures = 0,
       last_error = NULL WHERE source = ?`),
-    failure: db.prepare(`UPDATE funding_sync_state SET last_attempt_at = ?, consecutive_failures = consecutive_failures + 1,
+    failure:
+      db.prepare(`UPDATE funding_sync_state SET last_attempt_at = ?, consecutive_failures = consecutive_failures + 1,
       last_error = ? WHERE source = ?`),
     stateRow: db.prepare('SELECT * FROM funding_sync_state WHERE source = ?'),
     validators: db.prepare('SELECT etag, last_modified, body_sha256 FROM funding_sync_http_cache WHERE url = ?'),
-    setValidators: db.prepare(`INSERT INTO funding_sync_http_cache (url, etag, last_modified, body_sha256, fetched_at) VALUES (?, ?, ?, ?, ?)
+    setValidators:
+      db.prepare(`INSERT INTO funding_sync_http_cache (url, etag, last_modified, body_sha256, fetched_at) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT(url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
         body_sha256 = excluded.body_sha256, fetched_at = excluded.fetched_at`),
     fingerprint: db.prepare('SELECT fingerprint FROM funding_sync_items WHERE source = ? AND item_id = ?').pluck(),
-    setFingerprint: db.prepare(`INSERT INTO funding_sync_items (source, item_id, fingerprint, seen_at) VALUES (?, ?, ?, ?)
+    setFingerprint:
+      db.prepare(`INSERT INTO funding_sync_items (source, item_id, fingerprint, seen_at) VALUES (?, ?, ?, ?)
       ON CONFLICT(source, item_id) DO UPDATE SET fingerprint = excluded.fingerprint, seen_at = excluded.seen_at`),
   };
   return {
@@ -60,11 +74,14 @@ export function syncState(db: Db) {
         else sql.failure.run(now, error, source);
       }).immediate();
     },
-    state: (source: SourceCode) => sql.stateRow.get(source) as { consecutive_failures: number; last_success_at: number | null } | undefined,
+    state: (source: SourceCode) =>
+      sql.stateRow.get(source) as { consecutive_failures: number; last_success_at: number | null } | undefined,
     validators: (url: string) => (sql.validators.get(url) as Validators | undefined) ?? null,
-    setValidators: (url: string, v: Validators, now: number) => void sql.setValidators.run(url, v.etag, v.last_modified, v.body_sha256, now),
+    setValidators: (url: string, v: Validators, now: number) =>
+      void sql.setValidators.run(url, v.etag, v.last_modified, v.body_sha256, now),
     fingerprint: (source: SourceCode, id: string) => (sql.fingerprint.get(source, id) as string | undefined) ?? null,
-    setFingerprint: (source: SourceCode, id: string, fp: string, now: number) => void sql.setFingerprint.run(source, id, fp, now),
+    setFingerprint: (source: SourceCode, id: string, fp: string, now: number) =>
+      void sql.setFingerprint.run(source, id, fp, now),
   };
 }
 
@@ -74,7 +91,11 @@ export type SyncState = ReturnType<typeof syncState>;
 
 export class SyncLockedError extends Error {}
 
-export interface SyncLock { holder: string; renew(now: number): void; release(): void }
+export interface SyncLock {
+  holder: string;
+  renew(now: number): void;
+  release(): void;
+}
 
 const LOCK = 'funding-sync';
 
@@ -102,19 +123,23 @@ export function acquireSyncLock(db: Db, now: number, ttlMs: number): SyncLock {
       const [host, pid] = row.holder.split(':');
       const dead = host === hostname() && Number(pid) !== process.pid && !processAlive(Number(pid));
       if (!dead) {
-        throw new SyncLockedError(`another funding sync is running (${row.holder}, lock until ${new Date(row.expires_at).toISOString()})`);
+        throw new SyncLockedError(
+          `another funding sync is running (${row.holder}, lock until ${new Date(row.expires_at).toISOString()})`,
+        );
       }
     }
-    db.prepare(`INSERT INTO funding_sync_lock (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)
-      ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`)
-      .run(LOCK, me, now, now + ttlMs);
+    db.prepare(
+      `INSERT INTO funding_sync_lock (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+    ).run(LOCK, me, now, now + ttlMs);
   }).immediate();
   const renew = db.prepare('UPDATE funding_sync_lock SET expires_at = ? WHERE name = ? AND holder = ?');
   const release = db.prepare('DELETE FROM funding_sync_lock WHERE name = ? AND holder = ?');
   return {
     holder: me,
     renew: (at: number) => {
-      if (renew.run(at + ttlMs, LOCK, me).changes === 0) throw new SyncLockedError('the funding sync lock was lost (expired and taken by another process)');
+      if (renew.run(at + ttlMs, LOCK, me).changes === 0)
+        throw new SyncLockedError('the funding sync lock was lost (expired and taken by another process)');
     },
     release: () => void release.run(LOCK, me),
   };

@@ -8,20 +8,55 @@ import type { Db } from '../../connection.ts';
 import type { BomLineFact } from '../../../lib/impact/present-product.ts';
 
 export interface ProductRow {
-  slug: string; name: string; tier: string; category: string; category_name: string; unit: string; unit_label: string;
-  unit_mass_g: number | null; archetype: string; status: string; is_arms: number; complete: number; bom_confidence: string | null;
-  mrio_region: string; mrio_sector: string; bom_lines: number;
+  slug: string;
+  name: string;
+  tier: string;
+  category: string;
+  category_name: string;
+  unit: string;
+  unit_label: string;
+  unit_mass_g: number | null;
+  archetype: string;
+  status: string;
+  is_arms: number;
+  complete: number;
+  bom_confidence: string | null;
+  mrio_region: string;
+  mrio_sector: string;
+  bom_lines: number;
 }
 
 export interface BomLineRow extends BomLineFact {
-  source_text: string; source_url: string; confidence: string; note: string | null;
+  source_text: string;
+  source_url: string;
+  confidence: string;
+  note: string | null;
 }
 
-export interface UsedInRow { product: string; name: string; tier: string; unit: string; line: number; role: string; qty: number; line_unit: string }
+export interface UsedInRow {
+  product: string;
+  name: string;
+  tier: string;
+  unit: string;
+  line: number;
+  role: string;
+  qty: number;
+  line_unit: string;
+}
 
 export interface MaterialRow {
-  slug: string; name: string; category: string; unit: string; content_basis: string | null; sector: string; flags: string;
-  criticality_level: string; criticality_source: string; conflict_mineral: number; conflict_mineral_source: string; note: string;
+  slug: string;
+  name: string;
+  category: string;
+  unit: string;
+  content_basis: string | null;
+  sector: string;
+  flags: string;
+  criticality_level: string;
+  criticality_source: string;
+  conflict_mineral: number;
+  conflict_mineral_source: string;
+  note: string;
 }
 
 const PRODUCT = `SELECT p.slug, p.name, p.tier, p.category, c.name AS category_name, p.unit, p.unit_label, p.unit_mass_g, p.archetype,
@@ -30,24 +65,33 @@ const PRODUCT = `SELECT p.slug, p.name, p.tier, p.category, c.name AS category_n
   FROM impact_products p JOIN impact_product_categories c ON c.code = p.category`;
 
 export function catalogueReads(db: Db) {
-  const products = db.prepare(`${PRODUCT} WHERE (@tier IS NULL OR p.tier = @tier) AND (@category IS NULL OR p.category = @category) ORDER BY p.slug`);
+  const products = db.prepare(
+    `${PRODUCT} WHERE (@tier IS NULL OR p.tier = @tier) AND (@category IS NULL OR p.category = @category) ORDER BY p.slug`,
+  );
   const product = db.prepare(`${PRODUCT} WHERE p.slug = ?`);
   const category = db.prepare('SELECT code, name FROM impact_product_categories WHERE code = ?');
-  const bom = db.prepare(`SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor, source_text, source_url,
+  const bom =
+    db.prepare(`SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor, source_text, source_url,
     confidence, note FROM impact_bom_lines WHERE product = ? ORDER BY line`);
-  const allBom = db.prepare(`SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor
+  const allBom =
+    db.prepare(`SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor
     FROM impact_bom_lines ORDER BY product, line`);
   const rawInputs = db.prepare(`SELECT r.type, r.key, r.name, r.qty, r.unit, m.sector FROM impact_product_raw_inputs r
     LEFT JOIN impact_materials m ON m.slug = r.key WHERE r.product = ? ORDER BY r.seq`);
-  const usedIn = db.prepare(`SELECT b.product, p.name, p.tier, p.unit, b.line, b.role, b.qty, b.unit AS line_unit FROM impact_bom_lines b
+  const usedIn =
+    db.prepare(`SELECT b.product, p.name, p.tier, p.unit, b.line, b.role, b.qty, b.unit AS line_unit FROM impact_bom_lines b
     JOIN impact_products p ON p.slug = b.product WHERE b.component_type = ? AND b.component_key = ? ORDER BY b.product, b.line`);
   const sectors = db.prepare('SELECT code, name, kind FROM impact_sectors ORDER BY ordinal');
   const regions = db.prepare('SELECT code, name FROM impact_mrio_regions ORDER BY ordinal');
-  const material = db.prepare(`SELECT slug, name, category, unit, content_basis, sector, flags, criticality_level, criticality_source, conflict_mineral,
+  const material =
+    db.prepare(`SELECT slug, name, category, unit, content_basis, sector, flags, criticality_level, criticality_source, conflict_mineral,
     conflict_mineral_source, note FROM impact_materials WHERE slug = ?`);
   const materialSlugs = db.prepare('SELECT slug FROM impact_materials ORDER BY slug').pluck();
-  const productionYear = db.prepare('SELECT year, unit, world_total FROM impact_material_world WHERE material = ? ORDER BY year DESC LIMIT 1');
-  const production = db.prepare(`SELECT p.iso3, c.name, p.qty, p.quality FROM impact_material_production p JOIN impact_countries c ON c.iso3 = p.iso3
+  const productionYear = db.prepare(
+    'SELECT year, unit, world_total FROM impact_material_world WHERE material = ? ORDER BY year DESC LIMIT 1',
+  );
+  const production =
+    db.prepare(`SELECT p.iso3, c.name, p.qty, p.quality FROM impact_material_production p JOIN impact_countries c ON c.iso3 = p.iso3
     WHERE p.material = ? AND p.year = ? ORDER BY p.qty DESC, p.iso3`);
 
   return {
@@ -58,12 +102,22 @@ export function catalogueReads(db: Db) {
     /** Every line, grouped by product: what a trace walks. */
     bomByProduct(): Map<string, BomLineFact[]> {
       const out = new Map<string, BomLineFact[]>();
-      for (const l of allBom.all() as BomLineFact[]) (out.get(l.product) ?? out.set(l.product, []).get(l.product)!).push(l);
+      for (const l of allBom.all() as BomLineFact[])
+        (out.get(l.product) ?? out.set(l.product, []).get(l.product)!).push(l);
       return out;
     },
-    rawInputs: (slug: string) => rawInputs.all(slug) as Array<{ type: string; key: string | null; name: string; qty: number; unit: string; sector: string | null }>,
+    rawInputs: (slug: string) =>
+      rawInputs.all(slug) as Array<{
+        type: string;
+        key: string | null;
+        name: string;
+        qty: number;
+        unit: string;
+        sector: string | null;
+      }>,
     usedIn: (type: 'product' | 'material', slug: string) => usedIn.all(type, slug) as UsedInRow[],
-    sectors: () => new Map((sectors.all() as Array<{ code: string; name: string; kind: string }>).map((s) => [s.code, s])),
+    sectors: () =>
+      new Map((sectors.all() as Array<{ code: string; name: string; kind: string }>).map((s) => [s.code, s])),
     regions: () => new Map((regions.all() as Array<{ code: string; name: string }>).map((r) => [r.code, r.name])),
     material: (slug: string) => material.get(slug) as MaterialRow | undefined,
     materialSlugs: () => materialSlugs.all() as string[],
@@ -71,7 +125,15 @@ export function catalogueReads(db: Db) {
     production(slug: string) {
       const year = productionYear.get(slug) as { year: number; unit: string; world_total: number | null } | undefined;
       if (!year) return null;
-      return { ...year, countries: production.all(slug, year.year) as Array<{ iso3: string; name: string; qty: number; quality: string }> };
+      return {
+        ...year,
+        countries: production.all(slug, year.year) as Array<{
+          iso3: string;
+          name: string;
+          qty: number;
+          quality: string;
+        }>,
+      };
     },
   };
 }

@@ -5,14 +5,45 @@
  */
 import type { Db } from '../../connection.ts';
 
-export interface MaterialListRow { slug: string; name: string; category: string; unit: string; criticality_level: string; conflict_mineral: number }
-export interface ConflictListRow { slug: string; name: string; ucdp_conflict_id: number | null; type: string; region: string; year_from: number | null; year_to: number | null }
-export interface CountryListRow { iso3: string; name: string; region: string; income_group: string | null; harm_counted: number; production: number; deaths_counted: number }
-export interface CategoryListRow { code: string; name: string; products: number }
+export interface MaterialListRow {
+  slug: string;
+  name: string;
+  category: string;
+  unit: string;
+  criticality_level: string;
+  conflict_mineral: number;
+}
+export interface ConflictListRow {
+  slug: string;
+  name: string;
+  ucdp_conflict_id: number | null;
+  type: string;
+  region: string;
+  year_from: number | null;
+  year_to: number | null;
+}
+export interface CountryListRow {
+  iso3: string;
+  name: string;
+  region: string;
+  income_group: string | null;
+  harm_counted: number;
+  production: number;
+  deaths_counted: number;
+}
+export interface CategoryListRow {
+  code: string;
+  name: string;
+  products: number;
+}
 
 export function listReads(db: Db) {
-  const materials = db.prepare('SELECT slug, name, category, unit, criticality_level, conflict_mineral FROM impact_materials ORDER BY slug');
-  const conflicts = db.prepare('SELECT slug, name, ucdp_conflict_id, type, region, year_from, year_to FROM impact_conflicts ORDER BY slug');
+  const materials = db.prepare(
+    'SELECT slug, name, category, unit, criticality_level, conflict_mineral FROM impact_materials ORDER BY slug',
+  );
+  const conflicts = db.prepare(
+    'SELECT slug, name, ucdp_conflict_id, type, region, year_from, year_to FROM impact_conflicts ORDER BY slug',
+  );
   const countries = db.prepare(`SELECT c.iso3, c.name, c.region, c.income_group,
       EXISTS (SELECT 1 FROM impact_harm_counted h WHERE h.iso3 = c.iso3) AS harm_counted,
       EXISTS (SELECT 1 FROM impact_material_production p WHERE p.iso3 = c.iso3) AS production,

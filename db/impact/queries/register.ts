@@ -8,37 +8,99 @@ import type { SourceFacts } from '../../../lib/impact/envelope.ts';
 import type { SearchEntry } from '../../../lib/impact/present-search.ts';
 
 export interface ConflictRow {
-  slug: string; name: string; ucdp_conflict_id: number | null; ucdp_id_note: string | null; type: string; region: string;
-  year_from: number | null; year_to: number | null; resource_linked: number;
+  slug: string;
+  name: string;
+  ucdp_conflict_id: number | null;
+  ucdp_id_note: string | null;
+  type: string;
+  region: string;
+  year_from: number | null;
+  year_to: number | null;
+  resource_linked: number;
 }
-export interface PeriodRow { label: string; year_from: number; year_to: number; rationale: string }
-export interface ShareRow { label: string; sector: string; name: string; share: number | null; confidence: string | null }
-export interface CountryRow { iso3: string; iso2: string; name: string; region: string; income_group: string | null }
-export interface ChannelRow { code: string; name: string; description: string; requires_paf: number; exclusion_rule: string; attribution: string | null }
-export interface ScenarioRow { code: string; name: string; description: string; is_default: number; params: string }
-export interface CoicopRow { code: string; level: string; parent: string | null; name: string; group_code: string; note: string }
+export interface PeriodRow {
+  label: string;
+  year_from: number;
+  year_to: number;
+  rationale: string;
+}
+export interface ShareRow {
+  label: string;
+  sector: string;
+  name: string;
+  share: number | null;
+  confidence: string | null;
+}
+export interface CountryRow {
+  iso3: string;
+  iso2: string;
+  name: string;
+  region: string;
+  income_group: string | null;
+}
+export interface ChannelRow {
+  code: string;
+  name: string;
+  description: string;
+  requires_paf: number;
+  exclusion_rule: string;
+  attribution: string | null;
+}
+export interface ScenarioRow {
+  code: string;
+  name: string;
+  description: string;
+  is_default: number;
+  params: string;
+}
+export interface CoicopRow {
+  code: string;
+  level: string;
+  parent: string | null;
+  name: string;
+  group_code: string;
+  note: string;
+}
 
 export function registerReads(db: Db) {
-  const conflict = db.prepare('SELECT slug, name, ucdp_conflict_id, ucdp_id_note, type, region, year_from, year_to, resource_linked FROM impact_conflicts WHERE slug = ?');
-  const periods = db.prepare('SELECT label, year_from, year_to, rationale FROM impact_conflict_periods WHERE conflict = ? AND scenario = ? ORDER BY ordinal, label');
-  const shares = db.prepare(`SELECT s.label, s.sector, x.name, s.share, s.confidence FROM impact_conflict_shares s JOIN impact_sectors x ON x.code = s.sector
+  const conflict = db.prepare(
+    'SELECT slug, name, ucdp_conflict_id, ucdp_id_note, type, region, year_from, year_to, resource_linked FROM impact_conflicts WHERE slug = ?',
+  );
+  const periods = db.prepare(
+    'SELECT label, year_from, year_to, rationale FROM impact_conflict_periods WHERE conflict = ? AND scenario = ? ORDER BY ordinal, label',
+  );
+  const shares =
+    db.prepare(`SELECT s.label, s.sector, x.name, s.share, s.confidence FROM impact_conflict_shares s JOIN impact_sectors x ON x.code = s.sector
     WHERE s.conflict = ? AND s.scenario = ? ORDER BY x.ordinal`);
-  const ledger = db.prepare(`SELECT count(*) AS rows, coalesce(sum(events), 0) AS events, coalesce(sum(deaths_best), 0) AS deaths_best,
+  const ledger =
+    db.prepare(`SELECT count(*) AS rows, coalesce(sum(events), 0) AS events, coalesce(sum(deaths_best), 0) AS deaths_best,
     coalesce(sum(precise_events), 0) AS precise_events, min(year) AS year_min, max(year) AS year_max, count(DISTINCT iso3) AS countries
     FROM impact_conflict_ledger WHERE conflict = ?`);
   const country = db.prepare('SELECT iso3, iso2, name, region, income_group FROM impact_countries WHERE iso3 = ?');
   const harm = db.prepare(`SELECT h.channel, sum(h.deaths) AS deaths, min(h.year) AS year_min, max(h.year) AS year_max,
     (SELECT l.deaths FROM impact_harm_counted l WHERE l.iso3 = h.iso3 AND l.channel = h.channel ORDER BY l.year DESC LIMIT 1) AS latest_year_deaths
     FROM impact_harm_counted h WHERE h.iso3 = ? GROUP BY h.channel ORDER BY h.channel`);
-  const channel = db.prepare('SELECT code, name, description, requires_paf, exclusion_rule, attribution FROM impact_channels WHERE code = ?');
-  const channelRecords = db.prepare(`SELECT count(*) AS rows, coalesce(sum(events), 0) AS events, coalesce(sum(deaths), 0) AS deaths,
+  const channel = db.prepare(
+    'SELECT code, name, description, requires_paf, exclusion_rule, attribution FROM impact_channels WHERE code = ?',
+  );
+  const channelRecords =
+    db.prepare(`SELECT count(*) AS rows, coalesce(sum(events), 0) AS events, coalesce(sum(deaths), 0) AS deaths,
     count(DISTINCT iso3) AS countries, min(year) AS year_min, max(year) AS year_max FROM impact_harm_counted WHERE channel = ?`);
-  const scenarios = db.prepare('SELECT code, name, description, is_default, params FROM impact_scenarios ORDER BY ordinal');
-  const methodology = db.prepare('SELECT code, version, published_on, summary, frozen, document_sha256, links FROM impact_methodology_versions ORDER BY code');
-  const document = db.prepare('SELECT code, document_path, document_sha256 FROM impact_methodology_versions WHERE code = ?');
-  const sources = db.prepare(`SELECT code, name, publisher, homepage, enabled, verified_on, basis, licence_name, licence_url, licence_spdx, credit,
+  const scenarios = db.prepare(
+    'SELECT code, name, description, is_default, params FROM impact_scenarios ORDER BY ordinal',
+  );
+  const methodology = db.prepare(
+    'SELECT code, version, published_on, summary, frozen, document_sha256, links FROM impact_methodology_versions ORDER BY code',
+  );
+  const document = db.prepare(
+    'SELECT code, document_path, document_sha256 FROM impact_methodology_versions WHERE code = ?',
+  );
+  const sources =
+    db.prepare(`SELECT code, name, publisher, homepage, enabled, verified_on, basis, licence_name, licence_url, licence_spdx, credit,
     usage_restriction, note FROM impact_sources ORDER BY code`);
-  const releases = db.prepare('SELECT source, release, published_on, accessed_on, url, note FROM impact_source_releases ORDER BY source, release');
+  const releases = db.prepare(
+    'SELECT source, release, published_on, accessed_on, url, note FROM impact_source_releases ORDER BY source, release',
+  );
   const coicop = db.prepare('SELECT code, level, parent, name, group_code, note FROM impact_coicop ORDER BY code');
   const corpus = {
     product: db.prepare("SELECT 'product' AS type, slug AS key, name FROM impact_products ORDER BY slug"),
@@ -55,19 +117,54 @@ export function registerReads(db: Db) {
     conflict: (slug: string) => conflict.get(slug) as ConflictRow | undefined,
     periods: (slug: string, scenario: string) => periods.all(slug, scenario) as PeriodRow[],
     shares: (slug: string, scenario: string) => shares.all(slug, scenario) as ShareRow[],
-    ledger: (slug: string) => ledger.get(slug) as { rows: number; events: number; deaths_best: number; precise_events: number; year_min: number | null; year_max: number | null; countries: number },
+    ledger: (slug: string) =>
+      ledger.get(slug) as {
+        rows: number;
+        events: number;
+        deaths_best: number;
+        precise_events: number;
+        year_min: number | null;
+        year_max: number | null;
+        countries: number;
+      },
     country: (iso3: string) => country.get(iso3) as CountryRow | undefined,
-    harmCounted: (iso3: string) => harm.all(iso3) as Array<{ channel: string; deaths: number; year_min: number | null; year_max: number | null; latest_year_deaths: number | null }>,
+    harmCounted: (iso3: string) =>
+      harm.all(iso3) as Array<{
+        channel: string;
+        deaths: number;
+        year_min: number | null;
+        year_max: number | null;
+        latest_year_deaths: number | null;
+      }>,
     channel: (code: string) => channel.get(code) as ChannelRow | undefined,
-    channelRecords: (code: string) => channelRecords.get(code) as { rows: number; events: number; deaths: number; countries: number; year_min: number | null; year_max: number | null },
+    channelRecords: (code: string) =>
+      channelRecords.get(code) as {
+        rows: number;
+        events: number;
+        deaths: number;
+        countries: number;
+        year_min: number | null;
+        year_max: number | null;
+      },
     scenarios: () => scenarios.all() as ScenarioRow[],
-    methodology: () => methodology.all() as Array<{ code: string; version: string; published_on: string | null; summary: string; frozen: number; document_sha256: string; links: string }>,
+    methodology: () =>
+      methodology.all() as Array<{
+        code: string;
+        version: string;
+        published_on: string | null;
+        summary: string;
+        frozen: number;
+        document_sha256: string;
+        links: string;
+      }>,
     /** Where a methodology version's document is (repository path) and the digest the register holds of it. */
-    methodologyDocument: (code: string) => document.get(code) as { code: string; document_path: string; document_sha256: string } | undefined,
+    methodologyDocument: (code: string) =>
+      document.get(code) as { code: string; document_path: string; document_sha256: string } | undefined,
     /** The whole source register, each source with its releases. */
     sources(): Array<SourceRow & { releases: ReleaseRow[] }> {
       const byCode = new Map<string, ReleaseRow[]>();
-      for (const r of releases.all() as ReleaseRow[]) (byCode.get(r.source) ?? byCode.set(r.source, []).get(r.source)!).push(r);
+      for (const r of releases.all() as ReleaseRow[])
+        (byCode.get(r.source) ?? byCode.set(r.source, []).get(r.source)!).push(r);
       return (sources.all() as SourceRow[]).map((s) => ({ ...s, releases: byCode.get(s.code) ?? [] }));
     },
     coicop: () => coicop.all() as CoicopRow[],

@@ -47,15 +47,22 @@ const RUN_COLUMNS = `id, scenario, status, draws, seed, quantiles, methodology_v
   engine, illustrative, started_at, finished_at, published_at, failed_gates`;
 
 export function servingReads(db: Db) {
-  const stateStmt = db.prepare(`SELECT
+  const stateStmt = db
+    .prepare(
+      `SELECT
       (SELECT group_concat(scenario || ':' || run_id, ',') FROM (SELECT scenario, run_id FROM impact_current_runs ORDER BY scenario)),
       (SELECT value FROM impact_register_meta WHERE key = 'fixtures_sha256'),
       (SELECT value FROM impact_register_meta WHERE key = 'data_version'),
-      (SELECT value FROM impact_register_meta WHERE key = 'illustrative')`).raw();
+      (SELECT value FROM impact_register_meta WHERE key = 'illustrative')`,
+    )
+    .raw();
   const runStmt = db.prepare(`SELECT ${RUN_COLUMNS} FROM impact_runs WHERE id = ?`);
-  const publishedStmt = db.prepare(`SELECT ${RUN_COLUMNS}, (SELECT 1 FROM impact_current_runs c WHERE c.run_id = r.id) AS current
+  const publishedStmt =
+    db.prepare(`SELECT ${RUN_COLUMNS}, (SELECT 1 FROM impact_current_runs c WHERE c.run_id = r.id) AS current
     FROM impact_runs r WHERE published_at IS NOT NULL ORDER BY id DESC`);
-  const gatesStmt = db.prepare('SELECT gate, passed, offenders, explained, detail, engine, checked_at FROM impact_run_gates WHERE run_id = ? ORDER BY ordinal');
+  const gatesStmt = db.prepare(
+    'SELECT gate, passed, offenders, explained, detail, engine, checked_at FROM impact_run_gates WHERE run_id = ? ORDER BY ordinal',
+  );
   const methodologyStmt = db.prepare('SELECT code FROM impact_methodology_versions ORDER BY code DESC LIMIT 1').pluck();
   const published = new Map<number, RunRow>();
   let last: { raw: string; state: ServingState; at: number } | undefined;
@@ -65,7 +72,12 @@ export function servingReads(db: Db) {
       if (!db.open) throw new TypeError('The database connection is not open');
       const now = performance.now();
       if (last && now - last.at < STATE_TTL_MS) return last.state;
-      const [runs, fixtures, dataVersion, illustrative] = stateStmt.get() as [string | null, string | null, string | null, string | null];
+      const [runs, fixtures, dataVersion, illustrative] = stateStmt.get() as [
+        string | null,
+        string | null,
+        string | null,
+        string | null,
+      ];
       const raw = `${runs ?? ''}|${fixtures ?? ''}|${dataVersion ?? ''}|${illustrative ?? ''}`;
       if (last?.raw === raw) {
         last.at = now;
@@ -76,7 +88,13 @@ export function servingReads(db: Db) {
         const at = pair.lastIndexOf(':');
         current.set(pair.slice(0, at), Number(pair.slice(at + 1)));
       }
-      const state: ServingState = { key: raw, current, registerLoaded: dataVersion !== null, dataVersion, illustrative: illustrative === '1' };
+      const state: ServingState = {
+        key: raw,
+        current,
+        registerLoaded: dataVersion !== null,
+        dataVersion,
+        illustrative: illustrative === '1',
+      };
       last = { raw, state, at: now };
       return state;
     },

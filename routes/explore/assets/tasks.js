@@ -9,7 +9,9 @@ if (watch) {
   stop.type = 'button';
   stop.textContent = 'Stop watching';
   watch.append(' ', status, ' ', stop);
-  const show = () => { status.textContent = `Watching: this page reloads in ${left} s.`; };
+  const show = () => {
+    status.textContent = `Watching: this page reloads in ${left} s.`;
+  };
   show();
   const timer = setInterval(() => {
     left -= 1;

@@ -24,7 +24,8 @@ after(async () => {
   await server?.cleanup();
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `console-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SCREENSHOTS, `console-${name}.png`), fullPage: true });
 
 async function newKey(page: Page, service: 'funding' | 'impact' | 'human', name: string): Promise<string> {
   await page.goto(`${server.url}/console/keys`);
@@ -62,7 +63,7 @@ test('a person gets, uses, rotates and revokes keys through the console', { skip
   assert.match(fundingKey, /^fnd_[0-9A-Za-z]{49}$/);
   await page.getByRole('button', { name: 'Copy' }).click();
   await page.getByRole('button', { name: 'Copied' }).waitFor();
-  assert.equal(await page.evaluate("navigator.clipboard.readText()"), fundingKey);
+  assert.equal(await page.evaluate('navigator.clipboard.readText()'), fundingKey);
   await shot(page, '3-key-shown-once');
   const impactKey = await newKey(page, 'impact', 'notebook');
   assert.match(impactKey, /^ia_/);
@@ -79,7 +80,9 @@ test('a person gets, uses, rotates and revokes keys through the console', { skip
   const human = await fetch(`${server.url}/human/v1/tasks`, { headers: { authorization: `Bearer ${humanKey}` } });
   assert.equal(human.status, 200);
   assert.deepEqual(((await human.json()) as { data: unknown[] }).data, []);
-  const wrongService = await fetch(`${server.url}/human/v1/tasks`, { headers: { authorization: `Bearer ${impactKey}` } });
+  const wrongService = await fetch(`${server.url}/human/v1/tasks`, {
+    headers: { authorization: `Bearer ${impactKey}` },
+  });
   assert.equal(wrongService.status, 401, 'a key of one service is not a key of another');
 
   await page.goto(`${server.url}/console/keys`);
@@ -96,16 +99,23 @@ test('a person gets, uses, rotates and revokes keys through the console', { skip
   await page.waitForSelector('#new-key');
   const rotated = await page.inputValue('#new-key');
   assert.notEqual(rotated, fundingKey);
-  assert.match(await page.textContent('main') ?? '', /works until/);
+  assert.match((await page.textContent('main')) ?? '', /works until/);
   await shot(page, '5-rotated');
   for (const k of [fundingKey, rotated]) {
-    assert.equal((await fetch(`${server.url}/funding/v1/sources`, { headers: { 'x-api-key': k } })).status, 200, 'both keys work after rotation');
+    assert.equal(
+      (await fetch(`${server.url}/funding/v1/sources`, { headers: { 'x-api-key': k } })).status,
+      200,
+      'both keys work after rotation',
+    );
   }
 
   await page.goto(`${server.url}/console/keys`);
-  await page.getByRole('button', { name: `Revoke laptop (${fundingKey.slice(0, 8)})` }).first().click();
+  await page
+    .getByRole('button', { name: `Revoke laptop (${fundingKey.slice(0, 8)})` })
+    .first()
+    .click();
   await page.waitForURL('**/console/keys');
-  assert.match(await page.locator('section#funding').textContent() ?? '', /revoked/);
+  assert.match((await page.locator('section#funding').textContent()) ?? '', /revoked/);
   await shot(page, '6-revoked');
   const refused = await fetch(`${server.url}/funding/v1/sources`, { headers: { 'x-api-key': fundingKey } });
   assert.equal(refused.status, 401);

@@ -37,12 +37,19 @@ describe('sign-up', () => {
     const client = new ConsoleClient(server);
     const address = email();
     await client.signUp(address, 'my very secret password');
-    const hash = server.app.db.prepare('SELECT password_hash FROM accounts WHERE email = ?').pluck().get(address) as string;
+    const hash = server.app.db
+      .prepare('SELECT password_hash FROM accounts WHERE email = ?')
+      .pluck()
+      .get(address) as string;
     assert.match(hash, /^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     const other = new ConsoleClient(server);
     const second = email();
     await other.signUp(second, 'my very secret password');
-    assert.notEqual(server.app.db.prepare('SELECT password_hash FROM accounts WHERE email = ?').pluck().get(second), hash, 'per-account salt');
+    assert.notEqual(
+      server.app.db.prepare('SELECT password_hash FROM accounts WHERE email = ?').pluck().get(second),
+      hash,
+      'per-account salt',
+    );
   });
 
   const refusals: Array<[string, Record<string, string>, number, RegExp]> = [
@@ -51,17 +58,29 @@ describe('sign-up', () => {
     ['a malformed e-mail', { email: 'not-an-address' }, 400, /not an e-mail address/],
     ['a too-long e-mail', { email: `${'a'.repeat(250)}@example.org` }, 400, /at most 254 characters/],
     ['no e-mail', { email: '' }, 400, /Enter your e-mail/],
-    ['a field sent twice', { password: ['a long enough password', 'another long password'] as unknown as string }, 400, /more than once/],
+    [
+      'a field sent twice',
+      { password: ['a long enough password', 'another long password'] as unknown as string },
+      400,
+      /more than once/,
+    ],
   ];
   for (const [name, change, status, message] of refusals) {
     test(`refuses ${name} with a clear message and stores nothing`, async () => {
       const before = count('accounts');
       const client = new ConsoleClient(server);
-      const res = await client.post('/console/sign-up', { email: email(), password: 'a long enough password', ...change }, { csrfFrom: '/console/sign-up' });
+      const res = await client.post(
+        '/console/sign-up',
+        { email: email(), password: 'a long enough password', ...change },
+        { csrfFrom: '/console/sign-up' },
+      );
       assert.equal(res.status, status);
       assert.match(res.text, message);
       assert.equal(count('accounts'), before);
-      assert.ok(!res.headers.getSetCookie().some((c) => c.startsWith('trio_session=') && !/Max-Age=0/.test(c)), 'not signed in');
+      assert.ok(
+        !res.headers.getSetCookie().some((c) => c.startsWith('trio_session=') && !/Max-Age=0/.test(c)),
+        'not signed in',
+      );
     });
   }
 
@@ -106,7 +125,8 @@ describe('sign-in', () => {
   test('5 failures lock the account for 15 minutes, even for the right password; then it works', async () => {
     const address = email();
     await new ConsoleClient(server).signUp(address);
-    for (let i = 0; i < 5; i++) assert.equal((await new ConsoleClient(server, '').signIn(address, 'wrong password!!')).status, 401);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await new ConsoleClient(server, '').signIn(address, 'wrong password!!')).status, 401);
     const locked = await new ConsoleClient(server).signIn(address);
     assert.equal(locked.status, 429);
     assert.match(locked.text, /Too many failed sign-ins/);
@@ -147,7 +167,10 @@ describe('CSRF', () => {
     const wrong = await client.post('/console/keys', { service: 'funding', name: 'x', csrf: 'A'.repeat(43) });
     assert.equal(wrong.status, 403);
     const accountsBefore = count('accounts');
-    const signup = await new ConsoleClient(server).post('/console/sign-up', { email: email(), password: 'a long enough password' });
+    const signup = await new ConsoleClient(server).post('/console/sign-up', {
+      email: email(),
+      password: 'a long enough password',
+    });
     assert.equal(signup.status, 403);
     assert.equal(count('api_keys'), keysBefore);
     assert.equal(count('accounts'), accountsBefore);
@@ -163,12 +186,19 @@ describe('CSRF', () => {
     const anonymous = new ConsoleClient(server);
     const preToken = ConsoleClient.csrf((await anonymous.get('/console/sign-in')).text);
     await anonymous.signUp(email());
-    assert.equal((await anonymous.post('/console/keys', { service: 'funding', name: 'x', csrf: preToken })).status, 403);
+    assert.equal(
+      (await anonymous.post('/console/keys', { service: 'funding', name: 'x', csrf: preToken })).status,
+      403,
+    );
   });
 
   test('forms must be urlencoded', async () => {
     const client = new ConsoleClient(server);
-    const res = await client.post('/console/sign-in', { email: 'a@b.cd', password: 'x' }, { csrfFrom: '/console/sign-in', contentType: 'application/json' });
+    const res = await client.post(
+      '/console/sign-in',
+      { email: 'a@b.cd', password: 'x' },
+      { csrfFrom: '/console/sign-in', contentType: 'application/json' },
+    );
     assert.equal(res.status, 415);
   });
 });
@@ -199,16 +229,29 @@ describe('keys in the console', () => {
     await client.signUp(email());
     const live = await client.createKey('human', 'agent', { environment: 'live', scopes: ['tasks:read'] });
     assert.match(live.key!, /^ho_live_/);
-    const row = server.app.db.prepare('SELECT environment, scopes FROM api_keys WHERE display_prefix = ?').get(live.key!.slice(0, 12));
+    const row = server.app.db
+      .prepare('SELECT environment, scopes FROM api_keys WHERE display_prefix = ?')
+      .get(live.key!.slice(0, 12));
     assert.deepEqual(row, { environment: 'live', scopes: 'tasks:read' });
-    const test_ = await client.createKey('human', 'sandbox', { environment: 'test', scopes: ['tasks:read', 'tasks:write'] });
+    const test_ = await client.createKey('human', 'sandbox', {
+      environment: 'test',
+      scopes: ['tasks:read', 'tasks:write'],
+    });
     assert.match(test_.key!, /^ho_test_/);
-    const none = await client.post('/console/keys', { service: 'human', name: 'x', environment: 'test' }, { csrfFrom: '/console/keys' });
+    const none = await client.post(
+      '/console/keys',
+      { service: 'human', name: 'x', environment: 'test' },
+      { csrfFrom: '/console/keys' },
+    );
     assert.equal(none.status, 400);
     assert.match(none.text, /tasks:read, tasks:write or both/);
     const bad = await client.post('/console/keys', { service: 'weather', name: 'x' }, { csrfFrom: '/console/keys' });
     assert.equal(bad.status, 400);
-    const long = await client.post('/console/keys', { service: 'impact', name: 'x'.repeat(81) }, { csrfFrom: '/console/keys' });
+    const long = await client.post(
+      '/console/keys',
+      { service: 'impact', name: 'x'.repeat(81) },
+      { csrfFrom: '/console/keys' },
+    );
     assert.equal(long.status, 400);
     assert.match(long.text, /at most 80 characters/);
   });

@@ -23,7 +23,11 @@ after(async () => {
 // Each test starts in a fresh UTC minute: the anonymous per-minute allowance is whole again.
 beforeEach(() => server.clock.advance(60_000));
 
-interface ShownCall { id: string; title: string; block: string }
+interface ShownCall {
+  id: string;
+  title: string;
+  block: string;
+}
 
 /** The calls a search page lists, in order. */
 function shownCalls(page: string): ShownCall[] {
@@ -42,7 +46,11 @@ test('the search page lists exactly the calls the API returns for the same param
   assert.equal(page.status, 200);
   assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
   const shown = shownCalls(page.text);
-  assert.deepEqual(shown.map((c) => c.id), api.json.data.map((c: { id: string }) => c.id), 'same calls, same order');
+  assert.deepEqual(
+    shown.map((c) => c.id),
+    api.json.data.map((c: { id: string }) => c.id),
+    'same calls, same order',
+  );
   assert.ok(shown.length > 0);
   for (const [i, call] of api.json.data.entries()) {
     const block = shown[i]!.block;
@@ -57,13 +65,18 @@ test('the search page lists exactly the calls the API returns for the same param
     }
   }
   assert.match(page.text, new RegExp(`${api.json.meta.total} published calls? match`));
-  assert.ok(page.text.includes(`href="/funding/v1/search?${escapeHtml(query)}"`), 'the page links the API call it shows');
+  assert.ok(
+    page.text.includes(`href="/funding/v1/search?${escapeHtml(query)}"`),
+    'the page links the API call it shows',
+  );
 });
 
 test('a call closed by its deadline while its source still says open is shown as closed, with why', async () => {
   const page = await server.get('/explore/funding?status=closed&source=eu&per_page=100');
   const api = await server.get('/funding/v1/search?status=closed&source=eu&per_page=100');
-  const stale = api.json.data.find((c: { status: string; source_status: string | null }) => c.status === 'closed' && c.source_status === 'open');
+  const stale = api.json.data.find(
+    (c: { status: string; source_status: string | null }) => c.status === 'closed' && c.source_status === 'open',
+  );
   assert.ok(stale, 'the demo corpus has a call its source still calls open');
   const block = shownCalls(page.text).find((c) => c.id === stale.id)!.block;
   assert.match(block, /Closed \(the source still says open; this is the status as it reads now, from the deadline\)/);
@@ -83,15 +96,22 @@ test('paging by the API cursor walks the same calls as the API, and the previous
     if (pages === 2) {
       const prev = /<a rel="prev" href="([^"]+)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
       const back = await server.get(prev);
-      assert.deepEqual(shownCalls(back.text).map((c) => c.id), seen.slice(0, 4), 'previous page is page 1');
+      assert.deepEqual(
+        shownCalls(back.text).map((c) => c.id),
+        seen.slice(0, 4),
+        'previous page is page 1',
+      );
     }
   }
   const all = await server.get('/funding/v1/search?per_page=100');
-  assert.deepEqual(seen, all.json.data.map((c: { id: string }) => c.id));
+  assert.deepEqual(
+    seen,
+    all.json.data.map((c: { id: string }) => c.id),
+  );
   assert.equal(pages, Math.ceil(all.json.meta.total / 4));
 });
 
-test('each page is one call on the visitor\'s anonymous allowance, and says what is left', async () => {
+test("each page is one call on the visitor's anonymous allowance, and says what is left", async () => {
   const first = await server.get('/explore/funding');
   const direct = await server.get('/funding/v1/sources');
   const second = await server.get('/explore/funding?status=open');
@@ -104,7 +124,7 @@ test('each page is one call on the visitor\'s anonymous allowance, and says what
   assert.match(first.text, new RegExp(`of ${direct.headers.get('x-ratelimit-limit')} calls left this minute`));
 });
 
-test('a signed-in visitor searches under their account\'s tier, counted in the account\'s allowance like its keys', async () => {
+test("a signed-in visitor searches under their account's tier, counted in the account's allowance like its keys", async () => {
   const db = server.app.db;
   const account = createAccount(db, `explorer-tier-${process.pid}@example.org`, server.clock.ms);
   const { key } = createKey(db, { accountId: account.id, service: 'funding', name: 'checks' }, server.clock.ms);
@@ -118,9 +138,17 @@ test('a signed-in visitor searches under their account\'s tier, counted in the a
   assert.equal(page.status, 200, page.text);
   assert.match(page.text, /data-tier="basic"/);
   assert.match(page.text, /counted against your account's allowance/);
-  assert.equal(dayLeft(page.text), Number(before.headers.get('x-quota-remaining')) - 1, 'the page spent one call of the account\'s day');
+  assert.equal(
+    dayLeft(page.text),
+    Number(before.headers.get('x-quota-remaining')) - 1,
+    "the page spent one call of the account's day",
+  );
   const after = await server.get('/funding/v1/search?q=energy', { 'x-api-key': key });
-  assert.equal(Number(after.headers.get('x-quota-remaining')), dayLeft(page.text) - 1, 'and the key sees the same allowance');
+  assert.equal(
+    Number(after.headers.get('x-quota-remaining')),
+    dayLeft(page.text) - 1,
+    'and the key sees the same allowance',
+  );
 
   setSubscription(db, account.id, 'pro', server.clock.ms);
   const pro = await visitor.get('/explore/funding?q=energy');
@@ -131,7 +159,7 @@ test('a signed-in visitor searches under their account\'s tier, counted in the a
   assert.match(anonymous.text, /sign in<\/a> to search under your account's tier/);
 });
 
-test('bad filters get the API\'s 400 message on a 400 page, with the form kept', async () => {
+test("bad filters get the API's 400 message on a 400 page, with the form kept", async () => {
   for (const query of ['country=Spain', 'q=-vino', 'per_page=0', 'status=pending', 'colour=red', 'page=2&cursor=abc']) {
     const page = await server.get(`/explore/funding?${query}`);
     const api = await server.get(`/funding/v1/search?${query}`);
@@ -150,7 +178,7 @@ test('the text query is echoed escaped, never as markup', async () => {
   assert.ok(page.text.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
 });
 
-test('when the minute\'s allowance is used up, the page is the API\'s 429 with its wait', async () => {
+test("when the minute's allowance is used up, the page is the API's 429 with its wait", async () => {
   let last;
   do last = await server.get('/funding/v1/sources');
   while (last.status === 200);
@@ -165,7 +193,7 @@ test('when the minute\'s allowance is used up, the page is the API\'s 429 with i
   assert.match(page.text, /0 of 60 calls left this minute/);
 });
 
-test('a call\'s page shows what GET /calls/{id} returns: dates, amounts, source link, projects, credit', async () => {
+test("a call's page shows what GET /calls/{id} returns: dates, amounts, source link, projects, credit", async () => {
   for (const id of ['eu:LIFE-2025-SAP-NAT', 'eu:HORIZON-CL4-2027-DIGITAL-EMERGING-01-12', 'bdns:866120']) {
     const page = await server.get(`/explore/funding/calls/${encodeURIComponent(id)}`);
     const api = await server.get(`/funding/v1/calls/${encodeURIComponent(id)}`);
@@ -174,7 +202,8 @@ test('a call\'s page shows what GET /calls/{id} returns: dates, amounts, source 
     assert.ok(page.text.includes(`<h1>${escapeHtml(call.title)}</h1>`));
     assert.match(page.text, new RegExp(`status-${call.status}`));
     if (call.url) assert.ok(page.text.includes(`href="${escapeHtml(call.url)}"`), 'links the source');
-    for (const cutoff of call.cutoffs) assert.ok(page.text.includes(`datetime="${cutoff.time ? `${cutoff.date}T${cutoff.time}` : cutoff.date}"`));
+    for (const cutoff of call.cutoffs)
+      assert.ok(page.text.includes(`datetime="${cutoff.time ? `${cutoff.date}T${cutoff.time}` : cutoff.date}"`));
     if (call.cutoffs.length > 1) assert.match(page.text, /the next of several cut-offs/);
     for (const p of call.projects) assert.ok(page.text.includes(escapeHtml(p.title)), `project ${p.id}`);
     for (const n of call.notices) assert.ok(page.text.includes(escapeHtml(n.title)), `notice ${n.id}`);
@@ -184,7 +213,7 @@ test('a call\'s page shows what GET /calls/{id} returns: dates, amounts, source 
   }
 });
 
-test('an unknown call is the API\'s 404; a malformed id its 400; neither is a 500', async () => {
+test("an unknown call is the API's 404; a malformed id its 400; neither is a 500", async () => {
   const missing = await server.get('/explore/funding/calls/eu%3ANOPE-1');
   assert.equal(missing.status, 404);
   assert.match(missing.text, /No published call with id &#39;eu:NOPE-1&#39;/);
@@ -194,7 +223,13 @@ test('an unknown call is the API\'s 404; a malformed id its 400; neither is a 50
   assert.ok(malformed.text.includes(escapeHtml(api.json.message)));
   const badEncoding = await server.get('/explore/funding/calls/%E0%A4%A');
   assert.equal(badEncoding.status, 400);
-  for (const path of ['/explore/funding?q=%22unbalanced', '/explore/funding?per_page=abc', '/explore/funding?cursor=%00', '/explore/funding?q=' + 'x'.repeat(300), '/explore/funding?country=E%C3']) {
+  for (const path of [
+    '/explore/funding?q=%22unbalanced',
+    '/explore/funding?per_page=abc',
+    '/explore/funding?cursor=%00',
+    '/explore/funding?q=' + 'x'.repeat(300),
+    '/explore/funding?country=E%C3',
+  ]) {
     const page = await server.get(path);
     assert.ok(page.status >= 200 && page.status < 500, `${path} → ${page.status}`);
   }

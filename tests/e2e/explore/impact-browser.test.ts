@@ -36,8 +36,12 @@ async function open(viewport: { width: number; height: number }): Promise<{ cont
 test('the catalogue, filtered through its form, leads to a product page', { skip: skip ?? false }, async () => {
   const { context, page } = await open(DESKTOP);
   await page.goto(`${server.url}/explore/impact`);
-  assert.match(await page.textContent('main') ?? '', /statistically attributed to the supply chains/);
-  assert.match(await page.textContent('.notice.warn') ?? '', /illustrative/i, 'the demo data caveat, as the API states it');
+  assert.match((await page.textContent('main')) ?? '', /statistically attributed to the supply chains/);
+  assert.match(
+    (await page.textContent('.notice.warn')) ?? '',
+    /illustrative/i,
+    'the demo data caveat, as the API states it',
+  );
   await shot(page, 'index');
   await page.getByLabel('Name contains').fill('bicy');
   await page.getByLabel('Tier').selectOption('finished');
@@ -52,26 +56,41 @@ test('the catalogue, filtered through its form, leads to a product page', { skip
   await context.close();
 });
 
-for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
-  test(`the product page at ${label} width: charts with text alternatives, sums beside the headline`, { skip: skip ?? false }, async () => {
-    const { context, page } = await open(viewport);
-    await page.goto(`${server.url}/explore/impact/products/bicycle`);
-    const chart = page.getByRole('img', { name: /Deaths per bicycle attributed to the supply chain of Bicycle, under each scenario/ });
-    await chart.waitFor();
-    // The description a screen reader reads: every scenario with the API's display, the unpublished one as withheld.
-    const described = await page.locator('#chart-scenarios-desc').textContent();
-    assert.match(described ?? '', /S-MAX Maximum supported attribution: \d/);
-    assert.match(described ?? '', /S-RES [^;]*: withheld/);
-    assert.equal(await page.locator('#chart-scenarios').getAttribute('aria-labelledby'), 'chart-scenarios-title chart-scenarios-desc');
-    assert.ok(await page.getByRole('img', { name: /By country of production/i }).count() > 0, 'the contributions chart is named too');
-    // The first explain stage is open and shows its sum next to the headline.
-    const stage = page.locator('details.explain-stage[open] table.explain').first();
-    assert.match(await stage.locator('tr.sum-row').textContent() ?? '', /Sum of the \d+ parts/);
-    assert.match(await stage.locator('tr.headline-row').textContent() ?? '', /equal to the sum/);
-    assert.match(await page.locator('blockquote.citation').textContent() ?? '', /run 1, methodology v1/);
-    await shot(page, `product-${label}`);
-    await context.close();
-  });
+for (const [label, viewport] of [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const) {
+  test(
+    `the product page at ${label} width: charts with text alternatives, sums beside the headline`,
+    { skip: skip ?? false },
+    async () => {
+      const { context, page } = await open(viewport);
+      await page.goto(`${server.url}/explore/impact/products/bicycle`);
+      const chart = page.getByRole('img', {
+        name: /Deaths per bicycle attributed to the supply chain of Bicycle, under each scenario/,
+      });
+      await chart.waitFor();
+      // The description a screen reader reads: every scenario with the API's display, the unpublished one as withheld.
+      const described = await page.locator('#chart-scenarios-desc').textContent();
+      assert.match(described ?? '', /S-MAX Maximum supported attribution: \d/);
+      assert.match(described ?? '', /S-RES [^;]*: withheld/);
+      assert.equal(
+        await page.locator('#chart-scenarios').getAttribute('aria-labelledby'),
+        'chart-scenarios-title chart-scenarios-desc',
+      );
+      assert.ok(
+        (await page.getByRole('img', { name: /By country of production/i }).count()) > 0,
+        'the contributions chart is named too',
+      );
+      // The first explain stage is open and shows its sum next to the headline.
+      const stage = page.locator('details.explain-stage[open] table.explain').first();
+      assert.match((await stage.locator('tr.sum-row').textContent()) ?? '', /Sum of the \d+ parts/);
+      assert.match((await stage.locator('tr.headline-row').textContent()) ?? '', /equal to the sum/);
+      assert.match((await page.locator('blockquote.citation').textContent()) ?? '', /run 1, methodology v1/);
+      await shot(page, `product-${label}`);
+      await context.close();
+    },
+  );
 }
 
 test('an INDICATIVE product: intervals only, and no sum pretended', { skip: skip ?? false }, async () => {
@@ -79,7 +98,10 @@ test('an INDICATIVE product: intervals only, and no sum pretended', { skip: skip
   await page.goto(`${server.url}/explore/impact/products/smartphone`);
   await page.getByRole('img', { name: /Deaths per phone attributed to the supply chain of Smartphone/ }).waitFor();
   assert.equal(await page.locator('#chart-scenarios circle').count(), 0, 'no central dot for an INDICATIVE figure');
-  assert.match(await page.locator('details.explain-stage[open] tr.sum-row').first().textContent() ?? '', /No sum to show/);
+  assert.match(
+    (await page.locator('details.explain-stage[open] tr.sum-row').first().textContent()) ?? '',
+    /No sum to show/,
+  );
   await shot(page, 'product-indicative');
   await context.close();
 });
@@ -90,7 +112,10 @@ test('a withheld scenario is shown as withheld, with the API reason', { skip: sk
   await page.locator('select[name=scenario]').selectOption('S-RES');
   await page.getByRole('button', { name: 'Show' }).click();
   await page.waitForURL(/scenario=S-RES/);
-  assert.match(await page.locator('.notice.withheld').textContent() ?? '', /Figures withheld\. Scenario S-RES has no validated published run/);
+  assert.match(
+    (await page.locator('.notice.withheld').textContent()) ?? '',
+    /Figures withheld\. Scenario S-RES has no validated published run/,
+  );
   assert.equal(await page.locator('svg.chart').count(), 0, 'no chart without figures');
   await shot(page, 'product-withheld');
   await context.close();
@@ -104,7 +129,7 @@ test('compare two products through the form', { skip: skip ?? false }, async () 
   await page.getByRole('button', { name: 'Compare' }).click();
   await page.waitForURL(/a=smartphone&b=laptop/);
   await page.getByRole('img', { name: /Ratio of deaths, Smartphone to Laptop computer/ }).waitFor();
-  assert.match(await page.locator('.chart-table').textContent() ?? '', /Laptop computer is larger/);
+  assert.match((await page.locator('.chart-table').textContent()) ?? '', /Laptop computer is larger/);
   await shot(page, 'compare');
   await context.close();
 });
@@ -115,8 +140,10 @@ test('spending by category for an amount', { skip: skip ?? false }, async () => 
   await page.getByLabel('Amount spent, in euros').fill('250');
   await page.getByRole('button', { name: 'Show' }).click();
   await page.waitForURL(/amount=250/);
-  await page.getByRole('img', { name: /Deaths attributed to the supply chains of 250 EUR spent in each category/ }).waitFor();
-  assert.match(await page.locator('p.headline').textContent() ?? '', /250 EUR/);
+  await page
+    .getByRole('img', { name: /Deaths attributed to the supply chains of 250 EUR spent in each category/ })
+    .waitFor();
+  assert.match((await page.locator('p.headline').textContent()) ?? '', /250 EUR/);
   await shot(page, 'spend');
   await context.close();
 });
@@ -125,7 +152,7 @@ test('bad input is a 400 page with the API detail', { skip: skip ?? false }, asy
   const { context, page } = await open(DESKTOP);
   const res = await page.goto(`${server.url}/explore/impact/spend?amount=-5`);
   assert.equal(res?.status(), 400);
-  assert.match(await page.getByRole('alert').textContent() ?? '', /Invalid query parameter 'amount'/);
+  assert.match((await page.getByRole('alert').textContent()) ?? '', /Invalid query parameter 'amount'/);
   await shot(page, 'bad-input');
   await context.close();
 });
@@ -137,7 +164,7 @@ test('the daily allowance used up: a page says so, and when it renews', { skip: 
   const { context, page } = await open(PHONE);
   const res = await page.goto(`${server.url}/explore/impact/products/bicycle`);
   assert.equal(res?.status(), 429);
-  assert.match(await page.locator('main').textContent() ?? '', /renews at 00:00 UTC, in \d+ h \d+ min/);
+  assert.match((await page.locator('main').textContent()) ?? '', /renews at 00:00 UTC, in \d+ h \d+ min/);
   await shot(page, 'quota');
   await context.close();
 });

@@ -36,10 +36,16 @@ type Styles = { getComputedStyle(element: unknown, pseudo?: string): { display: 
 
 /** Nothing on the page is wider than the viewport: no sideways scrolling, every table inside the screen. */
 async function fitsTheScreen(page: Page, width: number, where: string) {
-  const scroll = await page.evaluate('document.documentElement.scrollWidth') as number;
+  const scroll = (await page.evaluate('document.documentElement.scrollWidth')) as number;
   assert.ok(scroll <= width, `${where}: the page is ${scroll} px wide on a ${width} px screen`);
-  const tables = await page.locator('table').evaluateAll((ts) => ts.map((t) => ({ right: Math.ceil(t.getBoundingClientRect().right), caption: t.querySelector('caption')?.textContent ?? '' })));
-  for (const t of tables) assert.ok(t.right <= width, `${where}: the table "${t.caption}" ends at ${t.right} px, the screen at ${width}`);
+  const tables = await page.locator('table').evaluateAll((ts) =>
+    ts.map((t) => ({
+      right: Math.ceil(t.getBoundingClientRect().right),
+      caption: t.querySelector('caption')?.textContent ?? '',
+    })),
+  );
+  for (const t of tables)
+    assert.ok(t.right <= width, `${where}: the table "${t.caption}" ends at ${t.right} px, the screen at ${width}`);
 }
 
 const PAGES: Array<[string, string, RegExp]> = [
@@ -56,52 +62,76 @@ const PAGES: Array<[string, string, RegExp]> = [
   ['spend', '/explore/impact/spend', /Spending/],
 ];
 
-for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
-  test(`every register page at ${label} width${label === 'phone' ? ', no wider than the screen' : ''}`, { skip: skip ?? false }, async () => {
-    newDay();
-    const { context, page } = await open(viewport);
-    for (const [name, path, title] of PAGES) {
-      const res = await page.goto(`${server.url}${path}`);
-      assert.equal(res?.status(), 200, path);
-      assert.match((await page.locator('h1').textContent()) ?? '', title, path);
-      const cell = page.locator('table.stack td[data-label]').first();
-      if (label === 'phone') {
-        await fitsTheScreen(page, viewport.width, path);
-        // A card per row: a cell shows its column's name before its value.
-        const label = await cell.getAttribute('data-label');
-        const before = await cell.evaluate((td) => (globalThis as unknown as Styles).getComputedStyle(td, '::before').content);
-        assert.equal(before, `"${label}: "`, `${path}: cells are labelled on a phone`);
-        assert.equal(await cell.evaluate((td) => (globalThis as unknown as Styles).getComputedStyle(td).display), 'block', `${path}: a card, not a column`);
-      } else {
-        assert.equal(await cell.evaluate((td) => (globalThis as unknown as Styles).getComputedStyle(td).display), 'table-cell', `${path}: an ordinary table on a wide screen`);
+for (const [label, viewport] of [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const) {
+  test(
+    `every register page at ${label} width${label === 'phone' ? ', no wider than the screen' : ''}`,
+    { skip: skip ?? false },
+    async () => {
+      newDay();
+      const { context, page } = await open(viewport);
+      for (const [name, path, title] of PAGES) {
+        const res = await page.goto(`${server.url}${path}`);
+        assert.equal(res?.status(), 200, path);
+        assert.match((await page.locator('h1').textContent()) ?? '', title, path);
+        const cell = page.locator('table.stack td[data-label]').first();
+        if (label === 'phone') {
+          await fitsTheScreen(page, viewport.width, path);
+          // A card per row: a cell shows its column's name before its value.
+          const label = await cell.getAttribute('data-label');
+          const before = await cell.evaluate(
+            (td) => (globalThis as unknown as Styles).getComputedStyle(td, '::before').content,
+          );
+          assert.equal(before, `"${label}: "`, `${path}: cells are labelled on a phone`);
+          assert.equal(
+            await cell.evaluate((td) => (globalThis as unknown as Styles).getComputedStyle(td).display),
+            'block',
+            `${path}: a card, not a column`,
+          );
+        } else {
+          assert.equal(
+            await cell.evaluate((td) => (globalThis as unknown as Styles).getComputedStyle(td).display),
+            'table-cell',
+            `${path}: an ordinary table on a wide screen`,
+          );
+        }
+        await screenshot(page, `explore-impact-register-${name}-${label}`);
       }
-      await screenshot(page, `explore-impact-register-${name}-${label}`);
-    }
-    await context.close();
-  });
+      await context.close();
+    },
+  );
 }
 
-test('from the catalogue to a material, a country it is produced in, and a conflict there, by links', { skip: skip ?? false }, async () => {
-  newDay();
-  const { context, page } = await open(PHONE);
-  await page.goto(`${server.url}/explore/impact`);
-  await page.locator('p.browse').getByRole('link', { name: 'materials' }).click();
-  await page.waitForURL('**/explore/impact/materials');
-  await page.getByRole('link', { name: 'Cobalt', exact: true }).click();
-  await page.waitForURL('**/explore/impact/materials/cobalt');
-  assert.ok(await page.locator('table.reach tbody tr').count() > 3, 'the products cobalt reaches');
-  assert.match(await page.locator('#reach-h + p + p.muted, section p.muted').first().textContent() ?? '', /per kg of product/);
-  await page.locator('table.production').getByRole('link', { name: 'Congo, Democratic Republic of the' }).click();
-  await page.waitForURL('**/explore/impact/countries/COD');
-  assert.match(await page.locator('table.harm').textContent() ?? '', /C1/);
-  await page.locator('p.browse').getByRole('link', { name: 'conflicts' }).click();
-  await page.waitForURL('**/explore/impact/conflicts');
-  await page.getByRole('link', { name: /eastern armed groups/ }).click();
-  await page.waitForURL('**/explore/impact/conflicts/drc-east');
-  await page.locator('select[name=scenario]').selectOption('S-ARMS');
-  await page.getByRole('button', { name: 'Show' }).click();
-  await page.waitForURL(/conflicts\/drc-east\?scenario=S-ARMS/);
-  assert.match(await page.locator('p.provenance').first().textContent() ?? '', /Scenario S-ARMS, run 4/);
-  await screenshot(page, 'explore-impact-register-journey-phone');
-  await context.close();
-});
+test(
+  'from the catalogue to a material, a country it is produced in, and a conflict there, by links',
+  { skip: skip ?? false },
+  async () => {
+    newDay();
+    const { context, page } = await open(PHONE);
+    await page.goto(`${server.url}/explore/impact`);
+    await page.locator('p.browse').getByRole('link', { name: 'materials' }).click();
+    await page.waitForURL('**/explore/impact/materials');
+    await page.getByRole('link', { name: 'Cobalt', exact: true }).click();
+    await page.waitForURL('**/explore/impact/materials/cobalt');
+    assert.ok((await page.locator('table.reach tbody tr').count()) > 3, 'the products cobalt reaches');
+    assert.match(
+      (await page.locator('#reach-h + p + p.muted, section p.muted').first().textContent()) ?? '',
+      /per kg of product/,
+    );
+    await page.locator('table.production').getByRole('link', { name: 'Congo, Democratic Republic of the' }).click();
+    await page.waitForURL('**/explore/impact/countries/COD');
+    assert.match((await page.locator('table.harm').textContent()) ?? '', /C1/);
+    await page.locator('p.browse').getByRole('link', { name: 'conflicts' }).click();
+    await page.waitForURL('**/explore/impact/conflicts');
+    await page.getByRole('link', { name: /eastern armed groups/ }).click();
+    await page.waitForURL('**/explore/impact/conflicts/drc-east');
+    await page.locator('select[name=scenario]').selectOption('S-ARMS');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/conflicts\/drc-east\?scenario=S-ARMS/);
+    assert.match((await page.locator('p.provenance').first().textContent()) ?? '', /Scenario S-ARMS, run 4/);
+    await screenshot(page, 'explore-impact-register-journey-phone');
+    await context.close();
+  },
+);

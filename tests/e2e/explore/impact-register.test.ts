@@ -23,7 +23,8 @@ after(() => server.cleanup());
 
 let day = 0;
 const newDay = () => server.clock.set(new Date(Date.parse('2026-12-01T09:00:00Z') + day++ * 86_400_000).toISOString());
-const has = (text: string, shown: string, what: string) => assert.ok(text.includes(escapeHtml(shown)), `${what}: "${shown}" is on the page`);
+const has = (text: string, shown: string, what: string) =>
+  assert.ok(text.includes(escapeHtml(shown)), `${what}: "${shown}" is on the page`);
 function rowWith(text: string, marker: string): string {
   const at = text.indexOf(marker);
   assert.ok(at >= 0, `no row with ${marker}`);
@@ -66,7 +67,10 @@ describe('lists', () => {
 
   test('conflicts and countries: every entry with its figure; countries under their ISO names', async () => {
     newDay();
-    for (const [list, key, path] of [['conflicts', 'slug', 'conflicts'], ['countries', 'iso3', 'countries']] as const) {
+    for (const [list, key, path] of [
+      ['conflicts', 'slug', 'conflicts'],
+      ['countries', 'iso3', 'countries'],
+    ] as const) {
       const text = await page(`/explore/impact/${path}`);
       const api = (await server.api(`/${list}`)).json;
       for (const x of api.data[list]) {
@@ -87,7 +91,10 @@ describe('lists', () => {
       const text = await page(`/explore/impact/${path}?scenario=S-RES`);
       assert.match(text, /Figures withheld\.<\/strong> Scenario S-RES has no validated published run/);
       assert.ok((text.match(/class="withheld-cell">withheld</g) ?? []).length > 3, path);
-      assert.ok(!/\d\.\de-\d/.test(text.slice(text.indexOf('<table'), text.indexOf('</table>'))), `${path}: no figure in the table`);
+      assert.ok(
+        !/\d\.\de-\d/.test(text.slice(text.indexOf('<table'), text.indexOf('</table>'))),
+        `${path}: no figure in the table`,
+      );
     }
   });
 });
@@ -98,7 +105,8 @@ describe('pages', () => {
     const text = await page('/explore/impact/materials/cobalt?scenario=S-ARMS');
     const api = (await server.api('/material/cobalt?scenario=S-ARMS')).json;
     has(text, api.data.results.per_kg.deaths.display, 'deaths per kg');
-    for (const c of api.data.records.production.countries) has(rowWith(text, `href="/explore/impact/countries/${c.iso3}?scenario=S-ARMS"`), c.name, c.iso3);
+    for (const c of api.data.records.production.countries)
+      has(rowWith(text, `href="/explore/impact/countries/${c.iso3}?scenario=S-ARMS"`), c.name, c.iso3);
     const products = api.data.results.reach.filter((r: Json) => r.metric === 'deaths' && r.product);
     assert.ok(products.length > 3);
     let last = -1;
@@ -125,17 +133,22 @@ describe('pages', () => {
     has(text, api.data.name, 'name');
     has(text, api.data.records.ledger.deaths_best.toLocaleString('en-GB'), 'deaths counted');
     for (const p of api.data.attribution.periods) has(text, p.rationale, p.label);
-    has(text, api.data.results.reach.find((r: Json) => r.rank === 0 && r.metric === 'deaths').figure.display, 'total per year');
+    has(
+      text,
+      api.data.results.reach.find((r: Json) => r.rank === 0 && r.metric === 'deaths').figure.display,
+      'total per year',
+    );
     tablesFitPhones(text, 'conflict');
 
     const cod = await page('/explore/impact/countries/cod');
     const country = (await server.api('/country/COD')).json;
     assert.match(cod, /<h1>Congo, Democratic Republic of the<\/h1>/);
-    for (const ch of country.data.records.harm_counted.channels) has(rowWith(cod, `<th scope="row">${ch.channel}</th>`), ch.deaths.toLocaleString('en-GB'), ch.channel);
+    for (const ch of country.data.records.harm_counted.channels)
+      has(rowWith(cod, `<th scope="row">${ch.channel}</th>`), ch.deaths.toLocaleString('en-GB'), ch.channel);
     tablesFitPhones(cod, 'country');
   });
 
-  test('bad input and unknown subjects: the API\'s 400 and 404 on a page, never a 500', async () => {
+  test("bad input and unknown subjects: the API's 400 and 404 on a page, never a 500", async () => {
     newDay();
     const cases: Array<[string, number, RegExp]> = [
       ['/explore/impact/materials?scenario=S-NOPE', 400, /Invalid query parameter &#39;scenario&#39;: must be one of/],
@@ -158,5 +171,9 @@ test('compare: the share of tied draws is shown beside A > B; a product against 
   assert.match(row, /<td[^>]*>0%<\/td><td[^>]*>100%<\/td>/, row);
   const api = (await server.api('/compare?a=smartphone&b=laptop')).json.data.results.pair.by.per_kg;
   const other = await server.get('/explore/impact/compare?a=smartphone&b=laptop');
-  has(rowWith(other.text, '<th scope="row">per kg'), `${formatSig(api.p_a_equal * 100, 3)}%`, 'the API\'s share of ties');
+  has(
+    rowWith(other.text, '<th scope="row">per kg'),
+    `${formatSig(api.p_a_equal * 100, 3)}%`,
+    "the API's share of ties",
+  );
 });

@@ -29,7 +29,8 @@ let day = 0;
 const newDay = () => server.clock.set(new Date(Date.parse('2026-12-01T09:00:00Z') + day++ * 86_400_000).toISOString());
 
 const page = (path: string) => server.get(path);
-const has = (text: string, shown: string, what: string) => assert.ok(text.includes(escapeHtml(shown)), `${what}: "${shown}" is on the page`);
+const has = (text: string, shown: string, what: string) =>
+  assert.ok(text.includes(escapeHtml(shown)), `${what}: "${shown}" is on the page`);
 /** The table row (<tr>…</tr>) of the page that contains `marker`. */
 function rowWith(text: string, marker: string): string {
   const at = text.indexOf(marker);
@@ -39,7 +40,7 @@ function rowWith(text: string, marker: string): string {
 function assertPage(res: { status: number; headers: Headers; text: string }, status: number) {
   assert.equal(res.status, status, res.text.slice(0, 400));
   assert.match(res.headers.get('content-type')!, /^text\/html/);
-  assert.match(res.headers.get('content-security-policy') ?? '', /script-src/, 'the console\'s security headers');
+  assert.match(res.headers.get('content-security-policy') ?? '', /script-src/, "the console's security headers");
   assert.ok(!/<script/i.test(res.text), 'no script: the page works without JavaScript');
   assert.ok(!/\sstyle=/i.test(res.text), 'no inline style');
 }
@@ -59,85 +60,137 @@ describe('the catalogue', () => {
     }
     for (const c of api.caveats) has(res.text, c.text, 'caveat');
     assert.match(res.text, /statistically attributed to the supply chains/);
-    assert.match(res.text, /This page made 1 request to the impact API on your behalf\. 99 of your 100 requests are left today/);
+    assert.match(
+      res.text,
+      /This page made 1 request to the impact API on your behalf\. 99 of your 100 requests are left today/,
+    );
   });
 
-  test('the filters are the API\'s: same products in the same order; the name filter narrows them', async () => {
+  test("the filters are the API's: same products in the same order; the name filter narrows them", async () => {
     newDay();
     const res = await page('/explore/impact?tier=finished&sort=toll&scenario=S-EVID');
     assertPage(res, 200);
     const api = (await server.api('/products?tier=finished&sort=toll&scenario=S-EVID')).json;
-    const order = [...res.text.matchAll(/<th scope="row"><a href="\/explore\/impact\/products\/([a-z0-9-]+)"/g)].map((m) => m[1]);
-    assert.deepEqual(order, api.data.products.map((p: Json) => p.slug));
+    const order = [...res.text.matchAll(/<th scope="row"><a href="\/explore\/impact\/products\/([a-z0-9-]+)"/g)].map(
+      (m) => m[1],
+    );
+    assert.deepEqual(
+      order,
+      api.data.products.map((p: Json) => p.slug),
+    );
     has(res.text, api.citation.text, 'the citation of the same request');
     const named = await page('/explore/impact?q=GOLD');
-    const slugs = [...named.text.matchAll(/<th scope="row"><a href="\/explore\/impact\/products\/([a-z0-9-]+)"/g)].map((m) => m[1]);
+    const slugs = [...named.text.matchAll(/<th scope="row"><a href="\/explore\/impact\/products\/([a-z0-9-]+)"/g)].map(
+      (m) => m[1],
+    );
     assert.deepEqual(slugs.sort(), ['gold-alloy-18k', 'gold-necklace', 'gold-ring']);
   });
 });
 
 describe('a product page', () => {
-  test('shows the API\'s figure under each scenario, the withheld one as withheld', async () => {
+  test("shows the API's figure under each scenario, the withheld one as withheld", async () => {
     newDay();
     const res = await page('/explore/impact/products/bicycle');
     assertPage(res, 200);
     const api = (await server.api('/product/bicycle')).json;
     for (const s of api.data.results.scenarios) {
-      const row = rowWith(res.text.slice(res.text.indexOf('<table class="stack chart-table">')), `<th scope="row">${s.code} `);
+      const row = rowWith(
+        res.text.slice(res.text.indexOf('<table class="stack chart-table">')),
+        `<th scope="row">${s.code} `,
+      );
       if (s.code === 'S-RES') {
         assert.equal(s.deaths_per_unit, null);
         assert.match(row, /<strong>withheld<\/strong>: scenario S-RES has no published run/);
       } else {
         has(row, s.deaths_per_unit.display, s.code);
-        assert.ok(row.includes(`>${formatSig(s.deaths_per_unit.central)}<`), `${s.code}: central ${s.deaths_per_unit.central}`);
+        assert.ok(
+          row.includes(`>${formatSig(s.deaths_per_unit.central)}<`),
+          `${s.code}: central ${s.deaths_per_unit.central}`,
+        );
         assert.ok(row.includes(`/impact/v1/runs/${s.run}`), `${s.code}: run ${s.run}`);
       }
     }
     assert.match(res.text, /<desc id="chart-scenarios-desc">[^<]*S-RES Resource-financed conflict only: withheld/);
-    for (const [k, f] of Object.entries(api.metrics as Record<string, Json>)) if (f?.display) has(res.text, f.display, `headline ${k}`);
+    for (const [k, f] of Object.entries(api.metrics as Record<string, Json>))
+      if (f?.display) has(res.text, f.display, `headline ${k}`);
     has(res.text, api.citation.text, 'citation');
     for (const s of api.sources) has(res.text, s.credit, `credit of ${s.code}`);
     for (const c of api.caveats) has(res.text, c.text, `caveat ${c.code}`);
-    for (const link of ['/impact/v1/product/bicycle', '/impact/v1/product/bicycle/contributions', '/impact/v1/product/bicycle/explain']) assert.ok(res.text.includes(`href="${link}"`), link);
-    assert.match(res.text, /This page made 3 requests to the impact API on your behalf\. 97 of your 100 requests are left today/);
+    for (const link of [
+      '/impact/v1/product/bicycle',
+      '/impact/v1/product/bicycle/contributions',
+      '/impact/v1/product/bicycle/explain',
+    ])
+      assert.ok(res.text.includes(`href="${link}"`), link);
+    assert.match(
+      res.text,
+      /This page made 3 requests to the impact API on your behalf\. 97 of your 100 requests are left today/,
+    );
   });
 
-  test('every contribution and every explain part is the API\'s, and each sum row equals the sum of the API\'s parts beside its headline', async () => {
+  test("every contribution and every explain part is the API's, and each sum row equals the sum of the API's parts beside its headline", async () => {
     newDay();
-    for (const [slug, query] of [['bicycle', ''], ['smartphone', '?metric=injuries&scenario=S-EVID'], ['gold-ring', '']] as const) {
+    for (const [slug, query] of [
+      ['bicycle', ''],
+      ['smartphone', '?metric=injuries&scenario=S-EVID'],
+      ['gold-ring', ''],
+    ] as const) {
       const res = await page(`/explore/impact/products/${slug}${query}`);
       assertPage(res, 200);
       const contributions = (await server.api(`/product/${slug}/contributions${query}`)).json;
       for (const [type, parts] of Object.entries(contributions.data.results.breakdowns as Record<string, Json[]>)) {
         const section = res.text.slice(res.text.indexOf(`id="contrib-${type}-h"`));
-        for (const c of parts) has(rowWith(section, `<th scope="row">${escapeHtml(c.label)}</th>`), c.figure.display, `${slug} ${type} ${c.key}`);
+        for (const c of parts)
+          has(
+            rowWith(section, `<th scope="row">${escapeHtml(c.label)}</th>`),
+            c.figure.display,
+            `${slug} ${type} ${c.key}`,
+          );
       }
       const explain = (await server.api(`/product/${slug}/explain${query}`)).json;
       let sums = 0;
       for (const [route, content] of Object.entries(explain.data.results.routes as Record<string, Json>)) {
         if (!content) continue;
         for (const [stage, parts] of Object.entries(content.steps as Record<string, Json[]>)) {
-          const table = res.text.slice(res.text.indexOf(`id="explain-${route}-${stage}"`), res.text.indexOf('</table>', res.text.indexOf(`id="explain-${route}-${stage}"`)));
-          for (const c of parts) has(rowWith(table, `<th scope="row">${escapeHtml(c.label)}</th>`), c.figure.display, `${slug} ${route}/${stage} ${c.key}`);
+          const table = res.text.slice(
+            res.text.indexOf(`id="explain-${route}-${stage}"`),
+            res.text.indexOf('</table>', res.text.indexOf(`id="explain-${route}-${stage}"`)),
+          );
+          for (const c of parts)
+            has(
+              rowWith(table, `<th scope="row">${escapeHtml(c.label)}</th>`),
+              c.figure.display,
+              `${slug} ${route}/${stage} ${c.key}`,
+            );
           has(rowWith(table, 'class="headline-row"'), content.headline.display, `${slug} ${route}/${stage} headline`);
           const summable = content.headline.central !== null && parts.every((c) => c.figure.central !== null);
           const sum = /data-sum="([^"]+)"/.exec(table);
-          assert.equal(Boolean(sum), summable, `${slug} ${route}/${stage}: a sum row exactly when every central value is served`);
+          assert.equal(
+            Boolean(sum),
+            summable,
+            `${slug} ${route}/${stage}: a sum row exactly when every central value is served`,
+          );
           if (sum) {
             sums++;
             const expected = parts.reduce((a, c) => a + c.figure.central, 0);
             assert.ok(close(Number(sum[1]), expected, 1e-12), `${slug} ${route}/${stage}: ${sum[1]} = Σ ${expected}`);
             assert.equal(Number(/data-headline="([^"]+)"/.exec(table)![1]), content.headline.central);
-            assert.ok(close(Number(sum[1]), content.headline.central, 1e-9), `${slug} ${route}/${stage}: the sum is the headline`);
+            assert.ok(
+              close(Number(sum[1]), content.headline.central, 1e-9),
+              `${slug} ${route}/${stage}: the sum is the headline`,
+            );
             assert.match(table, /✓ equal to the sum/);
           } else assert.match(table, /No sum to show:<\/strong>[^<]*INDICATIVE/);
         }
       }
-      assert.ok(sums > 0, `${slug}: at least one stage visibly sums (the input-output route always has central values)`);
+      assert.ok(
+        sums > 0,
+        `${slug}: at least one stage visibly sums (the input-output route always has central values)`,
+      );
     }
   });
 
-  test('a scenario without a published run: the page is withheld with the API\'s reason, no figure shown', async () => {
+  test("a scenario without a published run: the page is withheld with the API's reason, no figure shown", async () => {
     newDay();
     const res = await page('/explore/impact/products/bicycle?scenario=S-RES');
     assertPage(res, 200);
@@ -152,15 +205,23 @@ describe('a product page', () => {
 });
 
 describe('compare and spend', () => {
-  test('compare shows the API\'s ratios, verdicts and both products\' figures', async () => {
+  test("compare shows the API's ratios, verdicts and both products' figures", async () => {
     newDay();
     const res = await page('/explore/impact/compare?a=smartphone&b=laptop');
     assertPage(res, 200);
     const api = (await server.api('/compare?a=smartphone&b=laptop')).json;
     const r = api.data.results;
-    const verdicts: Record<string, string> = { a_larger: 'Smartphone is larger', b_larger: 'Laptop computer is larger', not_distinguishable: 'cannot be told apart' };
+    const verdicts: Record<string, string> = {
+      a_larger: 'Smartphone is larger',
+      b_larger: 'Laptop computer is larger',
+      not_distinguishable: 'cannot be told apart',
+    };
     const table = res.text.slice(res.text.indexOf('<table class="stack chart-table">'));
-    for (const [k, label] of [['per_unit', 'per unit'], ['per_kg', 'per kg'], ['per_1000_eur', 'per 1,000 EUR']] as const) {
+    for (const [k, label] of [
+      ['per_unit', 'per unit'],
+      ['per_kg', 'per kg'],
+      ['per_1000_eur', 'per 1,000 EUR'],
+    ] as const) {
       const row = rowWith(table, `<th scope="row">${label}</th>`);
       const x = r.pair.by[k];
       assert.ok(row.includes(`>${formatSig(x.low)}<`) && row.includes(`>${formatSig(x.high)}<`), `${k} ratio interval`);
@@ -174,13 +235,15 @@ describe('compare and spend', () => {
     assert.match(form.text, /<select name="a">/);
   });
 
-  test('spend shows every category\'s figures as the API serves them for the amount', async () => {
+  test("spend shows every category's figures as the API serves them for the amount", async () => {
     newDay();
     const res = await page('/explore/impact/spend?amount=250&chart=injuries');
     assertPage(res, 200);
     const api = (await server.api('/spend?amount=250')).json;
     for (const row of api.data.results.rows) {
-      const name = row.reference ? 'All spending' : `${row.code} ${api.data.categories.find((c: Json) => c.code === row.code).name}`;
+      const name = row.reference
+        ? 'All spending'
+        : `${row.code} ${api.data.categories.find((c: Json) => c.code === row.code).name}`;
       const tr = rowWith(res.text.slice(res.text.indexOf('<table class="stack spend">')), escapeHtml(name));
       has(tr, row.deaths.display, `${row.code} deaths`);
       has(tr, row.injuries.display, `${row.code} injuries`);
@@ -191,7 +254,7 @@ describe('compare and spend', () => {
 });
 
 describe('refusals', () => {
-  test('bad input: the API\'s detail on a 4xx page; nothing is a 500', async () => {
+  test("bad input: the API's detail on a 4xx page; nothing is a 500", async () => {
     newDay();
     const cases: Array<[string, number, RegExp]> = [
       ['/explore/impact?tier=bad', 400, /Invalid query parameter &#39;tier&#39;/],
@@ -221,7 +284,12 @@ describe('refusals', () => {
     server.clock.set(new Date(server.clock.ms).toISOString().slice(0, 10) + 'T20:30:00Z');
     let remaining = Number((await server.anon('/scenarios')).headers.get('x-ratelimit-remaining'));
     while (remaining > 0) remaining = Number((await server.anon('/scenarios')).headers.get('x-ratelimit-remaining'));
-    for (const path of ['/explore/impact', '/explore/impact/products/bicycle', '/explore/impact/compare?a=smartphone&b=laptop', '/explore/impact/spend']) {
+    for (const path of [
+      '/explore/impact',
+      '/explore/impact/products/bicycle',
+      '/explore/impact/compare?a=smartphone&b=laptop',
+      '/explore/impact/spend',
+    ]) {
       const res = await page(path);
       assertPage(res, 429);
       assert.equal(res.headers.get('retry-after'), String(3.5 * 3600), `${path}: seconds until 00:00 UTC`);
@@ -241,15 +309,28 @@ describe('everything withheld (the register alone)', () => {
   });
   after(() => empty.cleanup());
 
-  test('every page shows the withheld state with the API\'s reason, never a figure', async () => {
-    for (const path of ['/explore/impact', '/explore/impact/products/smartphone', '/explore/impact/compare?a=smartphone&b=laptop', '/explore/impact/spend']) {
+  test("every page shows the withheld state with the API's reason, never a figure", async () => {
+    for (const path of [
+      '/explore/impact',
+      '/explore/impact/products/smartphone',
+      '/explore/impact/compare?a=smartphone&b=laptop',
+      '/explore/impact/spend',
+    ]) {
       const res = await empty.get(path);
       assertPage(res, 200);
-      assert.match(res.text, /<strong>Figures withheld\.<\/strong> Scenario S-MAX has no validated published run/, path);
+      assert.match(
+        res.text,
+        /<strong>Figures withheld\.<\/strong> Scenario S-MAX has no validated published run/,
+        path,
+      );
       assert.ok(!res.text.includes('<svg'), `${path}: no chart`);
       assert.ok(!/\d\.\de-\d+ \(|between \d/.test(res.text), `${path}: no figure`);
     }
     const list = await empty.get('/explore/impact');
-    assert.equal((list.text.match(/class="withheld-cell">withheld</g) ?? []).length, 96, 'each product\'s two figures say withheld');
+    assert.equal(
+      (list.text.match(/class="withheld-cell">withheld</g) ?? []).length,
+      96,
+      "each product's two figures say withheld",
+    );
   });
 });

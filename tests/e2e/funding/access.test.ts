@@ -15,7 +15,8 @@ before(async () => {
 });
 after(() => server.cleanup());
 
-const nextMinute = () => server.clock.set(new Date(Math.floor(server.clock.ms / 60_000) * 60_000 + 60_000).toISOString());
+const nextMinute = () =>
+  server.clock.set(new Date(Math.floor(server.clock.ms / 60_000) * 60_000 + 60_000).toISOString());
 const key = (k: string) => ({ 'x-api-key': k });
 
 function assertHeaders(res: { headers: Headers }, tier: string, perMinute: number, perDay: number | null) {
@@ -24,7 +25,8 @@ function assertHeaders(res: { headers: Headers }, tier: string, perMinute: numbe
   assert.match(res.headers.get('x-ratelimit-remaining')!, /^\d+$/);
   assert.match(res.headers.get('x-request-id')!, /.{8,}/);
   if (perDay === null) {
-    for (const h of ['x-quota-limit', 'x-quota-remaining', 'x-quota-reset']) assert.equal(res.headers.get(h), null, `${h} absent for anonymous`);
+    for (const h of ['x-quota-limit', 'x-quota-remaining', 'x-quota-reset'])
+      assert.equal(res.headers.get(h), null, `${h} absent for anonymous`);
   } else {
     assert.equal(res.headers.get('x-quota-limit'), String(perDay));
     assert.match(res.headers.get('x-quota-remaining')!, /^\d+$/);
@@ -33,7 +35,15 @@ function assertHeaders(res: { headers: Headers }, tier: string, perMinute: numbe
 }
 
 describe('headers on every response, for each tier, errors included', () => {
-  const paths = ['/funding/v1/search', '/funding/v1/sources', '/funding/v1/calls/eu:NOPE', '/funding/v1/search?per_page=0', '/funding/v1/nope', '/funding/v1/export', '/funding/v1/openapi.json'];
+  const paths = [
+    '/funding/v1/search',
+    '/funding/v1/sources',
+    '/funding/v1/calls/eu:NOPE',
+    '/funding/v1/search?per_page=0',
+    '/funding/v1/nope',
+    '/funding/v1/export',
+    '/funding/v1/openapi.json',
+  ];
   test('anonymous', async () => {
     nextMinute();
     for (const path of paths) assertHeaders(await server.get(path), 'anonymous', 60, null);
@@ -85,7 +95,11 @@ describe('limits', () => {
     server.clock.set('2026-11-27T00:00:00Z');
     const { key: k, account } = accountWithKey(server.app.db, 'funding', server.clock.ms);
     const { createKey } = await import('../../../db/accounts.ts');
-    const second = createKey(server.app.db, { accountId: account.id, service: 'funding', name: 'second' }, server.clock.ms).key;
+    const second = createKey(
+      server.app.db,
+      { accountId: account.id, service: 'funding', name: 'second' },
+      server.clock.ms,
+    ).key;
     for (let i = 1; i <= 1000; i++) {
       if (i % 120 === 1) server.clock.advance(60_000); // stay under 120 a minute
       const res = await server.get('/funding/v1/sources', key(i % 2 ? k : second));
@@ -99,7 +113,11 @@ describe('limits', () => {
     const untilMidnight = Math.ceil((Date.parse('2026-11-28T00:00:00Z') - server.clock.ms) / 1000);
     assert.equal(refused.headers.get('retry-after'), String(untilMidnight));
     assert.equal(refused.headers.get('x-quota-reset'), String(untilMidnight));
-    assert.equal((await server.get('/funding/v1/sources', key(second))).status, 429, 'the same account: the same allowance');
+    assert.equal(
+      (await server.get('/funding/v1/sources', key(second))).status,
+      429,
+      'the same account: the same allowance',
+    );
     // Upgrading takes effect at once, for the keys already issued.
     setSubscription(server.app.db, account.id, 'pro', server.clock.ms);
     const upgraded = await server.get('/funding/v1/sources', key(k));
@@ -155,7 +173,7 @@ describe('keys', () => {
     assert.match(res.json.message, /only in the X-API-Key header/);
   });
 
-  test('unknown, malformed and other services\' keys are 401 invalid_key, never anonymous', async () => {
+  test("unknown, malformed and other services' keys are 401 invalid_key, never anonymous", async () => {
     nextMinute();
     const human = accountWithKey(server.app.db, 'human', server.clock.ms).key;
     const good = accountWithKey(server.app.db, 'funding', server.clock.ms).key;
@@ -172,7 +190,11 @@ describe('keys', () => {
     nextMinute();
     const { key: oldKey, row } = accountWithKey(server.app.db, 'funding', server.clock.ms);
     const rotated = rotateKey(server.app.db, row.id, server.clock.ms, server.clock.ms + 3_600_000);
-    assert.equal((await server.get('/funding/v1/sources', key(oldKey))).status, 200, 'old key works during the grace period');
+    assert.equal(
+      (await server.get('/funding/v1/sources', key(oldKey))).status,
+      200,
+      'old key works during the grace period',
+    );
     assert.equal((await server.get('/funding/v1/sources', key(rotated.key))).status, 200, 'new key works');
     server.clock.advance(3_600_000);
     const expired = await server.get('/funding/v1/sources', key(oldKey));
@@ -194,7 +216,7 @@ describe('keys', () => {
   });
 
   test('no key ever reaches a log line', async () => {
-    const keys = server.app.db.prepare("SELECT count(*) FROM api_keys").pluck().get() as number;
+    const keys = server.app.db.prepare('SELECT count(*) FROM api_keys').pluck().get() as number;
     assert.ok(keys > 5);
     const joined = server.logs.join('\n');
     assert.doesNotMatch(joined, /fnd_[0-9A-Za-z]{20,}/);

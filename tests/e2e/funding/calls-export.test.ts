@@ -32,7 +32,10 @@ describe('/calls/{id}', () => {
       const { projects, notices, attribution, ...fields } = res.json.data;
       assert.deepEqual(fields, call);
       assert.ok(Array.isArray(projects) && Array.isArray(notices));
-      assert.ok(attribution.some((a: { source: string }) => a.source === call.source), 'credits its own source');
+      assert.ok(
+        attribution.some((a: { source: string }) => a.source === call.source),
+        'credits its own source',
+      );
     }
   });
 
@@ -71,7 +74,10 @@ describe('/calls/{id}', () => {
 test('/sources lists the four sources with licence and credit', async () => {
   const res = await asPro('/funding/v1/sources');
   assert.equal(res.status, 200);
-  assert.deepEqual(res.json.data.map((s: { code: string }) => s.code), ['bdns', 'boe', 'cordis', 'eu']);
+  assert.deepEqual(
+    res.json.data.map((s: { code: string }) => s.code),
+    ['bdns', 'boe', 'cordis', 'eu'],
+  );
   for (const s of res.json.data) {
     assert.ok(s.licence && s.attribution && s.licence_url, s.code);
     assert.ok(s.records > 0, `${s.code} has records in the demo corpus`);
@@ -93,7 +99,10 @@ describe('/export', () => {
     const res = await asPro('/funding/v1/export?status=open');
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /application\/x-ndjson/);
-    const lines = res.text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = res.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const search = await asPro('/funding/v1/search?status=open&per_page=100');
     assert.deepEqual(lines.map((c) => c.id).sort(), search.json.data.map((c: { id: string }) => c.id).sort());
     assert.ok(lines.every((c) => c.status === 'open'));
@@ -123,7 +132,9 @@ describe('/export', () => {
 test('status is recomputed across a deadline', async () => {
   server.clock.set('2026-11-22T10:00:00Z');
   const open = await asPro('/funding/v1/search?status=open&sort=deadline&per_page=100');
-  const call = open.json.data.find((c: { deadline: string | null; cutoffs: unknown[] }) => c.deadline && c.cutoffs.length === 1);
+  const call = open.json.data.find(
+    (c: { deadline: string | null; cutoffs: unknown[] }) => c.deadline && c.cutoffs.length === 1,
+  );
   assert.ok(call, 'an open call with one dated deadline');
   // The day after the deadline day, at noon in any European zone, the call is closed.
   server.clock.set(`${call.deadline}T23:59:00Z`);
@@ -133,17 +144,24 @@ test('status is recomputed across a deadline', async () => {
   const stillOpen = await asPro('/funding/v1/search?status=open&per_page=100');
   assert.ok(!stillOpen.json.data.some((c: { id: string }) => c.id === call.id), 'the open filter agrees');
   const closed = await asPro('/funding/v1/search?status=closed&per_page=100');
-  assert.ok(closed.json.data.some((c: { id: string }) => c.id === call.id), 'the closed filter agrees');
+  assert.ok(
+    closed.json.data.some((c: { id: string }) => c.id === call.id),
+    'the closed filter agrees',
+  );
   server.clock.set('2026-11-22T10:00:00Z');
 });
 
 test('a record about a natural person is stored but never appears in any response', async () => {
-  const stored = server.app.db.prepare("SELECT id FROM funding_calls WHERE personal_data = 1").pluck().all() as string[];
+  const stored = server.app.db
+    .prepare('SELECT id FROM funding_calls WHERE personal_data = 1')
+    .pluck()
+    .all() as string[];
   assert.ok(stored.length > 0, 'the demo corpus has a withheld record');
   const seen: string[] = [];
   seen.push((await asPro('/funding/v1/search?q=zzpersonafisica')).text);
   seen.push((await asPro('/funding/v1/search?per_page=100')).text);
-  for (const status of ['open', 'closed', 'forthcoming']) seen.push((await asPro(`/funding/v1/search?per_page=100&status=${status}`)).text);
+  for (const status of ['open', 'closed', 'forthcoming'])
+    seen.push((await asPro(`/funding/v1/search?per_page=100&status=${status}`)).text);
   seen.push((await asPro('/funding/v1/export')).text);
   seen.push((await asPro('/funding/v1/export?format=csv')).text);
   for (const id of stored) {

@@ -43,7 +43,12 @@ test('every operation is in the contract, and nothing else', () => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function validValue(name: string, schema: any): string {
   const known: Record<string, string> = {
-    q: 'ayudas', country: 'ES', id: 'eu:HORIZON-CL5-2021-D2-01-11', region: 'Madrid', deadline_from: '2026-01-01', deadline_to: '2027-12-31',
+    q: 'ayudas',
+    country: 'ES',
+    id: 'eu:HORIZON-CL5-2021-D2-01-11',
+    region: 'Madrid',
+    deadline_from: '2026-01-01',
+    deadline_to: '2027-12-31',
   };
   if (known[name]) return known[name]!;
   if (schema.enum) return schema.enum[schema.enum.length - 1];
@@ -52,14 +57,19 @@ function validValue(name: string, schema: any): string {
 }
 
 test('every parameter the contract lists is accepted; one it does not list is refused', async () => {
-  for (const [path, item] of Object.entries<Record<string, { parameters?: Array<{ name: string; in: string; schema: unknown }> }>>(doc.paths)) {
+  for (const [path, item] of Object.entries<
+    Record<string, { parameters?: Array<{ name: string; in: string; schema: unknown }> }>
+  >(doc.paths)) {
     const op = item.get!;
     const params = op.parameters ?? [];
     const concrete = path.replace('{id}', encodeURIComponent(validValue('id', {})));
     for (const p of params.filter((p) => p.in === 'query')) {
       if (p.name === 'cursor') continue; // a cursor is only valid as given: checked below
       server.clock.advance(200);
-      const res = await server.get(`/funding/v1${concrete}?${p.name}=${encodeURIComponent(validValue(p.name, p.schema))}`, headers);
+      const res = await server.get(
+        `/funding/v1${concrete}?${p.name}=${encodeURIComponent(validValue(p.name, p.schema))}`,
+        headers,
+      );
       assert.notEqual(res.status, 400, `${path} ${p.name}: ${res.text}`);
     }
     const unlisted = await server.get(`/funding/v1${concrete}?not_in_contract=1`, headers);
@@ -100,7 +110,8 @@ test('every documented header is sent on a 200', async () => {
 });
 
 test('every value of sort the contract documents is accepted on its own, without q', async () => {
-  const values: string[] = doc.paths['/search'].get.parameters.find((p: { name: string }) => p.name === 'sort').schema.enum;
+  const values: string[] = doc.paths['/search'].get.parameters.find((p: { name: string }) => p.name === 'sort').schema
+    .enum;
   assert.deepEqual([...values].sort(), ['-deadline', 'deadline', 'published', 'relevance']);
   for (const sort of values) {
     for (const path of ['/search', '/export']) {
@@ -123,17 +134,33 @@ test('every operation declares the key: optional (anonymous or X-API-Key), requi
 
 test('the error codes include service_unavailable, which a 503 answers with', () => {
   const codes: string[] = doc.components.schemas.Error.properties.error.enum;
-  for (const code of ['bad_request', 'invalid_key', 'revoked_key', 'subscription_required', 'rate_limited', 'quota_exceeded', 'service_unavailable', 'internal_error']) {
+  for (const code of [
+    'bad_request',
+    'invalid_key',
+    'revoked_key',
+    'subscription_required',
+    'rate_limited',
+    'quota_exceeded',
+    'service_unavailable',
+    'internal_error',
+  ]) {
     assert.ok(codes.includes(code), code);
   }
   assert.match(doc.paths['/search'].get.responses['503'].description, /service_unavailable/);
 });
 
 test('a CORS preflight carries the tier and rate headers like every other response', async () => {
-  const res = await server.request('OPTIONS', '/funding/v1/search', { headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' } });
+  const res = await server.request('OPTIONS', '/funding/v1/search', {
+    headers: {
+      origin: 'https://example.org',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'x-api-key',
+    },
+  });
   assert.equal(res.status, 204);
   assert.equal(res.headers.get('x-api-tier'), 'anonymous', 'a preflight carries no key: anonymous');
-  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-request-id']) assert.ok(res.headers.has(name), name);
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-request-id'])
+    assert.ok(res.headers.has(name), name);
   assert.equal(res.headers.get('x-ratelimit-limit'), '60');
   assert.match(res.headers.get('access-control-allow-headers')!, /X-API-Key/);
 });
@@ -148,7 +175,10 @@ test('an independent linter (@redocly/cli lint, recommended rules, offline) repo
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
       timeout: 60_000,
     }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' })); // exit 1 when it finds errors: read them
-    const report = JSON.parse(stdout) as { totals: { errors: number }; problems: Array<{ severity: string; ruleId: string; message: string }> };
+    const report = JSON.parse(stdout) as {
+      totals: { errors: number };
+      problems: Array<{ severity: string; ruleId: string; message: string }>;
+    };
     const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message}`);
     assert.deepEqual(errors, []);
     assert.equal(report.totals.errors, 0);

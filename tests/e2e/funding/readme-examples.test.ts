@@ -33,7 +33,8 @@ function curlToPath(line: string): string {
 }
 
 const examples = readFileSync(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8')
-  .split('\n').filter((l) => l.startsWith('curl ') && l.includes('/funding/v1/') && !l.includes('X-API-Key'));
+  .split('\n')
+  .filter((l) => l.startsWith('curl ') && l.includes('/funding/v1/') && !l.includes('X-API-Key'));
 
 test('the README has funding examples, the first one being energía, open, by deadline', () => {
   assert.ok(examples.length >= 5);

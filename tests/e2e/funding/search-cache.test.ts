@@ -25,8 +25,14 @@ test('the corpus epoch ends at the next opening, closing or UTC midnight', () =>
   const epochs = corpusEpoch(server.app.db);
   const now = server.clock.ms;
   const { validUntil } = epochs.at(now);
-  const nextClose = server.app.db.prepare('SELECT min(closes_at) FROM funding_calls WHERE personal_data = 0 AND closes_at > ?').pluck().get(now) as number;
-  const nextOpen = server.app.db.prepare('SELECT min(opens_at) FROM funding_calls WHERE personal_data = 0 AND opens_at > ?').pluck().get(now) as number | null;
+  const nextClose = server.app.db
+    .prepare('SELECT min(closes_at) FROM funding_calls WHERE personal_data = 0 AND closes_at > ?')
+    .pluck()
+    .get(now) as number;
+  const nextOpen = server.app.db
+    .prepare('SELECT min(opens_at) FROM funding_calls WHERE personal_data = 0 AND opens_at > ?')
+    .pluck()
+    .get(now) as number | null;
   const midnight = Math.floor(now / 86_400_000) * 86_400_000 + 86_400_000;
   assert.equal(validUntil, Math.min(nextClose, nextOpen ?? Infinity, midnight));
 });
@@ -34,13 +40,20 @@ test('the corpus epoch ends at the next opening, closing or UTC midnight', () =>
 test('a page served from the cache changes as soon as a call closes, and again if the clock goes back', async () => {
   const before = await ids('status=open');
   assert.deepEqual(await ids('status=open'), before, 'same answer twice (the second from the cache)');
-  const { id: closing, closes_at: nextClose } = server.app.db.prepare(`SELECT id, closes_at FROM funding_calls WHERE personal_data = 0
-    AND closes_at > ? ORDER BY closes_at LIMIT 1`).get(server.clock.ms) as { id: string; closes_at: number };
+  const { id: closing, closes_at: nextClose } = server.app.db
+    .prepare(
+      `SELECT id, closes_at FROM funding_calls WHERE personal_data = 0
+    AND closes_at > ? ORDER BY closes_at LIMIT 1`,
+    )
+    .get(server.clock.ms) as { id: string; closes_at: number };
   assert.ok(before.includes(`${closing}:open`), 'the next call to close is open now');
   const saved = server.clock.ms;
   server.clock.ms = nextClose;
   const afterClose = await ids('status=open');
-  assert.ok(!afterClose.some((c: string) => c.startsWith(closing + ':')), `the call that closed has left the open list: ${before} → ${afterClose}`);
+  assert.ok(
+    !afterClose.some((c: string) => c.startsWith(closing + ':')),
+    `the call that closed has left the open list: ${before} → ${afterClose}`,
+  );
   server.clock.ms = saved;
   assert.deepEqual(await ids('status=open'), before, 'back in time: the earlier answer, not the cached later one');
 });
@@ -49,10 +62,21 @@ test('an import is visible on the next request', async () => {
   const before = await ids('q=posidonia');
   assert.deepEqual(before, []);
   const detail = {
-    id: 999001, codigoBDNS: '999001', descripcion: 'Ayudas para la restauración de praderas de posidonia', fechaRecepcion: '2026-11-20',
-    organo: { nivel1: 'ESTADO', nivel2: 'MINISTERIO PARA LA TRANSICIÓN ECOLÓGICA', nivel3: null }, abierto: true,
-    fechaInicioSolicitud: '2026-11-21', fechaFinSolicitud: '2027-02-01', presupuestoTotal: 1000000,
-    tiposBeneficiarios: [], sectores: [], regiones: [], instrumentos: [], textInicio: null, textFin: null,
+    id: 999001,
+    codigoBDNS: '999001',
+    descripcion: 'Ayudas para la restauración de praderas de posidonia',
+    fechaRecepcion: '2026-11-20',
+    organo: { nivel1: 'ESTADO', nivel2: 'MINISTERIO PARA LA TRANSICIÓN ECOLÓGICA', nivel3: null },
+    abierto: true,
+    fechaInicioSolicitud: '2026-11-21',
+    fechaFinSolicitud: '2027-02-01',
+    presupuestoTotal: 1000000,
+    tiposBeneficiarios: [],
+    sectores: [],
+    regiones: [],
+    instrumentos: [],
+    textInicio: null,
+    textFin: null,
   };
   importFundingText(server.app.db, 'bdns', 'convocatoria-999001.json', JSON.stringify(detail), server.clock.ms);
   assert.deepEqual(await ids('q=posidonia'), ['bdns:999001:open']);

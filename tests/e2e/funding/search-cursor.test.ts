@@ -18,22 +18,38 @@ before(async () => {
 });
 after(() => server.cleanup());
 
-const FIXTURE = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'fixtures', 'funding', 'bdns', 'convocatoria-916318.json'), 'utf8')) as Record<string, unknown>;
+const FIXTURE = JSON.parse(
+  readFileSync(
+    join(import.meta.dirname, '..', '..', '..', 'fixtures', 'funding', 'bdns', 'convocatoria-916318.json'),
+    'utf8',
+  ),
+) as Record<string, unknown>;
 let nextBdns = 990_001;
 
 /** Imports a new BDNS call (real detail format) about ayudas, with the given deadline and publication day. */
 function importCall(deadline: string, published: string): string {
   const code = String(nextBdns++);
-  const detail = { ...FIXTURE, id: Number(code), codigoBDNS: code, fechaRecepcion: published, fechaFinSolicitud: deadline,
-    descripcion: `Ayudas de prueba ${code} para la eficiencia energética` };
+  const detail = {
+    ...FIXTURE,
+    id: Number(code),
+    codigoBDNS: code,
+    fechaRecepcion: published,
+    fechaFinSolicitud: deadline,
+    descripcion: `Ayudas de prueba ${code} para la eficiencia energética`,
+  };
   importFundingText(server.app.db, 'bdns', `bdns-${code}.json`, JSON.stringify(detail), server.clock.ms);
   return `bdns:${code}`;
 }
 
 /** Withdraws a call the way the personal-data rules do: it stays stored, flagged, and leaves the index. */
-const withdraw = (id: string) => server.app.db.prepare('UPDATE funding_calls SET personal_data = 1 WHERE id = ?').run(id);
+const withdraw = (id: string) =>
+  server.app.db.prepare('UPDATE funding_calls SET personal_data = 1 WHERE id = ?').run(id);
 
-interface Call { id: string; deadline: string | null; published_on: string | null }
+interface Call {
+  id: string;
+  deadline: string | null;
+  published_on: string | null;
+}
 
 async function page(query: string, cursor: string | null): Promise<{ calls: Call[]; next: string | null }> {
   server.clock.advance(1_100);
@@ -51,7 +67,10 @@ const walks: Array<[string, string]> = [
   ['sort=-deadline', 'sort=-deadline'],
   ['sort=published (default without q)', ''],
   ['q, relevance (two tiers)', `q=${encodeURIComponent('ayudas OR energy OR research')}`],
-  ['q with sort=deadline and status', `q=${encodeURIComponent('ayudas OR energy OR research')}&sort=deadline&status=open`],
+  [
+    'q with sort=deadline and status',
+    `q=${encodeURIComponent('ayudas OR energy OR research')}&sort=deadline&status=open`,
+  ],
 ];
 
 for (const [name, query] of walks) {
@@ -64,7 +83,10 @@ for (const [name, query] of walks) {
     let cursor: string | null = null;
     let step = 0;
     do {
-      const { calls, next }: { calls: Call[]; next: string | null } = await page(`${query}${query ? '&' : ''}per_page=2`, cursor);
+      const { calls, next }: { calls: Call[]; next: string | null } = await page(
+        `${query}${query ? '&' : ''}per_page=2`,
+        cursor,
+      );
       seen.push(...calls.map((c) => c.id));
       cursor = next;
       // Between pages: withdraw one call already shown and one still ahead, import one that sorts
@@ -73,8 +95,14 @@ for (const [name, query] of walks) {
       const shown = seen[seen.length - 1];
       const ahead = before.find((id) => !seen.includes(id) && !withdrawn.has(id));
       if (step % 2 === 1) {
-        if (shown && !withdrawn.has(shown)) { withdraw(shown); withdrawn.add(shown); }
-        if (ahead) { withdraw(ahead); withdrawn.add(ahead); }
+        if (shown && !withdrawn.has(shown)) {
+          withdraw(shown);
+          withdrawn.add(shown);
+        }
+        if (ahead) {
+          withdraw(ahead);
+          withdrawn.add(ahead);
+        }
       } else {
         inserted.push(importCall('2026-11-30', '2026-11-20'), importCall('2027-06-30', '2026-10-01'));
       }
@@ -86,8 +114,13 @@ for (const [name, query] of walks) {
     // The walk is in the search's order: it is the order of the final corpus, less what left mid-walk.
     const after = (await everything(query)).map((c) => c.id);
     const shownAndPresent = seen.filter((id) => after.includes(id));
-    assert.deepEqual(shownAndPresent, after.filter((id) => shownAndPresent.includes(id)), `${name}: in order`);
-    for (const id of withdrawn) server.app.db.prepare('UPDATE funding_calls SET personal_data = 0 WHERE id = ?').run(id);
+    assert.deepEqual(
+      shownAndPresent,
+      after.filter((id) => shownAndPresent.includes(id)),
+      `${name}: in order`,
+    );
+    for (const id of withdrawn)
+      server.app.db.prepare('UPDATE funding_calls SET personal_data = 0 WHERE id = ?').run(id);
     for (const id of inserted) server.app.db.prepare('DELETE FROM funding_calls WHERE id = ?').run(id);
   });
 }
@@ -96,7 +129,8 @@ test('numbered pages and the cursor walk agree on a quiet corpus', async () => {
   for (const query of ['sort=deadline', `q=${encodeURIComponent('ayudas OR energy')}`]) {
     const all = (await everything(query)).map((c) => c.id);
     const byPage: string[] = [];
-    for (let p = 1; p <= Math.ceil(all.length / 3); p++) byPage.push(...(await page(`${query}&per_page=3&page=${p}`, null)).calls.map((c) => c.id));
+    for (let p = 1; p <= Math.ceil(all.length / 3); p++)
+      byPage.push(...(await page(`${query}&per_page=3&page=${p}`, null)).calls.map((c) => c.id));
     assert.deepEqual(byPage, all, query);
   }
 });

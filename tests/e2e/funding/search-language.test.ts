@@ -21,9 +21,20 @@ before(async () => {
 });
 after(() => server.cleanup());
 
-interface Call { id: string; title: string; deadline: string | null; status: string; country: string; region: string | null; programme: string | null; funder: string | null; published_on: string | null }
+interface Call {
+  id: string;
+  title: string;
+  deadline: string | null;
+  status: string;
+  country: string;
+  region: string | null;
+  programme: string | null;
+  funder: string | null;
+  published_on: string | null;
+}
 
-const search = async (query: string): Promise<{ status: number; calls: Call[]; total: number; json: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON body, read field by field below
+const search = async (query: string): Promise<{ status: number; calls: Call[]; total: number; json: any }> => {
   server.clock.advance(1_100); // stay under the anonymous minute limit
   const res = await server.get(`/funding/v1/search?per_page=100&${query}`);
   return { status: res.status, calls: res.json.data ?? [], total: res.json.meta?.total ?? 0, json: res.json };
@@ -79,16 +90,22 @@ describe('operators in any case', () => {
     const wine = await ids(q('ayudas vino'));
     assert.ok(wine.length > 0, 'the demo has a wine call');
     const without = await ids(q('ayudas -vino'));
-    assert.deepEqual(without, all.filter((id) => !wine.includes(id)));
-    for (const form of ['ayudas not vino', 'ayudas NOT vino', 'ayudas Not vino']) assert.deepEqual(await ids(q(form)), without, form);
+    assert.deepEqual(
+      without,
+      all.filter((id) => !wine.includes(id)),
+    );
+    for (const form of ['ayudas not vino', 'ayudas NOT vino', 'ayudas Not vino'])
+      assert.deepEqual(await ids(q(form)), without, form);
   });
   test('or / OR: the union; and / AND: the intersection', async () => {
     const a = await ids(q('hidrógeno'));
     const b = await ids(q('cáncer'));
     const union = [...new Set([...a, ...b])].sort();
-    for (const form of ['hidrógeno or cáncer', 'hidrógeno OR cáncer', 'hidrógeno | cáncer']) assert.deepEqual(await ids(q(form)), union, form);
+    for (const form of ['hidrógeno or cáncer', 'hidrógeno OR cáncer', 'hidrógeno | cáncer'])
+      assert.deepEqual(await ids(q(form)), union, form);
     const both = a.filter((id) => b.includes(id));
-    for (const form of ['hidrógeno and cáncer', 'hidrógeno AND cáncer', 'hidrógeno cáncer']) assert.deepEqual(await ids(q(form)), both, form);
+    for (const form of ['hidrógeno and cáncer', 'hidrógeno AND cáncer', 'hidrógeno cáncer'])
+      assert.deepEqual(await ids(q(form)), both, form);
   });
   test('a prefix inside a phrase: "energ* renovable"', async () => {
     const found = await ids(q('"energ* renovable"'));
@@ -107,7 +124,12 @@ describe('operators in any case', () => {
 
 describe('identifiers, programme, funder and region are searched', () => {
   test('a topic identifier finds its call, with or without the eu: prefix, in any case', async () => {
-    for (const text of ['HORIZON-MISS-2026-02-CANCER-05', 'horizon-miss-2026-02-cancer-05', 'eu:HORIZON-MISS-2026-02-CANCER-05', 'EU:horizon-miss-2026-02-cancer-05']) {
+    for (const text of [
+      'HORIZON-MISS-2026-02-CANCER-05',
+      'horizon-miss-2026-02-cancer-05',
+      'eu:HORIZON-MISS-2026-02-CANCER-05',
+      'EU:horizon-miss-2026-02-cancer-05',
+    ]) {
       const res = await search(q(text));
       assert.equal(res.status, 200, text);
       assert.equal(res.calls[0]?.id, 'eu:HORIZON-MISS-2026-02-CANCER-05', text);
@@ -143,14 +165,21 @@ describe('ranking and sorting', () => {
     const res = await search(q('hidrógeno'));
     const titled = res.calls.map((c) => /hidr[oó]geno|hydrogen/i.test(c.title));
     const firstUntitled = titled.indexOf(false);
-    assert.ok(firstUntitled === -1 || titled.slice(firstUntitled).every((t) => !t), `title matches first: ${JSON.stringify(res.calls.map((c) => c.title))}`);
+    assert.ok(
+      firstUntitled === -1 || titled.slice(firstUntitled).every((t) => !t),
+      `title matches first: ${JSON.stringify(res.calls.map((c) => c.title))}`,
+    );
   });
   test('sort=deadline orders by the deadline served (the next cut-off), soonest first, undated last', async () => {
     const res = await search('sort=deadline');
     const deadlines = res.calls.map((c) => c.deadline);
     const dated = deadlines.filter((d): d is string => d !== null);
     assert.deepEqual(dated, [...dated].sort());
-    assert.deepEqual(deadlines.slice(dated.length), deadlines.filter((d) => d === null), 'undated last');
+    assert.deepEqual(
+      deadlines.slice(dated.length),
+      deadlines.filter((d) => d === null),
+      'undated last',
+    );
     // The call with three cut-offs serves its second one (2027-01-20), not its last (2027-05-04).
     const multi = res.calls.find((c) => c.id === 'eu:HORIZON-CL4-2027-DIGITAL-EMERGING-01-12')!;
     assert.equal(multi.deadline, '2027-01-20');
@@ -165,7 +194,7 @@ describe('ranking and sorting', () => {
     const pub = (await search('sort=published')).calls.map((c) => c.published_on ?? '');
     assert.deepEqual(pub, [...pub].sort().reverse());
   });
-  test('the README\'s examples return results', async () => {
+  test("the README's examples return results", async () => {
     const first = await search(`${q('energía')}&status=open&sort=deadline`);
     assert.ok(first.calls.length > 0);
     for (const c of first.calls) assert.equal(c.status, 'open');
@@ -178,10 +207,19 @@ describe('ranking and sorting', () => {
 describe('deadline window', () => {
   test('deadline_from and deadline_to keep calls whose served deadline is in the window, inclusive', async () => {
     const all = (await search('sort=deadline')).calls;
-    const inWindow = all.filter((c) => c.deadline !== null && c.deadline >= '2027-01-20' && c.deadline <= '2027-02-26').map((c) => c.id).sort();
+    const inWindow = all
+      .filter((c) => c.deadline !== null && c.deadline >= '2027-01-20' && c.deadline <= '2027-02-26')
+      .map((c) => c.id)
+      .sort();
     assert.ok(inWindow.length >= 2);
     assert.deepEqual(await ids('deadline_from=2027-01-20&deadline_to=2027-02-26'), inWindow);
-    assert.deepEqual(await ids('deadline_to=2027-01-19'), all.filter((c) => c.deadline !== null && c.deadline <= '2027-01-19').map((c) => c.id).sort());
+    assert.deepEqual(
+      await ids('deadline_to=2027-01-19'),
+      all
+        .filter((c) => c.deadline !== null && c.deadline <= '2027-01-19')
+        .map((c) => c.id)
+        .sort(),
+    );
   });
   test('bad windows are a 400 naming the parameter', async () => {
     const cases: Array<[string, RegExp]> = [
@@ -204,7 +242,10 @@ test('/export honours sort: the same calls in the same order as /search', async 
     server.clock.advance(1_100);
     const res = await server.get(`/funding/v1/export?sort=${sort}`, proHeaders);
     assert.equal(res.status, 200);
-    const exported = res.text.trim().split('\n').map((line) => (JSON.parse(line) as Call).id);
+    const exported = res.text
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as Call).id);
     assert.deepEqual(exported, page, sort);
   }
 });

@@ -31,7 +31,30 @@ describe('valid searches', () => {
     const published = res.json.data.map((c: { published_on: string | null }) => c.published_on).filter(Boolean);
     assert.deepEqual(published, [...published].sort().reverse(), 'sorted by published, newest first');
     for (const call of res.json.data) {
-      for (const field of ['id', 'source', 'source_id', 'title', 'country', 'deadline', 'deadline_time', 'deadline_text', 'status', 'source_status', 'time_zone', 'language', 'url', 'published_on', 'opening_on', 'budget', 'currency', 'funder', 'programme', 'region', 'summary', 'cutoffs']) {
+      for (const field of [
+        'id',
+        'source',
+        'source_id',
+        'title',
+        'country',
+        'deadline',
+        'deadline_time',
+        'deadline_text',
+        'status',
+        'source_status',
+        'time_zone',
+        'language',
+        'url',
+        'published_on',
+        'opening_on',
+        'budget',
+        'currency',
+        'funder',
+        'programme',
+        'region',
+        'summary',
+        'cutoffs',
+      ]) {
         assert.ok(field in call, `${call.id} has ${field}`);
       }
       assert.ok(['open', 'forthcoming', 'closed'].includes(call.status));
@@ -50,7 +73,11 @@ describe('valid searches', () => {
   });
 
   test('country filter, either case; EU for the Commission', async () => {
-    for (const [param, expected] of [['ES', 'ES'], ['es', 'ES'], ['EU', 'EU']]) {
+    for (const [param, expected] of [
+      ['ES', 'ES'],
+      ['es', 'ES'],
+      ['EU', 'EU'],
+    ]) {
       const res = await get(`/funding/v1/search?country=${param}&per_page=100`);
       assert.equal(res.status, 200);
       assert.ok(res.json.data.length > 0, param);
@@ -74,7 +101,11 @@ describe('valid searches', () => {
     const asc = await get('/funding/v1/search?sort=deadline&per_page=100');
     const deadlines = asc.json.data.map((c: { deadline: string | null }) => c.deadline);
     const firstNull = deadlines.indexOf(null);
-    if (firstNull !== -1) assert.ok(deadlines.slice(firstNull).every((d: string | null) => d === null), 'calls without a deadline come last');
+    if (firstNull !== -1)
+      assert.ok(
+        deadlines.slice(firstNull).every((d: string | null) => d === null),
+        'calls without a deadline come last',
+      );
     const dated = deadlines.filter(Boolean);
     assert.ok(dated.length > 1);
     const desc = await get('/funding/v1/search?sort=-deadline&per_page=100');
@@ -84,7 +115,8 @@ describe('valid searches', () => {
 
   test('text: words, accents, phrases, OR, prefix', async () => {
     const all = await get('/funding/v1/search?per_page=100');
-    const title: string = all.json.data.find((c: { language: string }) => c.language === 'es')?.title ?? all.json.data[0].title;
+    const title: string =
+      all.json.data.find((c: { language: string }) => c.language === 'es')?.title ?? all.json.data[0].title;
     const word = title.split(/[^\p{L}]+/u).filter((w) => w.length > 5)[0]!;
     const folded = word.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
     const res = await get(`/funding/v1/search?q=${encodeURIComponent(folded)}`);
@@ -93,12 +125,17 @@ describe('valid searches', () => {
     // Quoted: the word alone (a bare word also finds its glossary terms, which a prefix does not).
     const literal = await get(`/funding/v1/search?q=${encodeURIComponent(`"${folded}"`)}`);
     const prefix = await get(`/funding/v1/search?q=${encodeURIComponent(word.slice(0, 4) + '*')}`);
-    assert.ok(prefix.json.meta.total >= literal.json.meta.total && literal.json.meta.total > 0, 'a prefix matches at least what the word matches');
+    assert.ok(
+      prefix.json.meta.total >= literal.json.meta.total && literal.json.meta.total > 0,
+      'a prefix matches at least what the word matches',
+    );
     const either = await get(`/funding/v1/search?q=${encodeURIComponent(word + ' OR zzzznomatchzzzz')}`);
     assert.equal(either.json.meta.total, res.json.meta.total);
     const both = await get(`/funding/v1/search?q=${encodeURIComponent(word + ' zzzznomatchzzzz')}`);
     assert.equal(both.json.meta.total, 0, 'all words must match');
-    const phrase = await get(`/funding/v1/search?q=${encodeURIComponent(`"${title.split(' ').slice(0, 2).join(' ')}"`)}`);
+    const phrase = await get(
+      `/funding/v1/search?q=${encodeURIComponent(`"${title.split(' ').slice(0, 2).join(' ')}"`)}`,
+    );
     assert.equal(phrase.status, 200);
     assert.ok(phrase.json.meta.total >= 1, 'a phrase from a title finds it');
   });
@@ -117,7 +154,10 @@ describe('valid searches', () => {
     assert.ok(first.json.meta.next_cursor, 'more results: a cursor');
     const byCursor = await get(`/funding/v1/search?per_page=2&sort=deadline&cursor=${first.json.meta.next_cursor}`);
     const byPage = await get('/funding/v1/search?per_page=2&sort=deadline&page=2');
-    assert.deepEqual(byCursor.json.data.map((c: { id: string }) => c.id), byPage.json.data.map((c: { id: string }) => c.id));
+    assert.deepEqual(
+      byCursor.json.data.map((c: { id: string }) => c.id),
+      byPage.json.data.map((c: { id: string }) => c.id),
+    );
     assert.equal(byCursor.json.meta.page, 2);
     const last = await get(`/funding/v1/search?per_page=100`);
     assert.equal(last.json.meta.next_cursor, null, 'the demo corpus fits in one page of 100');
@@ -133,7 +173,7 @@ describe('valid searches', () => {
   });
 });
 
-describe('invalid searches: 400 bad_request naming the parameter, in the document\'s error shape', () => {
+describe("invalid searches: 400 bad_request naming the parameter, in the document's error shape", () => {
   const cases: Array<[string, string, RegExp]> = [
     ['q empty', 'q=', /'q'/],
     ['q too long', `q=${'a'.repeat(201)}`, /'q'.*1 to 200/],

@@ -27,23 +27,40 @@ after(async () => {
   await fake.close();
 });
 
-const syncEnv = () => ({ ...fake.env, FUNDING_SYNC_RATE: '1000', FUNDING_SYNC_RETRY_BASE_MS: '5', FUNDING_SYNC_RETRIES: '1', FUNDING_SYNC_BACKFILL_DAYS: '3', FUNDING_SYNC_CONTACT: 'ops@example.org' });
+const syncEnv = () => ({
+  ...fake.env,
+  FUNDING_SYNC_RATE: '1000',
+  FUNDING_SYNC_RETRY_BASE_MS: '5',
+  FUNDING_SYNC_RETRIES: '1',
+  FUNDING_SYNC_BACKFILL_DAYS: '3',
+  FUNDING_SYNC_CONTACT: 'ops@example.org',
+});
 
 function metric(text: string, name: string, labels: string): number | null {
   const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
   return line === undefined ? null : Number(line.split(' ').pop());
 }
 
-test('/sources and /metrics report each source\'s last sync, its runs, failures and the age of its data', async () => {
+test("/sources and /metrics report each source's last sync, its runs, failures and the age of its data", async () => {
   const before = (await server.get('/funding/v1/sources')).json.data as Array<Record<string, unknown>>;
   const boe0 = before.find((s) => s.code === 'boe')!;
   assert.equal(boe0.last_sync_at, null, 'the demo was imported, never synced');
-  assert.equal(boe0.data_age_seconds, 0, 'the demo was imported at the clock\'s now');
+  assert.equal(boe0.data_age_seconds, 0, "the demo was imported at the clock's now");
 
   fake.fail('bdns-list:0', { status: 503 }, { status: 503 });
   const syncedAt = server.clock.now();
-  const summary = await runFundingSync(server.app.db, { config: readFundingSyncConfig(syncEnv()), sources: ['boe', 'bdns'], now: server.clock.now });
-  assert.deepEqual(summary.sources.map((s) => [s.source, s.status]), [['boe', 'ok'], ['bdns', 'failed']]);
+  const summary = await runFundingSync(server.app.db, {
+    config: readFundingSyncConfig(syncEnv()),
+    sources: ['boe', 'bdns'],
+    now: server.clock.now,
+  });
+  assert.deepEqual(
+    summary.sources.map((s) => [s.source, s.status]),
+    [
+      ['boe', 'ok'],
+      ['bdns', 'failed'],
+    ],
+  );
 
   server.clock.advance(3_600_000);
   const after = (await server.get('/funding/v1/sources')).json.data as Array<Record<string, unknown>>;
@@ -69,9 +86,16 @@ test('/sources and /metrics report each source\'s last sync, its runs, failures 
 
 test('FUNDING_SYNC_EVERY: serve syncs on its own, in a child process, and searches go on meanwhile', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trio-sync-serve-'));
-  const serve = await startServeProcess(['--import', 'tsx', 'main.ts', 'serve'], {
-    DATABASE_PATH: join(dir, 'trio.sqlite'), DEMO: 'off', FUNDING_SYNC_EVERY: '1h', ...syncEnv(),
-  }, join(import.meta.dirname, '..', '..', '..'));
+  const serve = await startServeProcess(
+    ['--import', 'tsx', 'main.ts', 'serve'],
+    {
+      DATABASE_PATH: join(dir, 'trio.sqlite'),
+      DEMO: 'off',
+      FUNDING_SYNC_EVERY: '1h',
+      ...syncEnv(),
+    },
+    join(import.meta.dirname, '..', '..', '..'),
+  );
   try {
     // Watch the file (not the API: anonymous callers get 60 requests a minute); search now and then.
     const file = join(dir, 'trio.sqlite');
@@ -81,14 +105,23 @@ test('FUNDING_SYNC_EVERY: serve syncs on its own, in a child process, and search
       await new Promise((r) => setTimeout(r, 100));
       const db = openDatabase(file, { readonly: true });
       try {
-        done = db.prepare('SELECT count(*) FROM funding_sync_state WHERE last_success_at IS NOT NULL').pluck().get() as number;
-      } catch { /* the sync's migration may not be applied yet */ } finally {
+        done = db
+          .prepare('SELECT count(*) FROM funding_sync_state WHERE last_success_at IS NOT NULL')
+          .pluck()
+          .get() as number;
+      } catch {
+        /* the sync's migration may not be applied yet */
+      } finally {
         db.close();
       }
     }
-    const synced = ((await (await fetch(`${serve.url}/funding/v1/sources`)).json()) as { data: Array<Record<string, unknown>> }).data;
-    for (const code of ['eu', 'cordis', 'boe', 'bdns']) assert.ok(synced.find((s) => s.code === code)?.last_sync_at, `${code} synced`);
-    for (let i = 0; i < 100 && !serve.output().includes('scheduled funding sync finished'); i++) await new Promise((r) => setTimeout(r, 50));
+    const synced = (
+      (await (await fetch(`${serve.url}/funding/v1/sources`)).json()) as { data: Array<Record<string, unknown>> }
+    ).data;
+    for (const code of ['eu', 'cordis', 'boe', 'bdns'])
+      assert.ok(synced.find((s) => s.code === code)?.last_sync_at, `${code} synced`);
+    for (let i = 0; i < 100 && !serve.output().includes('scheduled funding sync finished'); i++)
+      await new Promise((r) => setTimeout(r, 50));
     assert.match(serve.output(), /scheduled funding sync finished/);
     const found = (await (await fetch(`${serve.url}/funding/v1/search?q=ayudas`)).json()) as { data: unknown[] };
     assert.ok(found.data.length > 0, 'synced calls are searchable');

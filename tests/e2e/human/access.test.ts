@@ -18,11 +18,18 @@ before(async () => {
 after(() => server?.cleanup());
 checkLedgerAfterEach(() => server);
 
-const nextMinute = () => server.clock.set(new Date(Math.floor(server.clock.ms / 60_000) * 60_000 + 60_000).toISOString());
+const nextMinute = () =>
+  server.clock.set(new Date(Math.floor(server.clock.ms / 60_000) * 60_000 + 60_000).toISOString());
 const ENDPOINTS: Array<[string, string, unknown?]> = [
-  ['GET', '/capabilities'], ['GET', '/capabilities/human.verify'], ['GET', '/coverage'],
+  ['GET', '/capabilities'],
+  ['GET', '/capabilities/human.verify'],
+  ['GET', '/coverage'],
   ['POST', '/quote', { capability: 'human.verify', location: { country_iso: 'FR', city_slug: 'paris' } }],
-  ['GET', '/tasks'], ['POST', '/tasks', verifyOrder()], ['GET', '/tasks/tsk_00000000000000000000'], ['GET', '/balance'], ['GET', '/ledger'],
+  ['GET', '/tasks'],
+  ['POST', '/tasks', verifyOrder()],
+  ['GET', '/tasks/tsk_00000000000000000000'],
+  ['GET', '/balance'],
+  ['GET', '/ledger'],
   ['GET', '/openapi.json'],
 ];
 
@@ -30,23 +37,42 @@ describe('keys', () => {
   test('Authorization: Bearer and X-Api-Key both work, header names in any case', async () => {
     nextMinute();
     const { key } = server.account('test');
-    const variants: Array<Record<string, string>> = [{ Authorization: `Bearer ${key}` }, { authorization: `bearer ${key}` }, { 'X-Api-Key': key }, { 'x-api-key': key }, { 'X-API-KEY': key }];
+    const variants: Array<Record<string, string>> = [
+      { Authorization: `Bearer ${key}` },
+      { authorization: `bearer ${key}` },
+      { 'X-Api-Key': key },
+      { 'x-api-key': key },
+      { 'X-API-KEY': key },
+    ];
     for (const headers of variants) {
       const res = await server.request('GET', `${BASE}/tasks`, { headers });
       assert.equal(res.status, 200, JSON.stringify(Object.keys(headers)));
     }
-    const same = await server.request('GET', `${BASE}/tasks`, { headers: { authorization: `Bearer ${key}`, 'x-api-key': key } });
+    const same = await server.request('GET', `${BASE}/tasks`, {
+      headers: { authorization: `Bearer ${key}`, 'x-api-key': key },
+    });
     assert.equal(same.status, 200, 'the same key twice is fine');
   });
 
   test('an unknown, revoked, expired or wrong-service key is 401 on every endpoint, public ones included', async () => {
     nextMinute();
     const revoked = server.account('test');
-    revokeKey(server.app.db, server.app.db.prepare('SELECT id FROM api_keys WHERE account_id = ?').pluck().get(revoked.accountId) as number, server.clock.ms);
+    revokeKey(
+      server.app.db,
+      server.app.db.prepare('SELECT id FROM api_keys WHERE account_id = ?').pluck().get(revoked.accountId) as number,
+      server.clock.ms,
+    );
     const rotated = server.account('test');
-    const oldId = server.app.db.prepare('SELECT id FROM api_keys WHERE account_id = ?').pluck().get(rotated.accountId) as number;
+    const oldId = server.app.db
+      .prepare('SELECT id FROM api_keys WHERE account_id = ?')
+      .pluck()
+      .get(rotated.accountId) as number;
     rotateKey(server.app.db, oldId, server.clock.ms, server.clock.ms); // the old key expires now
-    const funding = createKey(server.app.db, { accountId: revoked.accountId, service: 'funding', name: 'f' }, server.clock.ms).key;
+    const funding = createKey(
+      server.app.db,
+      { accountId: revoked.accountId, service: 'funding', name: 'f' },
+      server.clock.ms,
+    ).key;
     // Well formed, checksum included, and never issued (an edited real key could come out unchanged).
     const neverIssued = formatKey('ho_test_', randomBytes(32));
     assert.ok(parseKey(neverIssued), 'the made-up key passes the checksum, so the lookup is what refuses it');
@@ -60,7 +86,13 @@ describe('keys', () => {
     for (const [name, key, code] of cases) {
       nextMinute();
       for (const [method, path, body] of ENDPOINTS) {
-        const res = await server.call(method, path, key, body, method === 'POST' ? { 'idempotency-key': crypto.randomUUID() } : {});
+        const res = await server.call(
+          method,
+          path,
+          key,
+          body,
+          method === 'POST' ? { 'idempotency-key': crypto.randomUUID() } : {},
+        );
         assert.equal(res.status, 401, `${name}: ${method} ${path}`);
         assert.equal(res.json.error.code, code, `${name}: ${method} ${path}`);
       }
@@ -74,7 +106,9 @@ describe('keys', () => {
     const basic = await server.request('GET', `${BASE}/tasks`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
     assert.equal(basic.status, 401);
     assert.match(basic.json.error.message, /Bearer/);
-    const two = await server.request('GET', `${BASE}/tasks`, { headers: { authorization: `Bearer ${a.key}`, 'x-api-key': b.key } });
+    const two = await server.request('GET', `${BASE}/tasks`, {
+      headers: { authorization: `Bearer ${a.key}`, 'x-api-key': b.key },
+    });
     assert.equal(two.status, 400);
     assert.match(two.json.error.message, /different keys/);
   });
@@ -117,8 +151,12 @@ describe('limits', () => {
   test('the bucket is human:key:<id>, so anything else spending it (the MCP server) is counted with REST', async () => {
     server.clock.set('2026-11-23T09:00:00Z');
     const { key, accountId } = server.account('test');
-    const keyId = server.app.db.prepare('SELECT id FROM api_keys WHERE account_id = ?').pluck().get(accountId) as number;
-    for (let i = 0; i < 100; i++) server.app.ctx.limiter.take(`human:key:${keyId}`, { perMinute: 120, perDay: null }, server.clock.ms);
+    const keyId = server.app.db
+      .prepare('SELECT id FROM api_keys WHERE account_id = ?')
+      .pluck()
+      .get(accountId) as number;
+    for (let i = 0; i < 100; i++)
+      server.app.ctx.limiter.take(`human:key:${keyId}`, { perMinute: 120, perDay: null }, server.clock.ms);
     const res = await server.call('GET', '/tasks', key);
     assert.equal(res.headers.get('x-ratelimit-remaining'), '19');
   });
@@ -126,7 +164,11 @@ describe('limits', () => {
   test('60 calls a minute per address without a key; bad keys are counted there too', async () => {
     server.clock.set('2026-11-23T10:00:30Z');
     for (let i = 1; i <= 59; i++) assert.equal((await server.call('GET', '/coverage', null)).status, 200, `call ${i}`);
-    assert.equal((await server.call('GET', '/coverage', 'ho_test_guess')).status, 401, 'the 60th: a guessed key, counted against the address');
+    assert.equal(
+      (await server.call('GET', '/coverage', 'ho_test_guess')).status,
+      401,
+      'the 60th: a guessed key, counted against the address',
+    );
     const refused = await server.call('GET', '/coverage', null);
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get('retry-after'), '1', 'one slot of 60 s / 60');
@@ -135,7 +177,7 @@ describe('limits', () => {
 });
 
 describe('the rest of the URL space', () => {
-  test('unknown paths are 404, known paths under another method 405 with Allow, in the service\'s error shape', async () => {
+  test("unknown paths are 404, known paths under another method 405 with Allow, in the service's error shape", async () => {
     nextMinute();
     const missing = await server.call('GET', '/nope', null);
     assert.equal(missing.status, 404);
@@ -151,7 +193,9 @@ describe('the rest of the URL space', () => {
     const head = await server.request('HEAD', `${BASE}/coverage`);
     assert.equal(head.status, 200);
     assert.equal(head.text, '');
-    const pre = await server.request('OPTIONS', `${BASE}/tasks`, { headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } });
+    const pre = await server.request('OPTIONS', `${BASE}/tasks`, {
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' },
+    });
     assert.equal(pre.status, 204);
     assert.match(pre.headers.get('access-control-allow-headers')!, /Idempotency-Key/);
     assert.equal(pre.headers.get('x-ratelimit-remaining'), null);
@@ -164,7 +208,10 @@ describe('the rest of the URL space', () => {
     assert.match(first.headers.get('cache-control')!, /public, max-age=300/);
     const again = await server.call('GET', '/capabilities', null, undefined, { 'if-none-match': etag });
     assert.equal(again.status, 304);
-    const quote = await server.call('POST', '/quote', null, { capability: 'human.verify', location: { country_iso: 'FR', city_slug: 'paris' } });
+    const quote = await server.call('POST', '/quote', null, {
+      capability: 'human.verify',
+      location: { country_iso: 'FR', city_slug: 'paris' },
+    });
     assert.equal(quote.headers.get('cache-control'), 'no-store', 'a quote is not cached');
   });
 });

@@ -33,8 +33,15 @@ test('200 parallel live orders against a balance for 10: exactly 10 succeed, the
   const balance = (await server.call('GET', '/balance', key)).json.data;
   assert.equal(balance.available_cents, 0);
   assert.equal(balance.held_cents, 18_000);
-  assert.equal(server.app.db.prepare("SELECT count(*) FROM human_tasks WHERE account_id = ?").pluck().get(accountId), 10, 'no task without its hold');
-  assert.equal(server.app.db.prepare("SELECT count(*) FROM human_holds WHERE account_id = ?").pluck().get(accountId), 10);
+  assert.equal(
+    server.app.db.prepare('SELECT count(*) FROM human_tasks WHERE account_id = ?').pluck().get(accountId),
+    10,
+    'no task without its hold',
+  );
+  assert.equal(
+    server.app.db.prepare('SELECT count(*) FROM human_holds WHERE account_id = ?').pluck().get(accountId),
+    10,
+  );
 });
 
 test('50 parallel requests with one Idempotency-Key make one task', async () => {
@@ -46,12 +53,19 @@ test('50 parallel requests with one Idempotency-Key make one task', async () => 
   assert.equal(created.length + inFlight.length, 50, `statuses: ${responses.map((r) => r.status).join(',')}`);
   assert.ok(created.length >= 1);
   assert.equal(new Set(created.map((r) => r.json.data.ref)).size, 1, 'every success is the same task');
-  assert.equal(created.filter((r) => r.headers.get('idempotent-replayed') === null).length, 1, 'one original answer; the rest are replays');
+  assert.equal(
+    created.filter((r) => r.headers.get('idempotent-replayed') === null).length,
+    1,
+    'one original answer; the rest are replays',
+  );
   for (const r of inFlight) {
     assert.equal(r.json.error.code, 'idempotency_key_in_flight');
     assert.equal(r.headers.get('retry-after'), '1');
   }
-  assert.equal(server.app.db.prepare('SELECT count(*) FROM human_tasks WHERE account_id = ?').pluck().get(accountId), 1);
+  assert.equal(
+    server.app.db.prepare('SELECT count(*) FROM human_tasks WHERE account_id = ?').pluck().get(accountId),
+    1,
+  );
   assert.equal((await server.call('GET', '/balance', key)).json.data.held_cents, 1800, 'held once');
   // A retry after the first finished gets the first answer.
   const retry = await server.order(key, verifyOrder(), id);

@@ -57,13 +57,18 @@ test('the delivery form: multipart only, and no larger than the upload limit', a
   assert.match(urlencoded.text, /multipart\/form-data/);
   const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const big = await fetch(`${server.url}/console/worker/tasks/tsk_00000000000000000000/deliver`, {
-    method: 'POST', redirect: 'manual', body: Buffer.alloc(MAX_UPLOAD_BODY_BYTES + 1),
+    method: 'POST',
+    redirect: 'manual',
+    body: Buffer.alloc(MAX_UPLOAD_BODY_BYTES + 1),
     headers: { cookie, 'content-type': 'multipart/form-data; boundary=xyz' },
   });
   assert.equal(big.status, 413);
   assert.match(await big.text(), /at most 4 files of 5 MiB each/);
   const broken = await fetch(`${server.url}/console/worker/tasks/tsk_00000000000000000000/deliver`, {
-    method: 'POST', redirect: 'manual', body: 'garbage', headers: { cookie, 'content-type': 'multipart/form-data; boundary=xyz' },
+    method: 'POST',
+    redirect: 'manual',
+    body: 'garbage',
+    headers: { cookie, 'content-type': 'multipart/form-data; boundary=xyz' },
   });
   assert.equal(broken.status, 400);
 });
@@ -73,7 +78,11 @@ test('an unknown task, or a sandbox one, is 404 to a person', async () => {
   assert.equal((await client.get('/console/worker/tasks/tsk_00000000000000000000')).status, 404);
   const { key } = server.account('test');
   const ref = (await server.order(key, verifyOrder())).json.data.ref;
-  assert.equal((await client.post(`/console/worker/tasks/${ref}/accept`, {}, { csrfFrom: '/console/worker' })).status, 404, 'sandbox tasks go to nobody');
+  assert.equal(
+    (await client.post(`/console/worker/tasks/${ref}/accept`, {}, { csrfFrom: '/console/worker' })).status,
+    404,
+    'sandbox tasks go to nobody',
+  );
 });
 
 test('an unverified person cannot accept', async () => {
@@ -87,9 +96,11 @@ test('an unverified person cannot accept', async () => {
 
 test('the balance page pages through the ledger, 50 entries at a time', async () => {
   const { client, id } = await signedIn(false);
-  server.app.db.transaction(() => {
-    for (let i = 1; i <= 60; i++) credit(server.app.db, id, i, `top-up ${i}`, server.clock.ms + i);
-  }).immediate();
+  server.app.db
+    .transaction(() => {
+      for (let i = 1; i <= 60; i++) credit(server.app.db, id, i, `top-up ${i}`, server.clock.ms + i);
+    })
+    .immediate();
   const first = await client.get('/console/balance');
   assert.equal((first.text.match(/<tr>\n<td data-label="When">/g) ?? []).length, 50);
   assert.match(first.text, /data-available="1830"/);

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { responseValidator } from '../../helpers/contract.ts';
-import { advance, checkLedgerAfterEach, SANDBOX_DELAY_MS as D, startHumanServer, verifyOrder, type HumanServer } from './harness.ts';
+import {
+  advance,
+  checkLedgerAfterEach,
+  SANDBOX_DELAY_MS as D,
+  startHumanServer,
+  verifyOrder,
+  type HumanServer,
+} from './harness.ts';
 
 let server: HumanServer;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -26,17 +33,36 @@ test('the contract is a valid OpenAPI 3.1 document', async () => {
 });
 
 test('every operation is in the contract, and nothing else', () => {
-  const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+  const ops = Object.entries(doc.paths)
+    .flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`))
+    .sort();
   assert.deepEqual(ops, [
-    'GET /balance', 'GET /capabilities', 'GET /capabilities/{capability}', 'GET /coverage', 'GET /ledger', 'GET /openapi.json',
-    'GET /tasks', 'GET /tasks/{ref}', 'GET /tasks/{ref}/evidence', 'GET /tasks/{ref}/evidence/{evidence}', 'GET /tasks/{ref}/result',
-    'POST /mcp', 'POST /quote', 'POST /tasks', 'POST /tasks/{ref}/cancel', 'POST /tasks/{ref}/dispute',
+    'GET /balance',
+    'GET /capabilities',
+    'GET /capabilities/{capability}',
+    'GET /coverage',
+    'GET /ledger',
+    'GET /openapi.json',
+    'GET /tasks',
+    'GET /tasks/{ref}',
+    'GET /tasks/{ref}/evidence',
+    'GET /tasks/{ref}/evidence/{evidence}',
+    'GET /tasks/{ref}/result',
+    'POST /mcp',
+    'POST /quote',
+    'POST /tasks',
+    'POST /tasks/{ref}/cancel',
+    'POST /tasks/{ref}/dispute',
   ]);
   assert.deepEqual(doc.paths['/tasks'].post.security, [{ bearer: ['tasks:write'] }, { apiKey: ['tasks:write'] }]);
   const header = doc.paths['/tasks'].post.parameters.find((p: { in: string }) => p.in === 'header');
   assert.equal(header.name, 'Idempotency-Key');
   assert.equal(header.required, true);
-  assert.match('"6f1c4c1e-2b7a-4f6e-9a43-0d3d2a1b9c8e"', new RegExp(header.schema.pattern), 'the quoted form is allowed');
+  assert.match(
+    '"6f1c4c1e-2b7a-4f6e-9a43-0d3d2a1b9c8e"',
+    new RegExp(header.schema.pattern),
+    'the quoted form is allowed',
+  );
 });
 
 test('responses validate against the contract, errors included', async () => {
@@ -52,8 +78,22 @@ test('responses validate against the contract, errors included', async () => {
     ['/capabilities/{capability}', 'GET', '/capabilities/human.photo', null, undefined, 200],
     ['/capabilities/{capability}', 'GET', '/capabilities/human.nope', null, undefined, 404],
     ['/coverage', 'GET', '/coverage', null, undefined, 200],
-    ['/quote', 'POST', '/quote', null, { capability: 'human.verify', location: { country_iso: 'FR', city_slug: 'paris' } }, 200],
-    ['/quote', 'POST', '/quote', null, { capability: 'human.verify', location: { country_iso: 'FR', city_slug: 'lille' } }, 200],
+    [
+      '/quote',
+      'POST',
+      '/quote',
+      null,
+      { capability: 'human.verify', location: { country_iso: 'FR', city_slug: 'paris' } },
+      200,
+    ],
+    [
+      '/quote',
+      'POST',
+      '/quote',
+      null,
+      { capability: 'human.verify', location: { country_iso: 'FR', city_slug: 'lille' } },
+      200,
+    ],
     ['/quote', 'POST', '/quote', null, { capability: 'human.verify' }, 400],
     ['/tasks', 'POST', '/tasks', live.key, verifyOrder({ max_price_cents: 10 }), 409],
     ['/tasks', 'POST', '/tasks', readOnly.key, verifyOrder(), 403],
@@ -65,7 +105,14 @@ test('responses validate against the contract, errors included', async () => {
     ['/tasks/{ref}/result', 'GET', `/tasks/${sandboxRef}/result`, test.key, undefined, 200],
     ['/tasks/{ref}/result', 'GET', `/tasks/${liveRef}/result`, live.key, undefined, 200],
     ['/tasks/{ref}/evidence', 'GET', `/tasks/${sandboxRef}/evidence`, test.key, undefined, 200],
-    ['/tasks/{ref}/dispute', 'POST', `/tasks/${sandboxRef}/dispute`, test.key, { reason: 'wrong_answer', statement: 'It was closed when I checked myself.' }, 200],
+    [
+      '/tasks/{ref}/dispute',
+      'POST',
+      `/tasks/${sandboxRef}/dispute`,
+      test.key,
+      { reason: 'wrong_answer', statement: 'It was closed when I checked myself.' },
+      200,
+    ],
     ['/tasks/{ref}/cancel', 'POST', `/tasks/${liveRef}/cancel`, live.key, {}, 200],
     ['/tasks/{ref}/cancel', 'POST', `/tasks/${liveRef}/cancel`, live.key, {}, 409],
     ['/balance', 'GET', '/balance', live.key, undefined, 200],
@@ -74,7 +121,13 @@ test('responses validate against the contract, errors included', async () => {
     ['/ledger', 'GET', '/ledger?limit=500', live.key, undefined, 400],
   ];
   for (const [path, method, url, key, body, status] of cases) {
-    const res = await server.call(method, url, key, body, method === 'POST' && path === '/tasks' ? { 'idempotency-key': crypto.randomUUID() } : {});
+    const res = await server.call(
+      method,
+      url,
+      key,
+      body,
+      method === 'POST' && path === '/tasks' ? { 'idempotency-key': crypto.randomUUID() } : {},
+    );
     assert.equal(res.status, status, `${method} ${url}: ${res.text}`);
     const problem = check(path, method, status, res.json);
     assert.equal(problem, null, `${method} ${url}: ${problem}`);

@@ -29,20 +29,34 @@ test('orders acknowledged before a SIGKILL are all in the file; the rest are not
   migrate(setup);
   loadCatalogue(setup, DEMO_CATALOGUE);
   const account = createAccount(setup, 'crash@example.org', Date.now());
-  const key = createKey(setup, { accountId: account.id, service: 'human', name: 'k', environment: 'live' }, Date.now()).key;
+  const key = createKey(
+    setup,
+    { accountId: account.id, service: 'human', name: 'k', environment: 'live' },
+    Date.now(),
+  ).key;
   setup.transaction(() => credit(setup, account.id, 10_000_000, 'top-up', Date.now())).immediate();
   setup.close();
 
-  const child = fork(join(import.meta.dirname, 'crash-server.ts'), [path], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve((m as { port: number }).port)));
+  const child = fork(join(import.meta.dirname, 'crash-server.ts'), [path], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve) =>
+    child.once('message', (m) => resolve((m as { port: number }).port)),
+  );
   const acknowledged: string[] = [];
   let stop = false;
   const worker = async () => {
     while (!stop) {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/human/v1/tasks`, {
-          method: 'POST', body: JSON.stringify(verifyOrder()),
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+          method: 'POST',
+          body: JSON.stringify(verifyOrder()),
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            'idempotency-key': randomUUID(),
+          },
         });
         const body = (await res.json()) as { data: { ref: string } };
         if (res.status === 201) acknowledged.push(body.data.ref);

@@ -17,10 +17,19 @@ export const SANDBOX_DELAY_MS = 1000;
 
 export interface HumanServer extends TestServer {
   /** A new account with one human key; `balance` (cents) is credited for live keys. */
-  account(environment: Environment, options?: { balance?: number; scopes?: string[] }): { accountId: number; key: string; email: string };
+  account(
+    environment: Environment,
+    options?: { balance?: number; scopes?: string[] },
+  ): { accountId: number; key: string; email: string };
   /** POST /tasks with a fresh (or given) Idempotency-Key. */
   order(key: string, body: unknown, idempotencyKey?: string): Promise<TestResponse>;
-  call(method: string, path: string, key: string | null, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  call(
+    method: string,
+    path: string,
+    key: string | null,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<TestResponse>;
   /** One scheduler pass at the clock's current time. */
   tick(): Promise<number>;
   invariants(): string[];
@@ -29,21 +38,44 @@ export interface HumanServer extends TestServer {
 let accounts = 0;
 
 export async function startHumanServer(options: { env?: Record<string, string> } = {}): Promise<HumanServer> {
-  const env = { SANDBOX_DELAY_MS: String(SANDBOX_DELAY_MS), HUMAN_SCHEDULER_TICK_MS: '60000' /* tests drive the scheduler with tick() */, ...options.env };
+  const env = {
+    SANDBOX_DELAY_MS: String(SANDBOX_DELAY_MS),
+    HUMAN_SCHEDULER_TICK_MS: '60000' /* tests drive the scheduler with tick() */,
+    ...options.env,
+  };
   const server = (await startTestServer({ demo: false, env })) as HumanServer;
   loadCatalogue(server.app.db, DEMO_CATALOGUE, server.clock.ms);
   server.account = (environment, opts = {}) => {
     const email = `human${++accounts}-${process.pid}@example.org`;
     const account = createAccount(server.app.db, email, server.clock.ms);
-    const { key } = createKey(server.app.db, { accountId: account.id, service: 'human', name: 'test', environment, ...(opts.scopes ? { scopes: opts.scopes } : {}) }, server.clock.ms);
-    if (opts.balance) server.app.db.transaction(() => credit(server.app.db, account.id, opts.balance!, 'test top-up', server.clock.ms)).immediate();
+    const { key } = createKey(
+      server.app.db,
+      {
+        accountId: account.id,
+        service: 'human',
+        name: 'test',
+        environment,
+        ...(opts.scopes ? { scopes: opts.scopes } : {}),
+      },
+      server.clock.ms,
+    );
+    if (opts.balance)
+      server.app.db
+        .transaction(() => credit(server.app.db, account.id, opts.balance!, 'test top-up', server.clock.ms))
+        .immediate();
     return { accountId: account.id, key, email };
   };
-  server.call = (method, path, key, body, headers = {}) => server.request(method, BASE + path, {
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-  });
-  server.order = (key, body, idempotencyKey = randomUUID()) => server.call('POST', '/tasks', key, body, { 'idempotency-key': idempotencyKey });
+  server.call = (method, path, key, body, headers = {}) =>
+    server.request(method, BASE + path, {
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+  server.order = (key, body, idempotencyKey = randomUUID()) =>
+    server.call('POST', '/tasks', key, body, { 'idempotency-key': idempotencyKey });
   server.tick = () => server.app.ctx.human.scheduler.tick();
   server.invariants = () => ledgerViolations(server.app.db);
   return server;
@@ -68,5 +100,7 @@ export const verifyOrder = (over: Record<string, unknown> = {}) => ({
 /** Advances the clock and runs scheduler passes until nothing more is due. */
 export async function advance(server: HumanServer, ms: number): Promise<void> {
   server.clock.advance(ms);
-  while ((await server.tick()) > 0) { /* steps that fell due one after another */ }
+  while ((await server.tick()) > 0) {
+    /* steps that fell due one after another */
+  }
 }

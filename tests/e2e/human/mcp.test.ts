@@ -9,7 +9,14 @@ import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { revokeKey } from '../../../db/accounts.ts';
-import { advance, checkLedgerAfterEach, SANDBOX_DELAY_MS, startHumanServer, verifyOrder, type HumanServer } from './harness.ts';
+import {
+  advance,
+  checkLedgerAfterEach,
+  SANDBOX_DELAY_MS,
+  startHumanServer,
+  verifyOrder,
+  type HumanServer,
+} from './harness.ts';
 
 let server: HumanServer;
 before(async () => {
@@ -25,26 +32,42 @@ after(async () => {
 
 async function connect(key: string): Promise<Client> {
   const client = new Client({ name: 'trio-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/human/v1/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/human/v1/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    }),
+  );
   clients.push(client);
   return client;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Result = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as Result;
 const errorOf = (r: Result) => {
   assert.equal(r.isError, true, JSON.stringify(r));
-  return (JSON.parse(r.content[0]!.text!) as { error: { code: string; message: string; retry_after_s?: number } }).error;
+  return (JSON.parse(r.content[0]!.text!) as { error: { code: string; message: string; retry_after_s?: number } })
+    .error;
 };
-const nextMinute = () => server.clock.set(new Date(Math.floor(server.clock.ms / 60_000) * 60_000 + 60_000).toISOString());
+const nextMinute = () =>
+  server.clock.set(new Date(Math.floor(server.clock.ms / 60_000) * 60_000 + 60_000).toISOString());
 
 test('the tools, snake_case, with input and output schemas and annotations', async () => {
   const client = await connect(server.account('test').key);
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [
-    'cancel_task', 'create_task', 'dispute_task', 'get_capability', 'get_coverage', 'get_task', 'get_task_evidence',
-    'get_task_result', 'list_capabilities', 'list_tasks', 'quote_task',
+    'cancel_task',
+    'create_task',
+    'dispute_task',
+    'get_capability',
+    'get_coverage',
+    'get_task',
+    'get_task_evidence',
+    'get_task_result',
+    'list_capabilities',
+    'list_tasks',
+    'quote_task',
   ]);
   for (const tool of tools) {
     assert.match(tool.name, /^[a-z]+(_[a-z]+)*$/);
@@ -69,10 +92,17 @@ describe('every tool, happy path, on a sandbox key', () => {
     assert.ok(one.structuredContent.spec_schema);
     const coverage = await call(client, 'get_coverage');
     assert.ok(coverage.structuredContent.countries.length > 0);
-    const quote = await call(client, 'quote_task', { capability: 'human.verify', location: { country_iso: 'FR', city_slug: 'paris' }, sla: 'standard' });
+    const quote = await call(client, 'quote_task', {
+      capability: 'human.verify',
+      location: { country_iso: 'FR', city_slug: 'paris' },
+      sla: 'standard',
+    });
     assert.equal(quote.structuredContent.status, 'quoted');
     assert.ok(Number.isInteger(quote.structuredContent.price_cents));
-    const refused = await call(client, 'quote_task', { capability: 'human.verify', location: { country_iso: 'FR', city_slug: 'nowhere' } });
+    const refused = await call(client, 'quote_task', {
+      capability: 'human.verify',
+      location: { country_iso: 'FR', city_slug: 'nowhere' },
+    });
     assert.equal(refused.structuredContent.status, 'refused');
     assert.ok(refused.structuredContent.alternatives.length > 0);
   });
@@ -99,14 +129,19 @@ describe('every tool, happy path, on a sandbox key', () => {
     assert.equal(task.structuredContent.status, 'delivered');
     const listed = await call(client, 'list_tasks', { status: 'delivered' });
     assert.ok(listed.structuredContent.tasks.some((t: { ref: string }) => t.ref === ref));
-    const disputed = await call(client, 'dispute_task', { ref, reason: 'wrong_answer', statement: 'The bakery was closed when I walked past on Sunday.' });
+    const disputed = await call(client, 'dispute_task', {
+      ref,
+      reason: 'wrong_answer',
+      statement: 'The bakery was closed when I walked past on Sunday.',
+    });
     assert.equal(disputed.structuredContent.status, 'disputed');
   });
 
   test('get_task_result waits for an answer when asked to', async () => {
     nextMinute();
     const client = await connect(server.account('test').key);
-    const ref = (await call(client, 'create_task', { idempotency_key: randomUUID(), ...verifyOrder() })).structuredContent.ref;
+    const ref = (await call(client, 'create_task', { idempotency_key: randomUUID(), ...verifyOrder() }))
+      .structuredContent.ref;
     setTimeout(() => void advance(server, 3 * SANDBOX_DELAY_MS), 300);
     const started = Date.now();
     const result = await call(client, 'get_task_result', { ref, wait_s: 5 });
@@ -117,7 +152,12 @@ describe('every tool, happy path, on a sandbox key', () => {
   test('cancel_task', async () => {
     nextMinute();
     const client = await connect(server.account('test').key);
-    const ref = (await call(client, 'create_task', { idempotency_key: randomUUID(), ...verifyOrder({ spec: { claim: 'sandbox:stay_pending', subject: 'x' } }) })).structuredContent.ref;
+    const ref = (
+      await call(client, 'create_task', {
+        idempotency_key: randomUUID(),
+        ...verifyOrder({ spec: { claim: 'sandbox:stay_pending', subject: 'x' } }),
+      })
+    ).structuredContent.ref;
     const cancelled = await call(client, 'cancel_task', { ref, reason: 'no_longer_needed' });
     assert.equal(cancelled.structuredContent.status, 'cancelled');
     assert.equal(errorOf(await call(client, 'cancel_task', { ref })).code, 'invalid_state');
@@ -142,7 +182,10 @@ describe('refusals', () => {
     assert.equal(unknown.status, 401);
     assert.equal(((await unknown.json()) as { error: { code: string } }).error.code, 'unauthorized');
     const { key } = server.account('test');
-    const row = server.app.db.prepare('SELECT id FROM api_keys WHERE display_prefix = ?').pluck().get(key.slice(0, 12)) as number;
+    const row = server.app.db
+      .prepare('SELECT id FROM api_keys WHERE display_prefix = ?')
+      .pluck()
+      .get(key.slice(0, 12)) as number;
     revokeKey(server.app.db, row, server.clock.ms);
     const revoked = await rawPost({ 'x-api-key': key });
     assert.equal(revoked.status, 401);
@@ -154,9 +197,24 @@ describe('refusals', () => {
     nextMinute();
     const client = await connect(server.account('test', { scopes: ['tasks:read'] }).key);
     assert.equal((await call(client, 'list_tasks')).isError, undefined);
-    assert.equal(errorOf(await call(client, 'create_task', { idempotency_key: randomUUID(), ...verifyOrder() })).code, 'forbidden_scope');
-    assert.equal(errorOf(await call(client, 'cancel_task', { ref: 'tsk_00000000000000000000' })).code, 'forbidden_scope');
-    assert.equal(errorOf(await call(client, 'dispute_task', { ref: 'tsk_00000000000000000000', reason: 'other', statement: 'x'.repeat(30) })).code, 'forbidden_scope');
+    assert.equal(
+      errorOf(await call(client, 'create_task', { idempotency_key: randomUUID(), ...verifyOrder() })).code,
+      'forbidden_scope',
+    );
+    assert.equal(
+      errorOf(await call(client, 'cancel_task', { ref: 'tsk_00000000000000000000' })).code,
+      'forbidden_scope',
+    );
+    assert.equal(
+      errorOf(
+        await call(client, 'dispute_task', {
+          ref: 'tsk_00000000000000000000',
+          reason: 'other',
+          statement: 'x'.repeat(30),
+        }),
+      ).code,
+      'forbidden_scope',
+    );
   });
 
   test('bad arguments and business refusals are tool errors with the REST codes; nothing is stored', async () => {
@@ -164,11 +222,26 @@ describe('refusals', () => {
     const { key } = server.account('live', { balance: 100 });
     const client = await connect(key);
     const tasksBefore = server.app.db.prepare('SELECT count(*) FROM human_tasks').pluck().get();
-    const bad = await call(client, 'create_task', { idempotency_key: randomUUID(), ...verifyOrder({ spec: { claim: 42 } }) });
+    const bad = await call(client, 'create_task', {
+      idempotency_key: randomUUID(),
+      ...verifyOrder({ spec: { claim: 42 } }),
+    });
     assert.equal(bad.isError, true);
-    assert.equal(errorOf(await call(client, 'create_task', { idempotency_key: 'not-a-uuid', ...verifyOrder() })).code, 'idempotency_key_required', 'as REST answers a malformed key');
-    assert.equal(errorOf(await call(client, 'create_task', { idempotency_key: randomUUID(), ...verifyOrder({ max_price_cents: 1 }) })).code, 'price_above_max');
-    assert.equal(errorOf(await call(client, 'create_task', { idempotency_key: randomUUID(), ...verifyOrder() })).code, 'insufficient_balance');
+    assert.equal(
+      errorOf(await call(client, 'create_task', { idempotency_key: 'not-a-uuid', ...verifyOrder() })).code,
+      'idempotency_key_required',
+      'as REST answers a malformed key',
+    );
+    assert.equal(
+      errorOf(
+        await call(client, 'create_task', { idempotency_key: randomUUID(), ...verifyOrder({ max_price_cents: 1 }) }),
+      ).code,
+      'price_above_max',
+    );
+    assert.equal(
+      errorOf(await call(client, 'create_task', { idempotency_key: randomUUID(), ...verifyOrder() })).code,
+      'insufficient_balance',
+    );
     assert.equal(errorOf(await call(client, 'get_task', { ref: 'tsk_00000000000000000000' })).code, 'not_found');
     assert.equal(errorOf(await call(client, 'get_capability', { capability: 'human.nothing' })).code, 'not_found');
     const extra = await call(client, 'list_tasks', { colour: 'blue' });
@@ -183,9 +256,19 @@ describe('refusals', () => {
     assert.equal(((await evilOrigin.json()) as { error: { code: string } }).error.code, 'forbidden_origin');
     // fetch will not send another Host: node:http will.
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(`${server.url}/human/v1/mcp`, {
-        method: 'POST', headers: { host: 'evil.example', authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      const req = request(
+        `${server.url}/human/v1/mcp`,
+        {
+          method: 'POST',
+          headers: {
+            host: 'evil.example',
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+      );
       req.on('error', reject);
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }));
     });
@@ -195,7 +278,7 @@ describe('refusals', () => {
   });
 });
 
-test('one bucket: 60 REST calls and 60 tool calls use the key\'s 120 a minute; the next of either is refused', async () => {
+test("one bucket: 60 REST calls and 60 tool calls use the key's 120 a minute; the next of either is refused", async () => {
   nextMinute();
   const { key } = server.account('test');
   const client = await connect(key); // connecting and listing tools cost nothing
@@ -220,7 +303,9 @@ test('idempotency across transports: an order made over REST and replayed over M
   const client = await connect(key);
   const replay = await call(client, 'create_task', { idempotency_key: idempotencyKey, ...verifyOrder() });
   assert.equal(replay.structuredContent.ref, rest.json.data.ref);
-  const other = errorOf(await call(client, 'create_task', { idempotency_key: idempotencyKey, ...verifyOrder({ max_price_cents: 2500 }) }));
+  const other = errorOf(
+    await call(client, 'create_task', { idempotency_key: idempotencyKey, ...verifyOrder({ max_price_cents: 2500 }) }),
+  );
   assert.equal(other.code, 'idempotency_key_reused');
   const mcpFirst = randomUUID();
   const made = await call(client, 'create_task', { idempotency_key: mcpFirst, ...verifyOrder() });
@@ -228,5 +313,12 @@ test('idempotency across transports: an order made over REST and replayed over M
   assert.equal(again.status, 201);
   assert.equal(again.headers.get('idempotent-replayed'), 'true');
   assert.equal(again.json.data.ref, made.structuredContent.ref);
-  assert.equal(server.app.db.prepare('SELECT count(*) FROM human_holds h JOIN human_tasks t ON t.id = h.task_id WHERE t.ref IN (?, ?)').pluck().get(rest.json.data.ref, made.structuredContent.ref), 2, 'charged once each');
+  assert.equal(
+    server.app.db
+      .prepare('SELECT count(*) FROM human_holds h JOIN human_tasks t ON t.id = h.task_id WHERE t.ref IN (?, ?)')
+      .pluck()
+      .get(rest.json.data.ref, made.structuredContent.ref),
+    2,
+    'charged once each',
+  );
 });

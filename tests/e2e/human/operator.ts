@@ -10,15 +10,24 @@ import { readConfig } from '../../../lib/config.ts';
 export async function operator(databasePath: string, now: number, ...argv: string[]): Promise<Record<string, unknown>> {
   const command = humanCommands.find((c) => c.words.every((w, i) => argv[i] === w));
   if (!command) throw new Error(`no command ${argv.join(' ')}`);
-  const { values, positionals } = parseArgs({ args: argv.slice(command.words.length), options: command.options, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({
+    args: argv.slice(command.words.length),
+    options: command.options,
+    allowPositionals: true,
+    strict: true,
+  });
   let db: Db | undefined;
   try {
-    return await command.run({
-      config: readConfig({ DATABASE_PATH: databasePath }),
-      openDb: () => (db ??= openDatabase(databasePath)),
-      now: () => now,
-      interactive: false,
-    }, values as Record<string, string | boolean | undefined>, positionals);
+    return await command.run(
+      {
+        config: readConfig({ DATABASE_PATH: databasePath }),
+        openDb: () => (db ??= openDatabase(databasePath)),
+        now: () => now,
+        interactive: false,
+      },
+      values as Record<string, string | boolean | undefined>,
+      positionals,
+    );
   } finally {
     db?.close();
   }

@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { REVIEW_DELAYS } from '../../../lib/human/sandbox.ts';
-import { advance, checkLedgerAfterEach, SANDBOX_DELAY_MS as D, startHumanServer, verifyOrder, type HumanServer } from './harness.ts';
+import {
+  advance,
+  checkLedgerAfterEach,
+  SANDBOX_DELAY_MS as D,
+  startHumanServer,
+  verifyOrder,
+  type HumanServer,
+} from './harness.ts';
 
 let server: HumanServer;
 before(async () => {
@@ -21,13 +28,46 @@ async function order(key: string, claim: string) {
   return res.json.data.ref as string;
 }
 const result = async (key: string, ref: string) => (await server.call('GET', `/tasks/${ref}/result`, key)).json.data;
-const history = (ref: string) => (server.app.db.prepare(`SELECT e.to_status FROM human_task_events e JOIN human_tasks t ON t.id = e.task_id WHERE t.ref = ? ORDER BY e.id`).pluck().all(ref) as string[]);
+const history = (ref: string) =>
+  server.app.db
+    .prepare(
+      `SELECT e.to_status FROM human_task_events e JOIN human_tasks t ON t.id = e.task_id WHERE t.ref = ? ORDER BY e.id`,
+    )
+    .pluck()
+    .all(ref) as string[];
 
 describe('magic values reach every branch', () => {
-  const cases: Array<{ claim: string; after: number; status: string; path: string[]; confidence?: number; answer?: Record<string, unknown> }> = [
-    { claim: 'The shop is open', after: 3 * D, status: 'delivered', path: ['pending', 'dispatched', 'in_progress', 'delivered'], confidence: 9500, answer: { verdict: 'confirmed' } },
-    { claim: 'sandbox:deliver', after: -1, status: 'completed', path: ['pending', 'dispatched', 'in_progress', 'delivered', 'completed'], confidence: 9500 },
-    { claim: 'sandbox:low_confidence', after: 3 * D, status: 'delivered', path: ['pending', 'dispatched', 'in_progress', 'delivered'], confidence: 3000, answer: { verdict: 'inconclusive' } },
+  const cases: Array<{
+    claim: string;
+    after: number;
+    status: string;
+    path: string[];
+    confidence?: number;
+    answer?: Record<string, unknown>;
+  }> = [
+    {
+      claim: 'The shop is open',
+      after: 3 * D,
+      status: 'delivered',
+      path: ['pending', 'dispatched', 'in_progress', 'delivered'],
+      confidence: 9500,
+      answer: { verdict: 'confirmed' },
+    },
+    {
+      claim: 'sandbox:deliver',
+      after: -1,
+      status: 'completed',
+      path: ['pending', 'dispatched', 'in_progress', 'delivered', 'completed'],
+      confidence: 9500,
+    },
+    {
+      claim: 'sandbox:low_confidence',
+      after: 3 * D,
+      status: 'delivered',
+      path: ['pending', 'dispatched', 'in_progress', 'delivered'],
+      confidence: 3000,
+      answer: { verdict: 'inconclusive' },
+    },
     { claim: 'sandbox:fail', after: 3 * D, status: 'failed', path: ['pending', 'dispatched', 'in_progress', 'failed'] },
     { claim: 'sandbox:expire', after: D, status: 'expired', path: ['pending', 'expired'] },
     { claim: 'sandbox:stay_pending', after: 10 * D, status: 'pending', path: ['pending'] },
@@ -54,7 +94,10 @@ describe('magic values reach every branch', () => {
     const { key } = server.account('test');
     const ref = await order(key, 'The shop is open');
     const waiting = await server.call('GET', `/tasks/${ref}/result`, key);
-    assert.deepEqual([waiting.json.data.answer, waiting.json.data.poll_after_s, waiting.headers.get('retry-after')], [null, 1, '1']);
+    assert.deepEqual(
+      [waiting.json.data.answer, waiting.json.data.poll_after_s, waiting.headers.get('retry-after')],
+      [null, 1, '1'],
+    );
     await advance(server, 3 * D);
     const done = await server.call('GET', `/tasks/${ref}/result`, key);
     assert.equal(done.json.data.poll_after_s, null);
@@ -67,7 +110,10 @@ describe('magic values reach every branch', () => {
     const dispatched = await order(key, 'sandbox:stay_dispatched');
     const expiring = await order(key, 'sandbox:expire');
     await advance(server, D);
-    for (const [ref, from] of [[pending, 'pending'], [dispatched, 'dispatched']] as const) {
+    for (const [ref, from] of [
+      [pending, 'pending'],
+      [dispatched, 'dispatched'],
+    ] as const) {
       const res = await server.call('POST', `/tasks/${ref}/cancel`, key, { reason: 'no_longer_needed' });
       assert.equal(res.status, 200, `${from}: ${res.text}`);
       assert.equal(res.json.data.status, 'cancelled');
@@ -85,7 +131,10 @@ describe('magic values reach every branch', () => {
     const refund = await order(key, 'sandbox:dispute_refund');
     await advance(server, 3 * D);
     for (const ref of [stands, refund]) {
-      const res = await server.call('POST', `/tasks/${ref}/dispute`, key, { reason: 'wrong_answer', statement: 'The shop was closed when I walked past it.' });
+      const res = await server.call('POST', `/tasks/${ref}/dispute`, key, {
+        reason: 'wrong_answer',
+        statement: 'The shop was closed when I walked past it.',
+      });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.data.status, 'disputed');
     }
@@ -101,7 +150,10 @@ describe('magic values reach every branch', () => {
     const ref = await order(key, 'The shop is open');
     await advance(server, 3 * D);
     const evidence = (await server.call('GET', `/tasks/${ref}/evidence`, key)).json.data;
-    assert.deepEqual(evidence.map((e: { type: string }) => e.type), ['photo', 'note']);
+    assert.deepEqual(
+      evidence.map((e: { type: string }) => e.type),
+      ['photo', 'note'],
+    );
     const photo = evidence[0];
     assert.equal(photo.synthetic, true);
     assert.match(photo.sha256, /^[0-9a-f]{64}$/);
@@ -124,7 +176,9 @@ test('a sandbox task survives a restart in the middle and completes', async () =
   assert.equal((await result(key, ref)).status, 'dispatched');
   await server.restart(); // the process's timers and memory are gone; the database stays
   server.clock.advance(5 * D); // time passes while it is down, and after
-  while ((await server.tick()) > 0) { /* catch up */ }
+  while ((await server.tick()) > 0) {
+    /* catch up */
+  }
   const r = await result(key, ref);
   assert.equal(r.status, 'delivered');
   assert.deepEqual(history(ref), ['pending', 'dispatched', 'in_progress', 'delivered'], 'every step taken, in order');
@@ -137,7 +191,8 @@ test('after a restart the scheduler also runs by itself, on its timer', async ()
     await server.restart({ HUMAN_SCHEDULER_TICK_MS: '20' });
     server.clock.advance(3 * D);
     const deadline = Date.now() + 5000;
-    while ((await result(key, ref)).status !== 'delivered' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while ((await result(key, ref)).status !== 'delivered' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     assert.equal((await result(key, ref)).status, 'delivered');
   } finally {
     await server.restart({ HUMAN_SCHEDULER_TICK_MS: '60000' });

@@ -5,7 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { advance, checkLedgerAfterEach, SANDBOX_DELAY_MS as D, startHumanServer, verifyOrder, type HumanServer } from './harness.ts';
+import {
+  advance,
+  checkLedgerAfterEach,
+  SANDBOX_DELAY_MS as D,
+  startHumanServer,
+  verifyOrder,
+  type HumanServer,
+} from './harness.ts';
 
 let server: HumanServer;
 let owner: { key: string; accountId: number };
@@ -15,8 +22,15 @@ before(async () => {
   owner = server.account('test');
   // Five orders, a minute apart: three verify (one cancelled), two photo.
   for (let i = 0; i < 5; i++) {
-    const body = i < 3 ? verifyOrder({ spec: { claim: 'sandbox:stay_pending', subject: `shop ${i}` } })
-      : { capability: 'human.photo', spec: { subject: `door ${i}` }, location: { country_iso: 'ES', city_slug: 'madrid' }, max_price_cents: 900 };
+    const body =
+      i < 3
+        ? verifyOrder({ spec: { claim: 'sandbox:stay_pending', subject: `shop ${i}` } })
+        : {
+            capability: 'human.photo',
+            spec: { subject: `door ${i}` },
+            location: { country_iso: 'ES', city_slug: 'madrid' },
+            max_price_cents: 900,
+          };
     const res = await server.order(owner.key, body);
     assert.equal(res.status, 201, res.text);
     refs.push(res.json.data.ref);
@@ -45,7 +59,10 @@ describe('GET /tasks', () => {
     test(name, async () => {
       const res = await list(query);
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.json.data.map((t: { ref: string }) => refs.indexOf(t.ref)), expected);
+      assert.deepEqual(
+        res.json.data.map((t: { ref: string }) => refs.indexOf(t.ref)),
+        expected,
+      );
     });
   }
 
@@ -77,7 +94,10 @@ describe('GET /tasks', () => {
     [`?created_after=${at(3)}&created_before=${at(1)}`, /created_after must be before created_before/],
     ['?cursor=!!', /'cursor'/],
     ['?cursor=bm9wZQ', /cursor is not a next_cursor/],
-    ['?sort=oldest', /Unknown query parameter 'sort'. Accepted parameters: status, capability, created_after, created_before, limit, cursor/],
+    [
+      '?sort=oldest',
+      /Unknown query parameter 'sort'. Accepted parameters: status, capability, created_after, created_before, limit, cursor/,
+    ],
     ['?status=pending&status=cancelled', /given more than once/],
   ];
   for (const [query, message] of bad) {
@@ -101,11 +121,15 @@ describe('one task', () => {
     assert.deepEqual((await server.call('GET', `/tasks/${refs[0]}/evidence`, owner.key)).json.data, []);
   });
 
-  test('another account\'s ref is 404 on every endpoint, never 403, and changes nothing', async () => {
+  test("another account's ref is 404 on every endpoint, never 403, and changes nothing", async () => {
     const stranger = server.account('test');
     for (const [method, path, body] of [
-      ['GET', `/tasks/${refs[0]}`], ['GET', `/tasks/${refs[0]}/result`], ['GET', `/tasks/${refs[0]}/evidence`], ['GET', `/tasks/${refs[0]}/evidence/evd_1`],
-      ['POST', `/tasks/${refs[0]}/cancel`], ['POST', `/tasks/${refs[0]}/dispute`, { reason: 'other', statement: 'This is not right at all, sorry.' }],
+      ['GET', `/tasks/${refs[0]}`],
+      ['GET', `/tasks/${refs[0]}/result`],
+      ['GET', `/tasks/${refs[0]}/evidence`],
+      ['GET', `/tasks/${refs[0]}/evidence/evd_1`],
+      ['POST', `/tasks/${refs[0]}/cancel`],
+      ['POST', `/tasks/${refs[0]}/dispute`, { reason: 'other', statement: 'This is not right at all, sorry.' }],
     ] as Array<[string, string, unknown?]>) {
       const res = await server.call(method, path, stranger.key, body);
       assert.equal(res.status, 404, `${method} ${path}`);
@@ -135,13 +159,19 @@ describe('one task', () => {
   test('the dispute window: 409 before delivery and after the deadline', async () => {
     const { key } = server.account('test');
     const ref = (await server.order(key, verifyOrder())).json.data.ref;
-    const early = await server.call('POST', `/tasks/${ref}/dispute`, key, { reason: 'not_done', statement: 'Nothing has been delivered to me yet.' });
+    const early = await server.call('POST', `/tasks/${ref}/dispute`, key, {
+      reason: 'not_done',
+      statement: 'Nothing has been delivered to me yet.',
+    });
     assert.equal(early.status, 409);
     assert.equal(early.json.error.code, 'invalid_state');
     await advance(server, 3 * D);
     const task = (await server.call('GET', `/tasks/${ref}`, key)).json.data;
     server.clock.set(task.dispute_deadline);
-    const late = await server.call('POST', `/tasks/${ref}/dispute`, key, { reason: 'not_done', statement: 'Nothing has been delivered to me yet.' });
+    const late = await server.call('POST', `/tasks/${ref}/dispute`, key, {
+      reason: 'not_done',
+      statement: 'Nothing has been delivered to me yet.',
+    });
     assert.equal(late.status, 409);
     assert.match(late.json.error.message, /dispute window of .* closed at/);
   });

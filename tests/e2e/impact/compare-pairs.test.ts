@@ -34,7 +34,10 @@ after(() => server.cleanup());
 const mean = (x: Float64Array) => x.reduce((s, y) => s + y, 0) / x.length;
 
 test('every pair of products: each central ratio is the quotient of the two figures it divides, and of their draws', async () => {
-  const runId = server.app.db.prepare("SELECT run_id FROM impact_current_runs WHERE scenario = 'S-MAX'").pluck().get() as number;
+  const runId = server.app.db
+    .prepare("SELECT run_id FROM impact_current_runs WHERE scenario = 'S-MAX'")
+    .pluck()
+    .get() as number;
   let pairs = 0;
   let perKgChecked = 0;
   let differentMasses = 0;
@@ -67,11 +70,21 @@ test('every pair of products: each central ratio is the quotient of the two figu
         const expected = fa.central !== null && fb.central !== null && fb.central > 0 ? fa.central / fb.central : null;
         if (expected === null) assert.equal(x.central, null, `${where} ${basis}: no central ratio`);
         else {
-          assert.ok(close(x.central, expected, 1e-9), `${where} ${basis}: central ${x.central} is ${fa.central} / ${fb.central} = ${expected}`);
-          const fromDraws = (mean(xa) / ma!) / (mean(xb) / mb!);
-          assert.ok(close(x.central, fromDraws, 1e-9), `${where} ${basis}: central ${x.central} is the ratio of the draws' means ${fromDraws}`);
+          assert.ok(
+            close(x.central, expected, 1e-9),
+            `${where} ${basis}: central ${x.central} is ${fa.central} / ${fb.central} = ${expected}`,
+          );
+          const fromDraws = mean(xa) / ma! / (mean(xb) / mb!);
+          assert.ok(
+            close(x.central, fromDraws, 1e-9),
+            `${where} ${basis}: central ${x.central} is the ratio of the draws' means ${fromDraws}`,
+          );
         }
-        assert.ok(Math.abs(x.p_a_greater + x.p_a_equal + (1 - x.p_a_greater - x.p_a_equal) - 1) < 1e-12 && x.p_a_greater + x.p_a_equal <= 1 + 1e-12, where);
+        assert.ok(
+          Math.abs(x.p_a_greater + x.p_a_equal + (1 - x.p_a_greater - x.p_a_equal) - 1) < 1e-12 &&
+            x.p_a_greater + x.p_a_equal <= 1 + 1e-12,
+          where,
+        );
         if (basis === 'per_kg') {
           perKgChecked++;
           if (ma !== mb) differentMasses++;
@@ -85,17 +98,28 @@ test('every pair of products: each central ratio is the quotient of the two figu
       }
       if (a === b) {
         assert.deepEqual([r.pair.p_a_greater, r.pair.p_a_equal], [0, 1], `${a} against itself is a tie`);
-        for (const x of Object.values(r.pair.by) as Json[]) assert.deepEqual([x.low, x.median, x.high, x.verdict], [1, 1, 1, 'not_distinguishable'], `${a} against itself`);
+        for (const x of Object.values(r.pair.by) as Json[])
+          assert.deepEqual(
+            [x.low, x.median, x.high, x.verdict],
+            [1, 1, 1, 'not_distinguishable'],
+            `${a} against itself`,
+          );
       }
       pairs++;
     }
   }
   assert.equal(pairs, (products.length * (products.length + 1)) / 2);
-  assert.ok(perKgChecked > 500 && differentMasses > 500, `per-kg ratios checked: ${perKgChecked}, of products of different masses: ${differentMasses}`);
+  assert.ok(
+    perKgChecked > 500 && differentMasses > 500,
+    `per-kg ratios checked: ${perKgChecked}, of products of different masses: ${differentMasses}`,
+  );
 });
 
 test('the two pairs of the report: gold-necklace / gold-ring and t-shirt / cotton-yarn per kg', async () => {
-  for (const [a, b] of [['gold-necklace', 'gold-ring'], ['t-shirt', 'cotton-yarn']]) {
+  for (const [a, b] of [
+    ['gold-necklace', 'gold-ring'],
+    ['t-shirt', 'cotton-yarn'],
+  ]) {
     const r = (await server.api(`/compare?a=${a}&b=${b}`)).json.data.results;
     const x = r.pair.by.per_kg;
     assert.ok(close(x.central, r.a.per_kg.central / r.b.per_kg.central, 1e-12), `${a}/${b}`);

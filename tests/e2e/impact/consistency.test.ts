@@ -26,7 +26,8 @@ before(async () => {
 });
 after(() => server.cleanup());
 
-const runOf = (scenario: string) => server.app.db.prepare('SELECT run_id FROM impact_current_runs WHERE scenario = ?').pluck().get(scenario) as number;
+const runOf = (scenario: string) =>
+  server.app.db.prepare('SELECT run_id FROM impact_current_runs WHERE scenario = ?').pluck().get(scenario) as number;
 
 async function get(path: string): Promise<Json> {
   const res = await server.api(path);
@@ -41,20 +42,63 @@ async function get(path: string): Promise<Json> {
 }
 
 /** A stage (or breakdown) as served is the whole dimension of the run, and sums to the headline. */
-function checkStage(where: string, runId: number, product: string, metric: string, route: string, dimension: string, headline: Json, parts: Json[]) {
-  const rows = server.app.db.prepare(`SELECT key, low, high, mean FROM impact_contributions WHERE run_id = ? AND product = ? AND metric = ? AND route = ? AND dimension = ?`)
+function checkStage(
+  where: string,
+  runId: number,
+  product: string,
+  metric: string,
+  route: string,
+  dimension: string,
+  headline: Json,
+  parts: Json[],
+) {
+  const rows = server.app.db
+    .prepare(
+      `SELECT key, low, high, mean FROM impact_contributions WHERE run_id = ? AND product = ? AND metric = ? AND route = ? AND dimension = ?`,
+    )
     .all(runId, product, metric, route, dimension) as Array<{ key: string; low: number; high: number; mean: number }>;
-  assert.deepEqual(parts.map((p) => p.key).sort(), rows.map((r) => r.key).sort(), `${where}: every part of the stage is served`);
+  assert.deepEqual(
+    parts.map((p) => p.key).sort(),
+    rows.map((r) => r.key).sort(),
+    `${where}: every part of the stage is served`,
+  );
   const byKey = new Map(rows.map((r) => [r.key, r]));
-  for (const p of parts) assert.deepEqual([p.figure.low, p.figure.high], [byKey.get(p.key)!.low, byKey.get(p.key)!.high], `${where} ${p.key}: the run's row`);
+  for (const p of parts)
+    assert.deepEqual(
+      [p.figure.low, p.figure.high],
+      [byKey.get(p.key)!.low, byKey.get(p.key)!.high],
+      `${where} ${p.key}: the run's row`,
+    );
   const basis = route === 'material' ? 'per_unit' : 'per_1000_eur';
-  const head = server.app.db.prepare('SELECT low, high, mean FROM impact_figures WHERE run_id = ? AND subject_type = ? AND subject_key = ? AND metric = ? AND basis = ?')
+  const head = server.app.db
+    .prepare(
+      'SELECT low, high, mean FROM impact_figures WHERE run_id = ? AND subject_type = ? AND subject_key = ? AND metric = ? AND basis = ?',
+    )
     .get(runId, 'product', product, metric, basis) as { low: number; high: number; mean: number };
   assert.deepEqual([headline.low, headline.high], [head.low, head.high], `${where}: the headline is the run's`);
-  assert.ok(close(rows.reduce((a, r) => a + r.mean, 0), head.mean), `${where}: the parts' means add up to the headline's`);
+  assert.ok(
+    close(
+      rows.reduce((a, r) => a + r.mean, 0),
+      head.mean,
+    ),
+    `${where}: the parts' means add up to the headline's`,
+  );
   if (headline.central !== null && parts.every((p) => p.figure.central !== null)) {
-    assert.ok(close(parts.reduce((a, p) => a + p.figure.central, 0), headline.central), `${where}: the served centrals add up to the headline's`);
-    if (headline.central > 0) assert.ok(close(parts.reduce((a, p) => a + p.share, 0), 1), `${where}: shares add up to 1`);
+    assert.ok(
+      close(
+        parts.reduce((a, p) => a + p.figure.central, 0),
+        headline.central,
+      ),
+      `${where}: the served centrals add up to the headline's`,
+    );
+    if (headline.central > 0)
+      assert.ok(
+        close(
+          parts.reduce((a, p) => a + p.share, 0),
+          1,
+        ),
+        `${where}: shares add up to 1`,
+      );
   }
 }
 
@@ -66,13 +110,40 @@ for (const scenario of SCENARIOS) {
         const explain = await get(`/product/${product}/explain?metric=${metric}&scenario=${scenario}`);
         for (const [route, r] of Object.entries<Json>(explain.data.results.routes)) {
           assert.ok(r, `${product} ${route}: a route`);
-          for (const [stage, parts] of Object.entries<Json[]>(r.steps)) checkStage(`${scenario} ${product} ${metric} explain ${route}/${stage}`, runId, product, metric, route, stage, r.headline, parts);
+          for (const [stage, parts] of Object.entries<Json[]>(r.steps))
+            checkStage(
+              `${scenario} ${product} ${metric} explain ${route}/${stage}`,
+              runId,
+              product,
+              metric,
+              route,
+              stage,
+              r.headline,
+              parts,
+            );
         }
         for (const method of ['material', 'mrio']) {
-          const c = await get(`/product/${product}/contributions?metric=${metric}&method=${method}&scenario=${scenario}`);
+          const c = await get(
+            `/product/${product}/contributions?metric=${metric}&method=${method}&scenario=${scenario}`,
+          );
           const dims = Object.keys(c.data.results.breakdowns);
-          assert.deepEqual(dims, method === 'material' ? ['material', 'country', 'conflict', 'channel', 'sector'] : ['country', 'channel', 'sector']);
-          for (const dim of dims) checkStage(`${scenario} ${product} ${metric} ${method}/${dim}`, runId, product, metric, method, dim, c.data.results.headline, c.data.results.breakdowns[dim]);
+          assert.deepEqual(
+            dims,
+            method === 'material'
+              ? ['material', 'country', 'conflict', 'channel', 'sector']
+              : ['country', 'channel', 'sector'],
+          );
+          for (const dim of dims)
+            checkStage(
+              `${scenario} ${product} ${metric} ${method}/${dim}`,
+              runId,
+              product,
+              metric,
+              method,
+              dim,
+              c.data.results.headline,
+              c.data.results.breakdowns[dim],
+            );
         }
       }
     }
@@ -108,7 +179,11 @@ for (const scenario of SCENARIOS) {
         const x = ab.pair.by[basis];
         const y = ba.pair.by[basis];
         const where = `${scenario} ${a}/${b} ${basis}`;
-        const mirror = { a_larger: 'b_larger', b_larger: 'a_larger', not_distinguishable: 'not_distinguishable' } as Record<string, string>;
+        const mirror = {
+          a_larger: 'b_larger',
+          b_larger: 'a_larger',
+          not_distinguishable: 'not_distinguishable',
+        } as Record<string, string>;
         assert.equal(y.verdict, mirror[x.verdict], `${where}: verdicts mirror`);
         assert.ok(x.p_a_greater + y.p_a_greater <= 1 + 1e-12, `${where}: p(a>b) + p(b>a) ≤ 1 (ties)`);
         const reciprocal = (p: number | null, q: number | null) => {
@@ -119,10 +194,16 @@ for (const scenario of SCENARIOS) {
         assert.ok(reciprocal(x.median, y.median), `${where}: medians reciprocal`);
         assert.ok(reciprocal(x.high, y.low), `${where}: high(a/b) = 1/low(b/a)`);
         // central is null when a figure is INDICATIVE (both ways) or b's central is 0 (unbounded; 0 the other way)
-        if (x.central !== null || y.central !== null) assert.ok(reciprocal(x.central, y.central), `${where}: centrals reciprocal`);
-        if (x.verdict === 'a_larger') assert.ok(x.low === null || x.low > 1, `${where}: a verdict only where the interval excludes 1`);
+        if (x.central !== null || y.central !== null)
+          assert.ok(reciprocal(x.central, y.central), `${where}: centrals reciprocal`);
+        if (x.verdict === 'a_larger')
+          assert.ok(x.low === null || x.low > 1, `${where}: a verdict only where the interval excludes 1`);
         if (x.verdict === 'b_larger') assert.ok(x.high !== null && x.high < 1, where);
-        if (x.verdict === 'not_distinguishable') assert.ok(!(x.low !== null && x.low > 1) && !(x.high !== null && x.high < 1), `${where}: the interval does not exclude 1`);
+        if (x.verdict === 'not_distinguishable')
+          assert.ok(
+            !(x.low !== null && x.low > 1) && !(x.high !== null && x.high < 1),
+            `${where}: the interval does not exclude 1`,
+          );
       }
     }
   });

@@ -23,10 +23,33 @@ after(async () => {
   await Promise.all([server.cleanup(), withheld.cleanup()]);
 });
 
-const PATHS = ['/', '/products', '/product/{slug}', '/product/{slug}/contributions', '/product/{slug}/explain', '/compare', '/spend', '/material/{slug}',
-  '/conflict/{slug}', '/country/{iso3}', '/channel/{code}', '/scenarios', '/runs', '/runs/{id}', '/methodology', '/sources', '/search', '/openapi.json',
+const PATHS = [
+  '/',
+  '/products',
+  '/product/{slug}',
+  '/product/{slug}/contributions',
+  '/product/{slug}/explain',
+  '/compare',
+  '/spend',
+  '/material/{slug}',
+  '/conflict/{slug}',
+  '/country/{iso3}',
+  '/channel/{code}',
+  '/scenarios',
+  '/runs',
+  '/runs/{id}',
+  '/methodology',
+  '/sources',
+  '/search',
+  '/openapi.json',
   // issue 14: the methodology document, so that links resolve on the server
-  '/methodology/{code}', '/materials', '/conflicts', '/countries', '/categories', '/figures.csv'];
+  '/methodology/{code}',
+  '/materials',
+  '/conflicts',
+  '/countries',
+  '/categories',
+  '/figures.csv',
+];
 /** Paths whose 200 is not a JSON envelope (a document, a CSV file). */
 const NOT_JSON = new Set(['/openapi.json', '/methodology/{code}', '/figures.csv']);
 
@@ -40,20 +63,44 @@ test('the contract is a valid OpenAPI 3.1 document', async () => {
 test('every endpoint of the document is in the contract, and nothing else', () => {
   assert.deepEqual(Object.keys(doc.paths).sort(), [...PATHS].sort());
   for (const path of PATHS) {
-    assert.deepEqual(Object.keys(doc.paths[path]), ['get'], `${path}: GET only (HEAD and OPTIONS are implied; any other method is 405)`);
-    for (const status of ['400', '401', '404', '405', '429', '500', '503']) assert.ok(doc.paths[path].get.responses[status], `${path} documents ${status}`);
+    assert.deepEqual(
+      Object.keys(doc.paths[path]),
+      ['get'],
+      `${path}: GET only (HEAD and OPTIONS are implied; any other method is 405)`,
+    );
+    for (const status of ['400', '401', '404', '405', '429', '500', '503'])
+      assert.ok(doc.paths[path].get.responses[status], `${path} documents ${status}`);
   }
 });
 
-const SAMPLE: Record<string, string> = { slug: 'smartphone', iso3: 'COD', code: 'C1', id: '1', a: 'smartphone', b: 'laptop', q: 'cobalt', category: '07', amount: '250' };
-const concrete = (path: string, slugFor: string) => (path.startsWith('/methodology/') ? '/methodology/v1' : path.replace('{slug}', slugFor).replace(/\{(\w+)\}/g, (_, n: string) => SAMPLE[n]!));
-const slugFor = (path: string) => (path.startsWith('/material') ? 'cobalt' : path.startsWith('/conflict') ? 'drc-east' : 'smartphone');
+const SAMPLE: Record<string, string> = {
+  slug: 'smartphone',
+  iso3: 'COD',
+  code: 'C1',
+  id: '1',
+  a: 'smartphone',
+  b: 'laptop',
+  q: 'cobalt',
+  category: '07',
+  amount: '250',
+};
+const concrete = (path: string, slugFor: string) =>
+  path.startsWith('/methodology/')
+    ? '/methodology/v1'
+    : path.replace('{slug}', slugFor).replace(/\{(\w+)\}/g, (_, n: string) => SAMPLE[n]!);
+const slugFor = (path: string) =>
+  path.startsWith('/material') ? 'cobalt' : path.startsWith('/conflict') ? 'drc-east' : 'smartphone';
 
 // A value each query parameter accepts: its enum's last value, or a sample.
 function valueFor(name: string, schema: Json): string {
   if (schema.enum) return schema.enum[schema.enum.length - 1];
   if (name === 'category' && schema.maxLength === 40) return 'electronics';
-  return SAMPLE[name] ?? (() => { throw new Error(`no sample for ${name}`); })();
+  return (
+    SAMPLE[name] ??
+    (() => {
+      throw new Error(`no sample for ${name}`);
+    })()
+  );
 }
 
 test('every parameter the contract lists is accepted; one it does not list is refused', async () => {
@@ -63,7 +110,9 @@ test('every parameter the contract lists is accepted; one it does not list is re
     const requiredQuery = required.map((p: Json) => `${p.name}=${valueFor(p.name, p.schema)}`).join('&');
     for (const p of (item.get.parameters ?? []).filter((x: Json) => x.in === 'query' && !x.required)) {
       if (path.endsWith('/contributions') && p.name === 'type') continue; // type=sector, with the default method: below
-      const query = [requiredQuery, `${p.name}=${encodeURIComponent(valueFor(p.name, p.schema))}`].filter(Boolean).join('&');
+      const query = [requiredQuery, `${p.name}=${encodeURIComponent(valueFor(p.name, p.schema))}`]
+        .filter(Boolean)
+        .join('&');
       const res = await server.api(`${base}?${query}`);
       assert.equal(res.status, 200, `${path} ${p.name}: ${res.text.slice(0, 200)}`);
     }
@@ -82,7 +131,12 @@ describe('responses validate against the contract', () => {
   }
   cases.push(
     ['/products', '/products?sort=toll&tier=finished&scenario=S-ARMS', 200, 'published'],
-    ['/product/{slug}/contributions', '/product/tantalum-capacitor/contributions?method=mrio&metric=injuries', 200, 'published'],
+    [
+      '/product/{slug}/contributions',
+      '/product/tantalum-capacitor/contributions?method=mrio&metric=injuries',
+      200,
+      'published',
+    ],
     ['/compare', '/compare?a=steel&b=sugar&scenario=S-RES', 200, 'published'],
     ['/spend', '/spend?category=07-01&amount=0.5', 200, 'published'],
     ['/country/{iso3}', '/country/ATA', 200, 'published'],
@@ -107,7 +161,8 @@ describe('responses validate against the contract', () => {
 
   test('every documented header is sent on a 200', async () => {
     const res = await server.api('/product/steel');
-    for (const name of Object.keys(doc.paths['/product/{slug}'].get.responses['200'].headers)) assert.ok(res.headers.has(name), `${name} sent`);
+    for (const name of Object.keys(doc.paths['/product/{slug}'].get.responses['200'].headers))
+      assert.ok(res.headers.has(name), `${name} sent`);
   });
 });
 
@@ -125,7 +180,8 @@ test('issue 14: the error codes are complete: every code the Error schema lists 
   const responses = doc.paths['/products'].get.responses;
   const documented = new Set<string>();
   for (const status of ['400', '401', '404', '405', '429', '500', '503']) {
-    for (const word of String(responses[status].description).match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []) documented.add(word);
+    for (const word of String(responses[status].description).match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? [])
+      documented.add(word);
   }
   assert.deepEqual([...codes].sort(), [...documented].sort());
 });

@@ -33,14 +33,21 @@ describe('lists', () => {
     for (const scenario of ['S-MAX', 'S-ARMS']) {
       const body = await data(`/materials?scenario=${scenario}`);
       const slugs = db().prepare('SELECT slug FROM impact_materials ORDER BY slug').pluck().all();
-      assert.deepEqual(body.data.materials.map((m: Json) => m.slug), slugs);
+      assert.deepEqual(
+        body.data.materials.map((m: Json) => m.slug),
+        slugs,
+      );
       assert.equal(body.data.count, slugs.length);
       assert.deepEqual(Object.keys(body.data.results.figures), slugs);
       for (const m of body.data.materials) {
         const one = (await data(`${m.links.self}?scenario=${scenario}`)).data;
         assert.equal(one.name, m.name);
         assert.equal(one.conflict_mineral.flag, m.conflict_mineral);
-        assert.deepEqual(body.data.results.figures[m.slug], { deaths_per_kg: one.results.per_kg.deaths, injuries_per_kg: one.results.per_kg.injuries }, `${scenario} ${m.slug}`);
+        assert.deepEqual(
+          body.data.results.figures[m.slug],
+          { deaths_per_kg: one.results.per_kg.deaths, injuries_per_kg: one.results.per_kg.injuries },
+          `${scenario} ${m.slug}`,
+        );
       }
       assert.ok(body.metrics.figures >= slugs.length, 'the figures are counted');
       assert.ok(body.sources.length > 0, 'their sources are listed');
@@ -50,7 +57,10 @@ describe('lists', () => {
   test('/conflicts: every conflict; each deaths-per-year figure is the reach total /conflict/{slug} serves', async () => {
     const body = await data('/conflicts');
     const slugs = db().prepare('SELECT slug FROM impact_conflicts ORDER BY slug').pluck().all();
-    assert.deepEqual(body.data.conflicts.map((k: Json) => k.slug), slugs);
+    assert.deepEqual(
+      body.data.conflicts.map((k: Json) => k.slug),
+      slugs,
+    );
     for (const k of body.data.conflicts) {
       const one = (await data(k.links.self)).data;
       assert.deepEqual([one.name, one.type, one.years], [k.name, k.type, k.years]);
@@ -61,8 +71,16 @@ describe('lists', () => {
 
   test('/countries: exactly the countries with harm counted or production, with their ISO names; totals as /country/{iso3} serves them', async () => {
     const body = await data('/countries');
-    const expected = db().prepare(`SELECT iso3 FROM impact_countries WHERE iso3 IN (SELECT iso3 FROM impact_harm_counted UNION SELECT iso3 FROM impact_material_production) ORDER BY iso3`).pluck().all();
-    assert.deepEqual(body.data.countries.map((c: Json) => c.iso3), expected);
+    const expected = db()
+      .prepare(
+        `SELECT iso3 FROM impact_countries WHERE iso3 IN (SELECT iso3 FROM impact_harm_counted UNION SELECT iso3 FROM impact_material_production) ORDER BY iso3`,
+      )
+      .pluck()
+      .all();
+    assert.deepEqual(
+      body.data.countries.map((c: Json) => c.iso3),
+      expected,
+    );
     assert.ok(expected.length < 249, 'not every ISO country: only those with data');
     const cod = body.data.countries.find((c: Json) => c.iso3 === 'COD');
     assert.equal(cod.name, 'Congo, Democratic Republic of the');
@@ -79,7 +97,10 @@ describe('lists', () => {
   test('/categories: every category with its number of products, as /products?category= lists them', async () => {
     const body = await data('/categories');
     const all = (await data('/products')).data.products;
-    assert.equal(body.data.categories.reduce((a: number, c: Json) => a + c.products, 0), all.length);
+    assert.equal(
+      body.data.categories.reduce((a: number, c: Json) => a + c.products, 0),
+      all.length,
+    );
     for (const c of body.data.categories) {
       const listed = (await data(c.links.products)).data;
       assert.equal(listed.count, c.products, c.code);
@@ -126,7 +147,8 @@ describe('/figures.csv', () => {
     assert.match(res.headers.get('content-disposition')!, /impact-figures-S-ARMS-run-4\.csv/);
     const rows = csvRecords(res.text);
     const header = parseCsv(res.text)[0]!;
-    for (const column of ['display', 'low', 'high', 'run', 'methodology_version', 'citation', 'licence']) assert.ok(header.includes(column), column);
+    for (const column of ['display', 'low', 'high', 'run', 'methodology_version', 'citation', 'licence'])
+      assert.ok(header.includes(column), column);
     const products = db().prepare('SELECT count(*) FROM impact_figures WHERE run_id = 4 AND subject_type = ?').pluck();
     assert.equal(rows.filter((r) => r.subject_type === 'product').length, products.get('product'));
     assert.equal(rows.filter((r) => r.subject_type === 'material').length, products.get('material'));
@@ -138,21 +160,42 @@ describe('/figures.csv', () => {
       assert.ok(r.citation.includes(r.url), 'the citation names the endpoint serving the same figure');
       if (!pages.has(r.url)) pages.set(r.url, await server.api(r.url.slice(BASE.length)).then((x) => x.json));
       const page = pages.get(r.url);
-      const f = r.subject_type === 'product' ? page.metrics[`${r.metric}_${r.basis}`] : page.data.results.per_kg[r.metric];
+      const f =
+        r.subject_type === 'product' ? page.metrics[`${r.metric}_${r.basis}`] : page.data.results.per_kg[r.metric];
       assert.ok(f, `${r.url} ${r.metric} ${r.basis}`);
-      assert.deepEqual([r.display, Number(r.low), Number(r.median), Number(r.high), r.central === '' ? null : Number(r.central), r.grade, r.unit],
-        [f.display, f.low, f.median, f.high, f.central, f.grade, f.unit], `${r.url} ${r.metric} ${r.basis}: the same figure`);
+      assert.deepEqual(
+        [
+          r.display,
+          Number(r.low),
+          Number(r.median),
+          Number(r.high),
+          r.central === '' ? null : Number(r.central),
+          r.grade,
+          r.unit,
+        ],
+        [f.display, f.low, f.median, f.high, f.central, f.grade, f.unit],
+        `${r.url} ${r.metric} ${r.basis}: the same figure`,
+      );
       assert.ok(r.licence === 'CC BY 4.0' || /^Not an open licence/.test(r.licence), r.licence);
-      if (r.subject_type === 'product' && r.key === 'assault-rifle') assert.match(r.licence, /SIPRI/, 'the row\'s licence names the restriction its sources carry');
+      if (r.subject_type === 'product' && r.key === 'assault-rifle')
+        assert.match(r.licence, /SIPRI/, "the row's licence names the restriction its sources carry");
     }
   });
 
   test('ETag and 304; HEAD; a withheld scenario has nothing to export (404 naming those that have)', async () => {
     const res = await server.api('/figures.csv');
     assert.match(res.headers.get('content-disposition')!, /S-MAX-run-1/);
-    assert.equal((await server.api('/figures.csv?scenario=S-MAX', { 'if-none-match': res.headers.get('etag')! })).status, 304);
-    const head = await server.request('HEAD', `${BASE}/figures.csv`, { headers: { authorization: `Bearer ${server.key}` } });
-    assert.deepEqual([head.status, head.text, head.headers.get('content-length')], [200, '', res.headers.get('content-length')]);
+    assert.equal(
+      (await server.api('/figures.csv?scenario=S-MAX', { 'if-none-match': res.headers.get('etag')! })).status,
+      304,
+    );
+    const head = await server.request('HEAD', `${BASE}/figures.csv`, {
+      headers: { authorization: `Bearer ${server.key}` },
+    });
+    assert.deepEqual(
+      [head.status, head.text, head.headers.get('content-length')],
+      [200, '', res.headers.get('content-length')],
+    );
     const none = await withheld.api('/figures.csv');
     assert.equal(none.status, 404);
     assert.match(none.json.error.detail, /S-MAX has no published run/);

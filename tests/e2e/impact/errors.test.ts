@@ -13,8 +13,12 @@ let server: ImpactServer;
 before(async () => {
   server = await startImpactServer();
   // A run that exists but was never published: /runs/{id} must not serve it.
-  server.app.db.prepare(`INSERT INTO impact_runs SELECT 99, scenario, status, draws, seed, quantiles, methodology_version, data_version, inputs_sha256,
-    rows_sha256, engine, illustrative, started_at, finished_at, NULL, failed_gates, summary FROM impact_runs WHERE id = 3`).run();
+  server.app.db
+    .prepare(
+      `INSERT INTO impact_runs SELECT 99, scenario, status, draws, seed, quantiles, methodology_version, data_version, inputs_sha256,
+    rows_sha256, engine, illustrative, started_at, finished_at, NULL, failed_gates, summary FROM impact_runs WHERE id = 3`,
+    )
+    .run();
 });
 after(() => server.cleanup());
 
@@ -135,7 +139,12 @@ describe('every 4xx and every parameter bound', () => {
       assert.equal(res.json.error.status, status);
       assert.equal(res.json.error.code, code);
       assert.ok(res.json.error.detail.includes(names), `detail names ${names}: ${res.json.error.detail}`);
-      if (status === 400) assert.match(res.json.error.detail, /must be|Missing|not valid|Accepted|takes no|breaks down by|give it once|never in the URL/, 'says what is accepted');
+      if (status === 400)
+        assert.match(
+          res.json.error.detail,
+          /must be|Missing|not valid|Accepted|takes no|breaks down by|give it once|never in the URL/,
+          'says what is accepted',
+        );
     });
   }
 });
@@ -162,16 +171,27 @@ describe('keys (401 is never served as anonymous)', () => {
     await expect401({ authorization: `Bearer ${revoked.key}` }, 'revoked');
     const rotated = accountWithKey(server.app.db, 'impact', server.clock.ms);
     rotateKey(server.app.db, rotated.row.id, server.clock.ms, server.clock.ms + 1000);
-    assert.equal((await server.anon('/products', { 'x-api-key': rotated.key })).status, 200, 'valid during its grace period');
+    assert.equal(
+      (await server.anon('/products', { 'x-api-key': rotated.key })).status,
+      200,
+      'valid during its grace period',
+    );
     server.clock.advance(1000);
     await expect401({ 'x-api-key': rotated.key }, 'expired');
   });
 
   test('a valid key in either header; two different keys are refused', async () => {
     const { account, key } = accountWithKey(server.app.db, 'impact', server.clock.ms);
-    assert.equal((await server.anon('/products', { authorization: `Bearer ${key}` })).headers.get('x-ratelimit-limit'), '10000');
+    assert.equal(
+      (await server.anon('/products', { authorization: `Bearer ${key}` })).headers.get('x-ratelimit-limit'),
+      '10000',
+    );
     assert.equal((await server.anon('/products', { 'x-api-key': key })).headers.get('x-ratelimit-limit'), '10000');
-    const other = createKey(server.app.db, { accountId: account.id, service: 'impact', name: 'second' }, server.clock.ms).key;
+    const other = createKey(
+      server.app.db,
+      { accountId: account.id, service: 'impact', name: 'second' },
+      server.clock.ms,
+    ).key;
     const both = await server.anon('/products', { authorization: `Bearer ${key}`, 'x-api-key': other });
     assert.equal(both.status, 400);
     assert.match(both.json.error.detail, /Authorization/);
@@ -179,8 +199,17 @@ describe('keys (401 is never served as anonymous)', () => {
 });
 
 test('bad input never produces a 500', async () => {
-  const weird = ['/product/%00', '/product/%C0%AF', '/search?q=%00%00', '/search?q=%F0%9F%98%80%F0%9F%98%80', '/spend?amount=%20100', '/country/%E2%82%AC%E2%82%AC%E2%82%AC',
-    '/compare?a=a&a=b&b=c', `/search?q=${'%25'.repeat(40)}`, '/runs/99999999999999999999'];
+  const weird = [
+    '/product/%00',
+    '/product/%C0%AF',
+    '/search?q=%00%00',
+    '/search?q=%F0%9F%98%80%F0%9F%98%80',
+    '/spend?amount=%20100',
+    '/country/%E2%82%AC%E2%82%AC%E2%82%AC',
+    '/compare?a=a&a=b&b=c',
+    `/search?q=${'%25'.repeat(40)}`,
+    '/runs/99999999999999999999',
+  ];
   for (const path of weird) {
     const res = await server.get(BASE + path, { authorization: `Bearer ${server.key}` });
     assert.ok(res.status < 500, `${path}: ${res.status} ${res.text}`);

@@ -35,7 +35,15 @@ export async function startImpactServer(options: { published?: boolean } = {}): 
 
 export interface FoundFigure {
   path: string;
-  figure: { central: number | null; low: number; median: number; high: number; grade: string; unit: string; display: string };
+  figure: {
+    central: number | null;
+    low: number;
+    median: number;
+    high: number;
+    grade: string;
+    unit: string;
+    display: string;
+  };
 }
 
 /** Every Figure object anywhere in a JSON value (an object with grade, display and unit), with where it was. */
@@ -43,7 +51,8 @@ export function figuresIn(value: unknown, path = '$'): FoundFigure[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => figuresIn(v, `${path}[${i}]`));
   if (value === null || typeof value !== 'object') return [];
   const o = value as Record<string, unknown>;
-  if ('grade' in o && 'display' in o && 'unit' in o && 'low' in o) return [{ path, figure: o as unknown as FoundFigure['figure'] }];
+  if ('grade' in o && 'display' in o && 'unit' in o && 'low' in o)
+    return [{ path, figure: o as unknown as FoundFigure['figure'] }];
   return Object.entries(o).flatMap(([k, v]) => figuresIn(v, `${path}.${k}`));
 }
 

@@ -17,7 +17,12 @@ before(async () => {
 });
 after(() => server.cleanup());
 
-interface RawResponse { status: number; headers: Record<string, string>; body: string; closed: boolean }
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  closed: boolean;
+}
 
 /** Sends bytes on a fresh socket and reads until the server closes it (or a complete response with content-length arrives). */
 function send(bytes: string, untilClosed = false): Promise<RawResponse> {
@@ -25,7 +30,10 @@ function send(bytes: string, untilClosed = false): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => socket.write(bytes));
     let buf = Buffer.alloc(0);
-    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no complete answer to ${JSON.stringify(bytes.slice(0, 40))}: ${buf.toString()}`)); }, 5000);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete answer to ${JSON.stringify(bytes.slice(0, 40))}: ${buf.toString()}`));
+    }, 5000);
     const done = (closed: boolean) => {
       const text = buf.toString('utf8');
       const end = text.indexOf('\r\n\r\n');
@@ -40,17 +48,47 @@ function send(bytes: string, untilClosed = false): Promise<RawResponse> {
       resolve({ status: Number(statusLine!.split(' ')[1]), headers, body, closed });
       return true;
     };
-    socket.on('data', (d) => { buf = Buffer.concat([buf, d]); done(false); });
-    socket.on('close', () => { if (!done(true)) { clearTimeout(timer); resolve({ status: 0, headers: {}, body: buf.toString(), closed: true }); } });
+    socket.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      done(false);
+    });
+    socket.on('close', () => {
+      if (!done(true)) {
+        clearTimeout(timer);
+        resolve({ status: 0, headers: {}, body: buf.toString(), closed: true });
+      }
+    });
     socket.on('error', () => {});
   });
 }
 
-const request = (method: string, path: string, extra = '') => `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${server.key}\r\n${extra}\r\n`;
+const request = (method: string, path: string, extra = '') =>
+  `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${server.key}\r\n${extra}\r\n`;
 
 test('every method other than GET, HEAD and OPTIONS is 405 with Allow, on known and unknown paths', async () => {
-  const paths = ['/impact/v1/', '/impact/v1/products', '/impact/v1/product/smartphone', '/impact/v1/nope', '/impact/v1/product/smartphone/nope/deeper', '/impact/v1/products.csv'];
-  const methods = ['POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'PROPFIND', 'PURGE', 'CONNECT', 'FOO', 'BREW', 'get', 'M-SEARCH', 'X_CUSTOM'];
+  const paths = [
+    '/impact/v1/',
+    '/impact/v1/products',
+    '/impact/v1/product/smartphone',
+    '/impact/v1/nope',
+    '/impact/v1/product/smartphone/nope/deeper',
+    '/impact/v1/products.csv',
+  ];
+  const methods = [
+    'POST',
+    'PUT',
+    'PATCH',
+    'DELETE',
+    'TRACE',
+    'PROPFIND',
+    'PURGE',
+    'CONNECT',
+    'FOO',
+    'BREW',
+    'get',
+    'M-SEARCH',
+    'X_CUSTOM',
+  ];
   for (const path of paths) {
     for (const method of methods) {
       const res = await send(request(method, path, method === 'POST' ? 'Content-Length: 2\r\n' : ''));
@@ -61,7 +99,10 @@ test('every method other than GET, HEAD and OPTIONS is 405 with Allow, on known 
       assert.equal(body.error.code, 'method_not_allowed', where);
       assert.equal(body.error.status, 405, where);
       assert.ok(body.error.detail.includes(method), `${where}: the detail names the method`);
-      assert.ok(res.headers['x-request-id'] && res.headers['x-ratelimit-limit'], `${where}: answered by the service, with its headers`);
+      assert.ok(
+        res.headers['x-request-id'] && res.headers['x-ratelimit-limit'],
+        `${where}: answered by the service, with its headers`,
+      );
     }
   }
 });
@@ -75,7 +116,7 @@ test('GET of an unknown path stays 404; the answer to an unknown method closes t
   assert.equal(foo.closed, true);
 });
 
-test('outside /impact/v1 node\'s behaviour is kept: an unknown method its bare 400, CONNECT closed', async () => {
+test("outside /impact/v1 node's behaviour is kept: an unknown method its bare 400, CONNECT closed", async () => {
   for (const path of ['/funding/v1/nope', '/healthz', '/impact/v10/x']) {
     const res = await send(request('FOO', path));
     assert.deepEqual([res.status, res.body, res.closed], [400, '', true], `FOO ${path}`);
@@ -84,7 +125,7 @@ test('outside /impact/v1 node\'s behaviour is kept: an unknown method its bare 4
   }
 });
 
-test('other malformed requests keep node\'s own answers', async () => {
+test("other malformed requests keep node's own answers", async () => {
   const bad = await send('GET /impact/v1/ HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n');
   assert.equal(bad.status, 400);
   const garbage = await send('\u0001\u0002 nonsense\r\n\r\n');
@@ -94,13 +135,20 @@ test('other malformed requests keep node\'s own answers', async () => {
 });
 
 test('parseHead reads the method, target and headers of the bytes the parser refused', () => {
-  assert.deepEqual(parseHead(Buffer.from('FOO /impact/v1/x?y=1 HTTP/1.1\r\nHost: a\r\nX-API-Key: k\r\nHost: b\r\n\r\nbody')), { method: 'FOO', url: '/impact/v1/x?y=1', headers: { host: 'a', 'x-api-key': 'k' } });
-  assert.deepEqual(parseHead(Buffer.from('FOO /x HTTP/1.1\r\nHost: a')), { method: 'FOO', url: '/x', headers: { host: 'a' } }, 'a head cut short');
+  assert.deepEqual(
+    parseHead(Buffer.from('FOO /impact/v1/x?y=1 HTTP/1.1\r\nHost: a\r\nX-API-Key: k\r\nHost: b\r\n\r\nbody')),
+    { method: 'FOO', url: '/impact/v1/x?y=1', headers: { host: 'a', 'x-api-key': 'k' } },
+  );
+  assert.deepEqual(
+    parseHead(Buffer.from('FOO /x HTTP/1.1\r\nHost: a')),
+    { method: 'FOO', url: '/x', headers: { host: 'a' } },
+    'a head cut short',
+  );
   assert.equal(parseHead(Buffer.from('FOO\r\n\r\n')), null);
   assert.equal(parseHead(Buffer.from('F(O) /x HTTP/1.1\r\n\r\n')), null);
 });
 
-test('a GET and a FOO in one packet: node\'s own answer, never the GET answered a second time for the FOO', async () => {
+test("a GET and a FOO in one packet: node's own answer, never the GET answered a second time for the FOO", async () => {
   // The parser refuses the packet at FOO before the GET is answered; its bytes begin with the GET, so
   // they are not read as the refused request (that would serve the GET again).
   const res = await send(request('GET', '/impact/v1/scenarios') + request('FOO', '/impact/v1/products'), true);

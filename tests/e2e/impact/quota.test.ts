@@ -14,12 +14,24 @@ before(async () => {
 });
 after(() => server.cleanup());
 
-const untilMidnight = () => Math.ceil((Date.parse(new Date(server.clock.ms).toISOString().slice(0, 10) + 'T00:00:00Z') + 86_400_000 - server.clock.ms) / 1000);
+const untilMidnight = () =>
+  Math.ceil(
+    (Date.parse(new Date(server.clock.ms).toISOString().slice(0, 10) + 'T00:00:00Z') + 86_400_000 - server.clock.ms) /
+      1000,
+  );
 
 test('the 101st request of a day from one address is 429 until 00:00 UTC; a key continues; the count survives a restart', async () => {
   server.clock.set('2026-11-23T20:00:00.250Z');
   // A mix of answers: every one counts, 404s and 400s included.
-  const paths = ['/products', '/product/smartphone', '/product/no-such-product', '/spend?amount=0', '/nope', '/openapi.json', '/'];
+  const paths = [
+    '/products',
+    '/product/smartphone',
+    '/product/no-such-product',
+    '/spend?amount=0',
+    '/nope',
+    '/openapi.json',
+    '/',
+  ];
   for (let i = 1; i <= 100; i++) {
     if (i === 61) await server.restart();
     const res = await server.anon(paths[i % paths.length]!);
@@ -38,7 +50,9 @@ test('the 101st request of a day from one address is 429 until 00:00 UTC; a key 
   assert.equal(refused.headers.get('x-ratelimit-reset'), '14400');
 
   // A preflight is not counted and still answered.
-  const preflight = await server.request('OPTIONS', `${BASE}/products`, { headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+  const preflight = await server.request('OPTIONS', `${BASE}/products`, {
+    headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+  });
   assert.equal(preflight.status, 204);
 
   // A caller with a valid key is counted on the key, not the address.
@@ -69,7 +83,10 @@ test('a key has 10,000 a day of its own', async () => {
   const key = server.newKey();
   const first = await server.anon('/scenarios', { 'x-api-key': key });
   assert.equal(first.headers.get('x-ratelimit-remaining'), '9999');
-  const bucket = server.app.db.prepare("SELECT id FROM api_keys WHERE service = 'impact' ORDER BY id DESC LIMIT 1").pluck().get() as number;
+  const bucket = server.app.db
+    .prepare("SELECT id FROM api_keys WHERE service = 'impact' ORDER BY id DESC LIMIT 1")
+    .pluck()
+    .get() as number;
   // Spend the rest of the day's allowance directly in the limiter (10,000 HTTP requests would only be slow).
   const { IMPACT_LIMITS, keyBucket } = await import('../../../routes/impact/access.ts');
   for (let i = 1; i < 10_000; i++) server.app.ctx.limiter.take(keyBucket(bucket), IMPACT_LIMITS.key, server.clock.ms);

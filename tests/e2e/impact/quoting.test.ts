@@ -45,7 +45,11 @@ describe('licence composed from the sources used', () => {
     assert.notEqual(body.licence.name, 'CC BY 4.0');
     assert.match(body.licence.name, /SIPRI terms of use/);
     assert.match(body.licence.name, /Non-commercial/i);
-    assert.deepEqual(body.licence.terms.map((t: Json) => t.source), codes, 'one entry per source used');
+    assert.deepEqual(
+      body.licence.terms.map((t: Json) => t.source),
+      codes,
+      'one entry per source used',
+    );
     const sipri = body.licence.terms.find((t: Json) => t.source === 'sipri-aid');
     assert.equal(sipri.open, false);
     assert.match(sipri.reuse, /not covered by CC BY 4\.0/);
@@ -53,13 +57,19 @@ describe('licence composed from the sources used', () => {
     assert.match(gbd.reuse, /non-commercial purposes only/);
     const ucdp = body.licence.terms.find((t: Json) => t.source === 'ucdp-ged');
     assert.deepEqual([ucdp.open, /any purpose under CC BY 4\.0/.test(ucdp.reuse)], [true, true]);
-    const restricted = body.caveats.filter((c: Json) => c.code === 'usage_restriction').map((c: Json) => c.text).join(' ');
+    const restricted = body.caveats
+      .filter((c: Json) => c.code === 'usage_restriction')
+      .map((c: Json) => c.text)
+      .join(' ');
     assert.ok(restricted.includes('sipri-aid') && restricted.includes('gbd'), restricted);
   });
 
   test('a response that serves no figure is CC BY 4.0 with no source terms', async () => {
     const body = await data('/scenarios');
-    assert.deepEqual([body.licence.name, body.licence.open, body.licence.terms, body.licence.restrictions], ['CC BY 4.0', true, [], []]);
+    assert.deepEqual(
+      [body.licence.name, body.licence.open, body.licence.terms, body.licence.restrictions],
+      ['CC BY 4.0', true, [], []],
+    );
   });
 });
 
@@ -74,7 +84,10 @@ describe('runs listed whenever any scenario is published', () => {
   test('only S-RES published: /runs lists its run, per scenario; the index says S-RES has figures', async () => {
     const runs = (await partial.api('/runs')).json.data;
     const current = runs.runs.filter((r: Json) => r.current);
-    assert.deepEqual(current.map((r: Json) => [r.id, r.scenario]), [[3, 'S-RES']]);
+    assert.deepEqual(
+      current.map((r: Json) => [r.id, r.scenario]),
+      [[3, 'S-RES']],
+    );
     assert.equal(runs.runs.length, 5, 'every run ever published stays listed (each stays citable by id)');
     const res = runs.scenarios.find((s: Json) => s.code === 'S-RES');
     assert.deepEqual([res.current_run, res.runs], [3, [3]]);
@@ -82,7 +95,10 @@ describe('runs listed whenever any scenario is published', () => {
     for (const r of runs.runs) assert.equal((await partial.api(`/runs/${r.id}`)).status, 200, `run ${r.id} resolves`);
     const index = (await partial.api('/')).json.data;
     assert.equal(index.figures_published, true);
-    assert.deepEqual(index.scenarios.filter((s: Json) => s.figures_published).map((s: Json) => [s.code, s.run]), [['S-RES', 3]]);
+    assert.deepEqual(
+      index.scenarios.filter((s: Json) => s.figures_published).map((s: Json) => [s.code, s.run]),
+      [['S-RES', 3]],
+    );
   });
 
   test('nothing published: /runs is empty and the index says no scenario has figures', async () => {
@@ -113,26 +129,57 @@ test('400 for a missing parameter names it and what it accepts', async () => {
 
 test('q is counted in characters, not UTF-16 units', async () => {
   const emoji = '😀';
-  assert.equal((await server.api(`/search?q=${encodeURIComponent(emoji.repeat(64))}`)).status, 200, '64 characters (128 UTF-16 units) are accepted');
-  assert.equal((await server.api(`/search?q=${encodeURIComponent(emoji.repeat(65))}`)).status, 400, '65 characters are not');
-  assert.equal((await server.api(`/search?q=${encodeURIComponent(emoji)}`)).status, 400, 'one character is too short although it is two units');
+  assert.equal(
+    (await server.api(`/search?q=${encodeURIComponent(emoji.repeat(64))}`)).status,
+    200,
+    '64 characters (128 UTF-16 units) are accepted',
+  );
+  assert.equal(
+    (await server.api(`/search?q=${encodeURIComponent(emoji.repeat(65))}`)).status,
+    400,
+    '65 characters are not',
+  );
+  assert.equal(
+    (await server.api(`/search?q=${encodeURIComponent(emoji)}`)).status,
+    400,
+    'one character is too short although it is two units',
+  );
   assert.equal((await server.api(`/search?q=${encodeURIComponent('é'.repeat(64))}`)).status, 200);
 });
 
 /** Every link a response carries: `links` objects' values, `url` fields, homepages that are paths. */
 function linksIn(value: unknown, key = ''): string[] {
   if (Array.isArray(value)) return value.flatMap((v) => linksIn(v, key));
-  if (typeof value === 'string') return (key === 'url' || key === 'homepage' || key === 'links') && value.startsWith('/') ? [value] : [];
+  if (typeof value === 'string')
+    return (key === 'url' || key === 'homepage' || key === 'links') && value.startsWith('/') ? [value] : [];
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([k, v]) => linksIn(v, k === 'links' || key === 'links' ? 'links' : k));
 }
 
 test('every link in a response resolves on the server; the methodology document is the one its digest names', async () => {
-  const pages = ['/', '/products', '/product/smartphone', '/product/smartphone/contributions', '/product/smartphone/explain', '/compare?a=smartphone&b=laptop',
-    '/spend', '/material/cobalt', '/conflict/drc-east', '/country/COD', '/channel/C1', '/scenarios', '/runs', '/runs/1', '/methodology', '/sources', '/search?q=co'];
+  const pages = [
+    '/',
+    '/products',
+    '/product/smartphone',
+    '/product/smartphone/contributions',
+    '/product/smartphone/explain',
+    '/compare?a=smartphone&b=laptop',
+    '/spend',
+    '/material/cobalt',
+    '/conflict/drc-east',
+    '/country/COD',
+    '/channel/C1',
+    '/scenarios',
+    '/runs',
+    '/runs/1',
+    '/methodology',
+    '/sources',
+    '/search?q=co',
+  ];
   const seen = new Set<string>();
   for (const page of pages) {
-    for (const link of linksIn((await data(page)).data).concat(linksIn((await data(page)).sources, 'links'))) seen.add(link.split('#')[0]!);
+    for (const link of linksIn((await data(page)).data).concat(linksIn((await data(page)).sources, 'links')))
+      seen.add(link.split('#')[0]!);
   }
   assert.ok(seen.has('/impact/v1/methodology/v1'), 'the methodology document is linked');
   assert.ok([...seen].some((l) => l.startsWith('/impact/v1/runs/')));
@@ -146,8 +193,14 @@ test('every link in a response resolves on the server; the methodology document 
   const doc = await server.api('/methodology/v1');
   assert.match(doc.headers.get('content-type')!, /^text\/markdown/);
   assert.equal(createHash('sha256').update(doc.text).digest('hex'), methodology.document_sha256);
-  assert.equal(doc.text, readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'methodology', 'v1.md'), 'utf8'));
-  assert.ok(doc.text.includes('## The demo data set') || /demo data set/i.test(doc.text), 'the section the bill-of-materials links point at');
+  assert.equal(
+    doc.text,
+    readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'methodology', 'v1.md'), 'utf8'),
+  );
+  assert.ok(
+    doc.text.includes('## The demo data set') || /demo data set/i.test(doc.text),
+    'the section the bill-of-materials links point at',
+  );
   const bom = (await data('/product/smartphone')).data.bill_of_materials;
   assert.ok(bom.every((l: Json) => l.source.url === '/impact/v1/methodology/v1#the-demo-data-set'));
   assert.equal((await server.api('/methodology/v9')).status, 404);
@@ -155,10 +208,16 @@ test('every link in a response resolves on the server; the methodology document 
   assert.equal((await server.api('/methodology/v1', { 'if-none-match': doc.headers.get('etag')! })).status, 304);
 });
 
-test('reach ranks products per kg of product, unit stated, each figure its per-unit part divided by the product\'s mass', async () => {
+test("reach ranks products per kg of product, unit stated, each figure its per-unit part divided by the product's mass", async () => {
   const masses = new Map<string, number>();
   for (const p of (await data('/products')).data.products) masses.set(p.slug, p.unit_mass_g);
-  for (const path of ['/material/cobalt', '/conflict/drc-east', '/country/COD', '/channel/C2', '/material/gold?scenario=S-ARMS']) {
+  for (const path of [
+    '/material/cobalt',
+    '/conflict/drc-east',
+    '/country/COD',
+    '/channel/C2',
+    '/material/gold?scenario=S-ARMS',
+  ]) {
     const results = (await data(path)).data.results;
     assert.match(results.reach_order, /per kg of product/);
     for (const metric of ['deaths', 'injuries']) {
@@ -167,17 +226,26 @@ test('reach ranks products per kg of product, unit stated, each figure its per-u
       assert.equal(items[0].rank, 0);
       assert.equal(items[0].figure.unit, `${metric} per year`);
       const products = items.slice(1);
-      assert.deepEqual(products.map((r: Json) => r.rank), products.map((_: Json, i: number) => i + 1), `${path} ${metric}: ranks 1…`);
+      assert.deepEqual(
+        products.map((r: Json) => r.rank),
+        products.map((_: Json, i: number) => i + 1),
+        `${path} ${metric}: ranks 1…`,
+      );
       for (const r of products) {
         assert.equal(r.figure.unit, `${metric} per kg`, `${path} ${r.product.slug}`);
         assert.notEqual(r.per_unit.unit, undefined);
         const kg = masses.get(r.product.slug)! / 1000;
-        for (const q of ['low', 'median', 'high'] as const) assert.ok(close(r.figure[q], r.per_unit[q] / kg, 1e-12), `${path} ${r.product.slug} ${q}: per kg is per unit ÷ mass`);
+        for (const q of ['low', 'median', 'high'] as const)
+          assert.ok(
+            close(r.figure[q], r.per_unit[q] / kg, 1e-12),
+            `${path} ${r.product.slug} ${q}: per kg is per unit ÷ mass`,
+          );
       }
       const means = products.map((r: Json) => r.figure.central ?? null);
       // Ordered by the mean per kg: where centrals are served, they never increase down the list.
       const served = means.filter((x: number | null): x is number => x !== null);
-      for (let i = 1; i < served.length; i++) assert.ok(served[i]! <= served[i - 1]! * (1 + 1e-12), `${path} ${metric}: centrals per kg in order`);
+      for (let i = 1; i < served.length; i++)
+        assert.ok(served[i]! <= served[i - 1]! * (1 + 1e-12), `${path} ${metric}: centrals per kg in order`);
     }
   }
 });

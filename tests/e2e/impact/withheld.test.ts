@@ -19,7 +19,13 @@ const PATHS: Array<[string, (d: Json) => void]> = [
   ['/', (d) => assert.equal(d.figures_published, false)],
   ['/products', (d) => assert.equal(d.count, 48)],
   ['/products?sort=toll', (d) => assert.equal(d.sort, 'name', 'no order by figures while withheld')],
-  ['/product/smartphone', (d) => { assert.equal(d.bill_of_materials.length, 6); assert.ok(d.trace && d.raw_inputs.length > 0 && d.industries.length > 0); }],
+  [
+    '/product/smartphone',
+    (d) => {
+      assert.equal(d.bill_of_materials.length, 6);
+      assert.ok(d.trace && d.raw_inputs.length > 0 && d.industries.length > 0);
+    },
+  ],
   ['/product/smartphone/contributions?method=mrio', (d) => assert.equal(d.method, 'mrio')],
   ['/product/smartphone/explain', (d) => assert.equal(d.slug, 'smartphone')],
   ['/compare?a=smartphone&b=laptop', (d) => assert.equal(d.b.slug, 'laptop')],
@@ -36,9 +42,22 @@ const PATHS: Array<[string, (d: Json) => void]> = [
 ];
 
 /** Keys only a figure (or a result made of figures) has. */
-const FIGURE_FIELDS = ['"display":', '"central":', '"median":', '"grade":', '"deaths_per_unit":', '"breakdowns":', '"reach":', '"p_a_greater":'];
+const FIGURE_FIELDS = [
+  '"display":',
+  '"central":',
+  '"median":',
+  '"grade":',
+  '"deaths_per_unit":',
+  '"breakdowns":',
+  '"reach":',
+  '"p_a_greater":',
+];
 
-function assertWithheld(res: { status: number; json: Json; text: string; headers: Headers }, scenario: string, where: string) {
+function assertWithheld(
+  res: { status: number; json: Json; text: string; headers: Headers },
+  scenario: string,
+  where: string,
+) {
   assert.equal(res.status, 200, `${where}: ${res.text}`);
   const b = res.json;
   assert.equal(b.status, 'withheld', where);
@@ -52,7 +71,10 @@ function assertWithheld(res: { status: number; json: Json; text: string; headers
   assert.equal(b.citation.run_id, null, where);
   assert.equal(b.methodology_version, 'v1');
   assert.equal(b.data_version, 'demo-2026.1');
-  assert.ok(b.caveats.some((c: Json) => c.code === 'illustrative'), `${where}: the register is illustrative`);
+  assert.ok(
+    b.caveats.some((c: Json) => c.code === 'illustrative'),
+    `${where}: the register is illustrative`,
+  );
   assert.equal(res.headers.get('cache-control'), 'public, no-cache', `${where}: revalidate while withheld`);
   assert.match(res.headers.get('etag')!, /^"w-/);
   assert.deepEqual(figuresIn(b), [], `${where}: no Figure object`);
@@ -75,7 +97,8 @@ describe('the register alone (demo --no-publish): everything withheld', () => {
   }
 
   test('every scenario is withheld; a run id is 404 (none was published)', async () => {
-    for (const scenario of ['S-EVID', 'S-RES', 'S-ARMS', 'S-CONS']) assertWithheld(await server.api(`/product/steel?scenario=${scenario}`), scenario, scenario);
+    for (const scenario of ['S-EVID', 'S-RES', 'S-ARMS', 'S-CONS'])
+      assertWithheld(await server.api(`/product/steel?scenario=${scenario}`), scenario, scenario);
     assert.equal((await server.api('/runs/1')).status, 404);
   });
 });
@@ -87,17 +110,31 @@ describe('one scenario unpublished next to published ones', () => {
     server = await startImpactServer();
     const db = server.app.db;
     // Every number run 3 (S-RES) stored about the products and materials asked for below, as JSON prints it.
-    const numbers = db.prepare(`SELECT low, median, high, mean FROM impact_figures WHERE run_id = 3 AND subject_key IN ('smartphone', 'laptop', 'cobalt')
+    const numbers = db
+      .prepare(
+        `SELECT low, median, high, mean FROM impact_figures WHERE run_id = 3 AND subject_key IN ('smartphone', 'laptop', 'cobalt')
       UNION ALL SELECT low, median, high, mean FROM impact_contributions WHERE run_id = 3 AND product = 'smartphone'
       UNION ALL SELECT low, median, high, mean FROM impact_reach WHERE run_id = 3 AND subject_key IN ('cobalt', 'drc-east', 'COD', 'C1')
-      UNION ALL SELECT low * 1000, median * 1000, high * 1000, mean * 1000 FROM impact_spend WHERE run_id = 3`).raw().all() as number[][];
-    stored = [...new Set(numbers.flat().filter((x) => x !== 0).map((x) => JSON.stringify(x)))];
+      UNION ALL SELECT low * 1000, median * 1000, high * 1000, mean * 1000 FROM impact_spend WHERE run_id = 3`,
+      )
+      .raw()
+      .all() as number[][];
+    stored = [
+      ...new Set(
+        numbers
+          .flat()
+          .filter((x) => x !== 0)
+          .map((x) => JSON.stringify(x)),
+      ),
+    ];
     assert.ok(stored.length > 100);
     db.prepare("DELETE FROM impact_current_runs WHERE scenario = 'S-RES'").run();
   });
   after(() => server.cleanup());
 
-  for (const [path, facts] of PATHS.filter(([p]) => !['/', '/runs', '/methodology', '/sources', '/search?q=cobalt', '/scenarios'].includes(p))) {
+  for (const [path, facts] of PATHS.filter(
+    ([p]) => !['/', '/runs', '/methodology', '/sources', '/search?q=cobalt', '/scenarios'].includes(p),
+  )) {
     test(`${path} with scenario S-RES`, async () => {
       const res = await server.api(path + (path.includes('?') ? '&' : '?') + 'scenario=S-RES');
       assertWithheld(res, 'S-RES', path);
@@ -119,11 +156,19 @@ describe('one scenario unpublished next to published ones', () => {
     assert.equal(run.status, 200, 'a run that was published stays readable by id');
     assert.equal(run.json.status, 'withheld');
     assert.equal(run.json.data.run.current, false);
-    assert.equal((await server.api('/runs')).json.data.runs.length, 5, 'S-MAX is published: every published run is listed');
+    assert.equal(
+      (await server.api('/runs')).json.data.runs.length,
+      5,
+      'S-MAX is published: every published run is listed',
+    );
   });
 
   test(`publishing a run is served within ${STATE_TTL_MS} ms, without a restart`, async () => {
-    server.app.db.prepare("INSERT INTO impact_current_runs (scenario, run_id, published_at) VALUES ('S-RES', 3, '2026-11-22T10:00:00.000Z')").run();
+    server.app.db
+      .prepare(
+        "INSERT INTO impact_current_runs (scenario, run_id, published_at) VALUES ('S-RES', 3, '2026-11-22T10:00:00.000Z')",
+      )
+      .run();
     await sleep(STATE_TTL_MS + 100);
     const res = await server.api('/product/steel?scenario=S-RES');
     assert.equal(res.json.status, 'published');

@@ -4,7 +4,15 @@ import { test } from 'node:test';
 import { autoScale, linearScale, logScale, niceStep } from '../../../lib/explore/scale.ts';
 
 test('niceStep: 1, 2 or 5 times a power of ten, about a quarter of the top', () => {
-  const cases: Array<[number, number]> = [[10, 5], [4, 1], [7, 2], [1.9e-8, 5e-9], [3e-6, 1e-6], [0.3, 0.1], [100, 50]];
+  const cases: Array<[number, number]> = [
+    [10, 5],
+    [4, 1],
+    [7, 2],
+    [1.9e-8, 5e-9],
+    [3e-6, 1e-6],
+    [0.3, 0.1],
+    [100, 50],
+  ];
   for (const [max, step] of cases) assert.equal(niceStep(max), step, `max ${max}`);
 });
 

@@ -23,8 +23,15 @@ test('no folded form belongs to two groups (a later group would silently take it
 
 test('a word finds its group whatever its accents and case; other words find none', () => {
   const cases: Array<[string, string | undefined]> = [
-    ['hidrógeno', 'hydrogen'], ['HIDROGENO', 'hydrogen'], ['Hydrogen', 'hydrogen'], ['subvenciones', 'grant'],
-    ['Pymes', 'sme'], ['investigacion', 'research'], ['becas', 'fellowship'], ['vino', undefined], ['', undefined],
+    ['hidrógeno', 'hydrogen'],
+    ['HIDROGENO', 'hydrogen'],
+    ['Hydrogen', 'hydrogen'],
+    ['subvenciones', 'grant'],
+    ['Pymes', 'sme'],
+    ['investigacion', 'research'],
+    ['becas', 'fellowship'],
+    ['vino', undefined],
+    ['', undefined],
   ];
   for (const [word, first] of cases) assert.equal(glossaryGroup(word)?.en[0], first, word);
 });

@@ -4,14 +4,45 @@ import { canonicalJson, deriveDates, mergeCall, mergeProject } from '../../../li
 import type { CallRecord, ProjectRecord } from '../../../lib/funding/records.ts';
 
 const call = (over: Partial<CallRecord> = {}): CallRecord => ({
-  source: 'bdns', source_id: '912345', title: 'Ayudas', summary: 'Finalidad', body: 'Texto largo de la convocatoria',
-  funder: 'AEI', programme: null, country: 'ES', region: 'ES - ESPAÑA', url: 'https://x', published_on: '2026-11-03',
-  opening_on: '2026-11-04', cutoffs: [{ date: '2027-01-15', time: null }], deadline_text: null, time_zone: 'Europe/Madrid',
-  budget: 85_000_000, currency: 'EUR', language: 'es', source_status: 'open', bdns_id: '912345', personal_data: false, ...over,
+  source: 'bdns',
+  source_id: '912345',
+  title: 'Ayudas',
+  summary: 'Finalidad',
+  body: 'Texto largo de la convocatoria',
+  funder: 'AEI',
+  programme: null,
+  country: 'ES',
+  region: 'ES - ESPAÑA',
+  url: 'https://x',
+  published_on: '2026-11-03',
+  opening_on: '2026-11-04',
+  cutoffs: [{ date: '2027-01-15', time: null }],
+  deadline_text: null,
+  time_zone: 'Europe/Madrid',
+  budget: 85_000_000,
+  currency: 'EUR',
+  language: 'es',
+  source_status: 'open',
+  bdns_id: '912345',
+  personal_data: false,
+  ...over,
 });
 const project = (over: Partial<ProjectRecord> = {}): ProjectRecord => ({
-  source_id: '1', acronym: 'A', title: 'T', topic: 'X', status: 'SIGNED', start_date: '2026-01-01', end_date: null, total_cost: 1,
-  ec_contribution: 1, framework: 'HORIZON', coordinator: 'ACME SA', coordinator_country: 'ES', url: 'u', personal_data: false, ...over,
+  source_id: '1',
+  acronym: 'A',
+  title: 'T',
+  topic: 'X',
+  status: 'SIGNED',
+  start_date: '2026-01-01',
+  end_date: null,
+  total_cost: 1,
+  ec_contribution: 1,
+  framework: 'HORIZON',
+  coordinator: 'ACME SA',
+  coordinator_country: 'ES',
+  url: 'u',
+  personal_data: false,
+  ...over,
 });
 
 test('mergeCall is the identity when a record meets itself', () => {
@@ -19,7 +50,16 @@ test('mergeCall is the identity when a record meets itself', () => {
 });
 
 test('mergeCall: a list item (nulls, no cut-offs) never wipes what a detail read filled', () => {
-  const listItem = call({ summary: null, body: null, region: null, opening_on: null, cutoffs: [], budget: null, currency: null, source_status: null });
+  const listItem = call({
+    summary: null,
+    body: null,
+    region: null,
+    opening_on: null,
+    cutoffs: [],
+    budget: null,
+    currency: null,
+    source_status: null,
+  });
   assert.deepEqual(mergeCall(call(), listItem), call());
 });
 
@@ -29,13 +69,30 @@ test('mergeCall: a period block missing keeps both cut-offs and words; new words
   const merged = mergeCall(call(), call({ cutoffs: [], deadline_text: '10 días hábiles' }));
   assert.deepEqual([merged.cutoffs, merged.deadline_text], [[{ date: '2027-01-15', time: null }], '10 días hábiles']);
   const dated = mergeCall(words, call({ cutoffs: [{ date: '2027-02-01', time: null }], deadline_text: null }));
-  assert.deepEqual([dated.cutoffs, dated.deadline_text], [[{ date: '2027-02-01', time: null }], null], 'a date from the source replaces the words');
+  assert.deepEqual(
+    [dated.cutoffs, dated.deadline_text],
+    [[{ date: '2027-02-01', time: null }], null],
+    'a date from the source replaces the words',
+  );
 });
 
 test('mergeCall: new cut-offs replace old ones but keep a time stated for the same day', () => {
-  const stored = call({ cutoffs: [{ date: '2026-09-15', time: '17:00' }, { date: '2027-01-20', time: '17:00' }] });
-  const dateOnly = call({ cutoffs: [{ date: '2027-01-20', time: null }, { date: '2027-05-04', time: null }] });
-  assert.deepEqual(mergeCall(stored, dateOnly).cutoffs, [{ date: '2027-01-20', time: '17:00' }, { date: '2027-05-04', time: null }]);
+  const stored = call({
+    cutoffs: [
+      { date: '2026-09-15', time: '17:00' },
+      { date: '2027-01-20', time: '17:00' },
+    ],
+  });
+  const dateOnly = call({
+    cutoffs: [
+      { date: '2027-01-20', time: null },
+      { date: '2027-05-04', time: null },
+    ],
+  });
+  assert.deepEqual(mergeCall(stored, dateOnly).cutoffs, [
+    { date: '2027-01-20', time: '17:00' },
+    { date: '2027-05-04', time: null },
+  ]);
   const restated = call({ cutoffs: [{ date: '2027-01-20', time: '12:00' }] });
   assert.deepEqual(mergeCall(stored, restated).cutoffs, [{ date: '2027-01-20', time: '12:00' }], 'a stated time wins');
 });
@@ -64,8 +121,15 @@ test('canonicalJson sorts object keys at every depth, keeps array order', () => 
 });
 
 test('deriveDates: the next cut-off still open, else the last; closes_at is the last cut-off', () => {
-  const c = { time_zone: 'Europe/Brussels' as const, opening_on: '2026-06-16',
-    cutoffs: [{ date: '2026-09-15', time: '17:00' }, { date: '2027-01-20', time: '17:00' }, { date: '2027-05-04', time: null }] };
+  const c = {
+    time_zone: 'Europe/Brussels' as const,
+    opening_on: '2026-06-16',
+    cutoffs: [
+      { date: '2026-09-15', time: '17:00' },
+      { date: '2027-01-20', time: '17:00' },
+      { date: '2027-05-04', time: null },
+    ],
+  };
   const cases: Array<[string, string, string | null]> = [
     ['2026-11-22T10:00:00Z', '2027-01-20', '17:00'],
     ['2027-01-20T15:59:00Z', '2027-01-20', '17:00'],
@@ -80,6 +144,10 @@ test('deriveDates: the next cut-off still open, else the last; closes_at is the 
     assert.equal(d.closes_at, Date.parse('2027-05-04T22:00:00Z'));
     assert.equal(d.opens_at, Date.parse('2026-06-15T22:00:00Z'));
   }
-  assert.deepEqual(deriveDates({ time_zone: 'Europe/Madrid', opening_on: null, cutoffs: [] }, 0),
-    { deadline: null, deadline_time: null, opens_at: null, closes_at: null });
+  assert.deepEqual(deriveDates({ time_zone: 'Europe/Madrid', opening_on: null, cutoffs: [] }, 0), {
+    deadline: null,
+    deadline_time: null,
+    opens_at: null,
+    closes_at: null,
+  });
 });

@@ -8,9 +8,31 @@ import { ImportFormatError } from '../../../lib/funding/records.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'funding');
 const read = (p: string) => readFileSync(join(FIXTURES, p), 'utf8');
-const HEADER = 'id;acronym;status;title;startDate;endDate;totalCost;ecMaxContribution;legalBasis;topics;ecSignatureDate;frameworkProgramme;masterCall;subCall;fundingScheme;nature;objective;contentUpdateDate;rcn;grantDoi';
+const HEADER =
+  'id;acronym;status;title;startDate;endDate;totalCost;ecMaxContribution;legalBasis;topics;ecSignatureDate;frameworkProgramme;masterCall;subCall;fundingScheme;nature;objective;contentUpdateDate;rcn;grantDoi';
 const row = (over: Record<number, string> = {}) => {
-  const f = ['101000001', 'ACR', 'SIGNED', 'A title', '2026-01-01', '2028-12-31', '1000', '800', 'LB', 'HORIZON-X-01', '', 'HORIZON', '', '', 'RIA', '', 'Objective', '', '1', ''];
+  const f = [
+    '101000001',
+    'ACR',
+    'SIGNED',
+    'A title',
+    '2026-01-01',
+    '2028-12-31',
+    '1000',
+    '800',
+    'LB',
+    'HORIZON-X-01',
+    '',
+    'HORIZON',
+    '',
+    '',
+    'RIA',
+    '',
+    'Objective',
+    '',
+    '1',
+    '',
+  ];
   for (const [i, v] of Object.entries(over)) f[Number(i)] = v;
   return f.join(';');
 };
@@ -27,21 +49,44 @@ test('parseCsv: quoting rules, tolerant of unescaped quotes', () => {
     ['"so-called ""nature-based""";x', [['so-called "nature-based"', 'x']]],
     ['plain "quoted" word;x', [['plain "quoted" word', 'x']]],
     ['"";""', [['', '']]],
-    ['a;b\r\nc;d\r\n', [['a', 'b'], ['c', 'd']]],
-    ['\uFEFFid;name\n1;x', [['id', 'name'], ['1', 'x']]],
+    [
+      'a;b\r\nc;d\r\n',
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+    ],
+    [
+      '\uFEFFid;name\n1;x',
+      [
+        ['id', 'name'],
+        ['1', 'x'],
+      ],
+    ],
     ['a\n\nb', [['a'], ['b']]],
     ['"unterminated;x', [['unterminated;x']]],
   ];
-  for (const [input, expected] of cases) assert.deepEqual(parseCsv(input).map((r) => r.fields), expected, JSON.stringify(input));
+  for (const [input, expected] of cases)
+    assert.deepEqual(
+      parseCsv(input).map((r) => r.fields),
+      expected,
+      JSON.stringify(input),
+    );
 });
 
 test('parseCsv: each row knows the line it starts on, even after a line break inside a field', () => {
   const rows = parseCsv('h1;h2\n"two\nlines";x\nlast;y\n');
-  assert.deepEqual(rows.map((r) => r.line), [1, 2, 4]);
+  assert.deepEqual(
+    rows.map((r) => r.line),
+    [1, 2, 4],
+  );
 });
 
 test('CORDIS fixture: every row read, unescaped quotes and separators inside quotes survive', () => {
-  const { projects, coordinatorsKnown } = parseCordis({ project: read('cordis/project.csv'), organization: read('cordis/organization.csv') });
+  const { projects, coordinatorsKnown } = parseCordis({
+    project: read('cordis/project.csv'),
+    organization: read('cordis/organization.csv'),
+  });
   assert.equal(coordinatorsKnown, true);
   assert.equal(projects.length, 6);
   const by = new Map(projects.map((p) => [p.source_id, p]));
@@ -50,14 +95,20 @@ test('CORDIS fixture: every row read, unescaped quotes and separators inside quo
   assert.equal(steppe.topic, 'LIFE-2025-SAP-NAT', 'topics is the SEDIA topic id: the join to EU calls');
   assert.equal(steppe.total_cost, 4875320.5, 'decimal comma');
   assert.equal(steppe.ec_contribution, 2925192.3);
-  assert.deepEqual([steppe.start_date, steppe.end_date, steppe.status, steppe.framework], ['2026-02-01', '2031-01-31', 'SIGNED', 'LIFE']);
+  assert.deepEqual(
+    [steppe.start_date, steppe.end_date, steppe.status, steppe.framework],
+    ['2026-02-01', '2031-01-31', 'SIGNED', 'LIFE'],
+  );
   assert.equal(steppe.url, 'https://cordis.europa.eu/project/id/101148213');
   assert.equal(by.get('101091234')!.topic, 'HORIZON-CL4-2022-DIGITAL-EMERGING-01-12');
   assert.ok(projects.every((p) => !p.personal_data));
 });
 
 test('CORDIS fixture: coordinators named, natural persons withheld (name and country)', () => {
-  const { projects, coordinatorsWithheld } = parseCordis({ project: read('cordis/project.csv'), organization: read('cordis/organization.csv') });
+  const { projects, coordinatorsWithheld } = parseCordis({
+    project: read('cordis/project.csv'),
+    organization: read('cordis/organization.csv'),
+  });
   const coord = Object.fromEntries(projects.map((p) => [p.source_id, [p.coordinator, p.coordinator_country]]));
   assert.deepEqual(coord, {
     '101148213': ['SOCIEDAD ESPAÑOLA DE ORNITOLOGIA', 'ES'], // OTH, but a G… association VAT: kept
@@ -94,7 +145,8 @@ test('coordinatorIsPerson: the documented rule', () => {
     ['', 'PRC', 'Ana Labrador Ruiz', true], // a surname is not "lab"
     ['', 'OTH', 'José Álvarez', true],
   ];
-  for (const [vat, type, name, expected] of cases) assert.equal(coordinatorIsPerson(vat, type, name), expected, `${vat} ${type} ${name}`);
+  for (const [vat, type, name, expected] of cases)
+    assert.equal(coordinatorIsPerson(vat, type, name), expected, `${vat} ${type} ${name}`);
 });
 
 test('without organization.csv no coordinator is known', () => {
@@ -105,8 +157,16 @@ test('without organization.csv no coordinator is known', () => {
 });
 
 test('a project about a person (a DNI in its title or objective) is flagged', () => {
-  const text = [HEADER, row({ 3: 'Ayuda a 12345678Z' }), row({ 0: '101000002', 16: 'Grant to ***4821**' }), row({ 0: '101000003' })].join('\n');
-  assert.deepEqual(parseCordis({ project: text }).projects.map((p) => p.personal_data), [true, true, false]);
+  const text = [
+    HEADER,
+    row({ 3: 'Ayuda a 12345678Z' }),
+    row({ 0: '101000002', 16: 'Grant to ***4821**' }),
+    row({ 0: '101000003' }),
+  ].join('\n');
+  assert.deepEqual(
+    parseCordis({ project: text }).projects.map((p) => p.personal_data),
+    [true, true, false],
+  );
 });
 
 test('malformed CORDIS input is refused naming the line and project', () => {
@@ -120,8 +180,14 @@ test('malformed CORDIS input is refused naming the line and project', () => {
     ['', /^project\.csv: the file is empty/],
   ];
   for (const [text, expected] of cases) {
-    assert.throws(() => parseCordis({ project: text }), (e: unknown) => e instanceof ImportFormatError && expected.test(e.message), String(expected));
+    assert.throws(
+      () => parseCordis({ project: text }),
+      (e: unknown) => e instanceof ImportFormatError && expected.test(e.message),
+      String(expected),
+    );
   }
-  assert.throws(() => parseCordis({ project: [HEADER, row()].join('\n'), organization: 'projectID;name\n1;x' }),
-    /organization\.csv header: missing column role/);
+  assert.throws(
+    () => parseCordis({ project: [HEADER, row()].join('\n'), organization: 'projectID;name\n1;x' }),
+    /organization\.csv header: missing column role/,
+  );
 });

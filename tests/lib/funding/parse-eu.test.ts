@@ -17,10 +17,20 @@ test('bulk grantsTenders.json: grants imported, tenders skipped, programme from 
   assert.ok(!calls_.has('EC-CNECT/2026/OP/0034'), 'the tender (type 0) is skipped');
   assert.equal(calls.length, 8);
   const cl5 = calls_.get('HORIZON-CL5-2027-D3-01-05')!;
-  assert.equal(cl5.url, 'https://ec.europa.eu/info/funding-tenders/opportunities/portal/screen/opportunities/topic-details/HORIZON-CL5-2027-D3-01-05');
+  assert.equal(
+    cl5.url,
+    'https://ec.europa.eu/info/funding-tenders/opportunities/portal/screen/opportunities/topic-details/HORIZON-CL5-2027-D3-01-05',
+  );
   assert.equal(cl5.programme, 'Horizon Europe (HORIZON)');
-  assert.equal(calls_.get('EU4H-2026-PJ-02')!.programme, 'EU4Health Programme (EU4H)', 'programme id 43332642 is EU4Health here');
-  assert.deepEqual([cl5.country, cl5.time_zone, cl5.funder, cl5.language], ['EU', 'Europe/Brussels', 'European Commission', 'en']);
+  assert.equal(
+    calls_.get('EU4H-2026-PJ-02')!.programme,
+    'EU4Health Programme (EU4H)',
+    'programme id 43332642 is EU4Health here',
+  );
+  assert.deepEqual(
+    [cl5.country, cl5.time_zone, cl5.funder, cl5.language],
+    ['EU', 'Europe/Brussels', 'European Commission', 'en'],
+  );
   assert.deepEqual([cl5.published_on, cl5.opening_on], ['2026-05-12', '2026-09-16']);
   assert.match(cl5.body!, /Sustainable, secure and competitive energy supply/);
   assert.match(cl5.body!, /Thermal energy storage/);
@@ -29,7 +39,9 @@ test('bulk grantsTenders.json: grants imported, tenders skipped, programme from 
 test('bulk: deadlines are date-only (the UTC date, no time), sorted; status kept as the source says', () => {
   const calls = byId(parseEu(read('eu/grantsTenders.json')).calls);
   assert.deepEqual(calls.get('HORIZON-CL4-2027-DIGITAL-EMERGING-01-12')!.cutoffs, [
-    { date: '2026-09-15', time: null }, { date: '2027-01-20', time: null }, { date: '2027-05-04', time: null },
+    { date: '2026-09-15', time: null },
+    { date: '2027-01-20', time: null },
+    { date: '2027-05-04', time: null },
   ]);
   const life = calls.get('LIFE-2025-SAP-NAT')!;
   assert.deepEqual(life.cutoffs, [{ date: '2025-09-23', time: null }]);
@@ -39,15 +51,26 @@ test('bulk: deadlines are date-only (the UTC date, no time), sorted; status kept
 });
 
 test('bulk: a bare array of records is read too; AGRIP-MULTI-2021-IM 2021-05-11T00:00Z is 11 May', () => {
-  const { format, calls } = parseEu(JSON.stringify([{ type: 1, identifier: 'AGRIP-MULTI-2021-IM', title: 'Multi programmes', deadlineDatesLong: [1620691200000] }]));
+  const { format, calls } = parseEu(
+    JSON.stringify([
+      { type: 1, identifier: 'AGRIP-MULTI-2021-IM', title: 'Multi programmes', deadlineDatesLong: [1620691200000] },
+    ]),
+  );
   assert.equal(format, 'grantsTenders');
   assert.deepEqual(calls[0]!.cutoffs, [{ date: '2021-05-11', time: null }]);
 });
 
 test('bulk: a bad value is refused naming the record', () => {
-  const bad = { fundingData: { GrantTenderObj: [{ type: 1, identifier: 'HORIZON-X-1', title: 'T', deadlineDatesLong: ['soon'] }] } };
-  assert.throws(() => parseEu(JSON.stringify(bad)), (e: unknown) =>
-    e instanceof ImportFormatError && e.message === 'fundingData.GrantTenderObj[0] (identifier HORIZON-X-1): deadlineDatesLong[0] is not a date ("soon")');
+  const bad = {
+    fundingData: { GrantTenderObj: [{ type: 1, identifier: 'HORIZON-X-1', title: 'T', deadlineDatesLong: ['soon'] }] },
+  };
+  assert.throws(
+    () => parseEu(JSON.stringify(bad)),
+    (e: unknown) =>
+      e instanceof ImportFormatError &&
+      e.message ===
+        'fundingData.GrantTenderObj[0] (identifier HORIZON-X-1): deadlineDatesLong[0] is not a date ("soon")',
+  );
   const noId = { fundingData: { GrantTenderObj: [{ type: 1, title: 'T' }] } };
   assert.throws(() => parseEu(JSON.stringify(noId)), /fundingData\.GrantTenderObj\[0\]: identifier is missing/);
 });
@@ -55,8 +78,12 @@ test('bulk: a bad value is refused naming the record', () => {
 test('SEDIA: one call per identifier, English preferred, else the first hit', () => {
   const { format, calls } = parseEu(read('eu/sedia-search.json'));
   assert.equal(format, 'sedia');
-  assert.deepEqual(calls.map((c) => c.source_id).sort(),
-    ['CERV-2027-CHILD', 'DIGITAL-2026-EDIH-AC-08', 'HORIZON-CL4-2027-DIGITAL-EMERGING-01-12', 'HORIZON-MSCA-2026-PF-01-01']);
+  assert.deepEqual(calls.map((c) => c.source_id).sort(), [
+    'CERV-2027-CHILD',
+    'DIGITAL-2026-EDIH-AC-08',
+    'HORIZON-CL4-2027-DIGITAL-EMERGING-01-12',
+    'HORIZON-MSCA-2026-PF-01-01',
+  ]);
   const by = byId(calls);
   const a = by.get('HORIZON-CL4-2027-DIGITAL-EMERGING-01-12')!;
   assert.equal(a.language, 'en', 'the English hit wins although the German one comes first');
@@ -110,9 +137,14 @@ test('brusselsCutoff: the Brussels day of an instant, and a time only when one i
     ['2026-12-31T16:00:00Z', '2026-12-31', '17:00'],
     ['2026-12-31T17:00:00+01:00', '2026-12-31', '17:00'],
   ];
-  for (const [instant, date, time] of cases) assert.deepEqual(brusselsCutoff(instant, 'r', 'f'), { date, time }, instant);
+  for (const [instant, date, time] of cases)
+    assert.deepEqual(brusselsCutoff(instant, 'r', 'f'), { date, time }, instant);
   for (const bad of ['31/12/2026', '2026-12-31', '', 'tomorrow', '2026-02-30T10:00:00Z']) {
-    assert.throws(() => brusselsCutoff(bad, 'results[0] (identifier X)', 'deadlineDate'), /results\[0\] \(identifier X\): deadlineDate is not a date/, bad);
+    assert.throws(
+      () => brusselsCutoff(bad, 'results[0] (identifier X)', 'deadlineDate'),
+      /results\[0\] \(identifier X\): deadlineDate is not a date/,
+      bad,
+    );
   }
 });
 
@@ -125,15 +157,28 @@ test('statedTime reads the deadline hour the topic text gives, in English, Spani
 });
 
 test('SEDIA: a malformed topic is refused naming the record', () => {
-  assert.throws(() => parseEu(read('malformed/eu-sedia-bad-deadline.json')), (e: unknown) =>
-    e instanceof ImportFormatError &&
-    e.record === 'results[1] (identifier HORIZON-MSCA-2026-PF-01-01)' && /deadlineDate is not a date/.test(e.message));
+  assert.throws(
+    () => parseEu(read('malformed/eu-sedia-bad-deadline.json')),
+    (e: unknown) =>
+      e instanceof ImportFormatError &&
+      e.record === 'results[1] (identifier HORIZON-MSCA-2026-PF-01-01)' &&
+      /deadlineDate is not a date/.test(e.message),
+  );
   assert.throws(() => parseEu(JSON.stringify({ results: [{ language: 'en' }] })), /results\[0\]: metadata is missing/);
-  assert.throws(() => parseEu(JSON.stringify({ results: [{ metadata: { title: ['x'] } }] })), /results\[0\]: metadata.identifier is missing/);
+  assert.throws(
+    () => parseEu(JSON.stringify({ results: [{ metadata: { title: ['x'] } }] })),
+    /results\[0\]: metadata.identifier is missing/,
+  );
 });
 
 test('a file in neither format, or not JSON, is a format error', () => {
-  for (const text of [read('malformed/eu-neither.json'), '{"results": 3}', '"text"', '{not json', '[{"metadata":{}}]']) {
+  for (const text of [
+    read('malformed/eu-neither.json'),
+    '{"results": 3}',
+    '"text"',
+    '{not json',
+    '[{"metadata":{}}]',
+  ]) {
     assert.throws(() => parseEu(text), ImportFormatError, text.slice(0, 30));
   }
 });

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { classifyTaxId, findPersonalId, namesIndividual, normaliseTaxId, personalDataFinding } from '../../../lib/funding/personal-data.ts';
+import {
+  classifyTaxId,
+  findPersonalId,
+  namesIndividual,
+  normaliseTaxId,
+  personalDataFinding,
+} from '../../../lib/funding/personal-data.ts';
 
 test('classifyTaxId: natural persons by prefix; E… and anything unrecognised count as persons', () => {
   const cases: Array<[string, 'natural' | 'legal', string]> = [
@@ -80,14 +86,30 @@ test('namesIndividual: an honorific before a name, not places named Don/Doña', 
 // Real-format titles (BDNS descripcion, BOE titulo): true and false positives of the whole rule.
 test('personalDataFinding: persons withheld, organisations, places and works named after people kept', () => {
   const cases: Array<[string, string | null, string]> = [
-    ['Concesión directa de subvención a Dña. María ZZPERSONAFISICA Castro para la rehabilitación de su vivienda', 'honorific', 'BDNS list title, Dña. and a name, no NIF'],
-    ['Subvención nominativa a favor de D. Ernesto ZZPERSONAFISICA Gil para la edición de su obra', 'honorific', 'nominativa a favor de D.'],
-    ['SUBVENCIÓN NOMINATIVA A FAVOR DE DON ANTONIO ZZPERSONAFISICA RUIZ', 'honorific', 'all capitals, bare DON with name and surname'],
+    [
+      'Concesión directa de subvención a Dña. María ZZPERSONAFISICA Castro para la rehabilitación de su vivienda',
+      'honorific',
+      'BDNS list title, Dña. and a name, no NIF',
+    ],
+    [
+      'Subvención nominativa a favor de D. Ernesto ZZPERSONAFISICA Gil para la edición de su obra',
+      'honorific',
+      'nominativa a favor de D.',
+    ],
+    [
+      'SUBVENCIÓN NOMINATIVA A FAVOR DE DON ANTONIO ZZPERSONAFISICA RUIZ',
+      'honorific',
+      'all capitals, bare DON with name and surname',
+    ],
     ['Ayuda a Doña Carmen Ruiz Pérez por su trayectoria', 'honorific', 'bare Doña before a full name'],
     ['Premio extraordinario concedido a la Sra. Lucía Gómez', 'honorific', 'Sra.'],
     ['Resolución por la que se concede a Sr. D. Pablo Ortega una ayuda', 'honorific', 'Sr. D.'],
     ['Subvención a Dª Rosa Martín para estudios', 'honorific', 'Dª'],
-    ['Concesión directa de una subvención a José Antonio Pérez Vidal para gastos de desplazamiento', 'named_beneficiary', 'direct grant, given name'],
+    [
+      'Concesión directa de una subvención a José Antonio Pérez Vidal para gastos de desplazamiento',
+      'named_beneficiary',
+      'direct grant, given name',
+    ],
     ['Ayuda a favor de María del Mar López García', 'named_beneficiary', 'a favor de, given name'],
     ['Concesión directa a D. Lorenzo Vidal, con NIF ***4821**, para obras', 'id_number', 'masked NIF'],
     ['Beneficiario con DNI 12345678Z', 'id_number', 'DNI'],
@@ -95,7 +117,11 @@ test('personalDataFinding: persons withheld, organisations, places and works nam
     // false positives the rule must not make
     ['Subvención nominativa a la Fundación Doña Juana para su programa de becas', null, 'Fundación Doña Juana'],
     ['Convocatoria del Premio Don Quijote de periodismo 2027', null, 'Premio Don Quijote'],
-    ['Subvención directa al Ayuntamiento de Don Benito para la mejora de caminos rurales', null, 'Ayuntamiento de Don Benito'],
+    [
+      'Subvención directa al Ayuntamiento de Don Benito para la mejora de caminos rurales',
+      null,
+      'Ayuntamiento de Don Benito',
+    ],
     ['AYUNTAMIENTO DE DON BENITO. Bases y convocatoria de ayudas al comercio local', null, 'all capitals place'],
     ['Ayudas a las asociaciones vecinales de Doña Mencía 2027', null, 'vecinos de Doña Mencía'],
     ['Obras en la Calle Don Pelayo y la Plaza Doña Urraca García', null, 'streets'],
@@ -103,24 +129,56 @@ test('personalDataFinding: persons withheld, organisations, places and works nam
     ['Colegio Sra. de las Mercedes: ayudas de comedor', null, 'school named Sra. de'],
     ['Convenio con el Sr. Alcalde-Presidente del Ayuntamiento de Lugo', null, 'an office, not a person'],
     ['Subvención a favor de Cruz Roja Española para atención humanitaria', null, 'a favor de an organisation'],
-    ['Concesión directa de subvención a la Federación Española de Municipios y Provincias', null, 'direct grant to an organisation'],
+    [
+      'Concesión directa de subvención a la Federación Española de Municipios y Provincias',
+      null,
+      'direct grant to an organisation',
+    ],
     ['Ayudas para PERSONAS FÍSICAS QUE DESARROLLAN ACTIVIDAD ECONÓMICA', null, 'eligibility, not a person'],
     ['Real Decreto 691/2021, de 3 de agosto (R.D. 691/2021)', null, 'R.D. is not D.'],
     ['Plan D. de apoyo al comercio', null, 'D. before lower case'],
     ['Ph.D. Programme Support Actions 2027', null, 'Ph.D. is not D.'],
-    ['Concesión directa de subvención a Santiago de Compostela Turismo para el Xacobeo 2027', null, 'a town named like a person'],
+    [
+      'Concesión directa de subvención a Santiago de Compostela Turismo para el Xacobeo 2027',
+      null,
+      'a town named like a person',
+    ],
     ['Subvención nominativa a favor de Pedro Muñoz (Ciudad Real) para su feria', null, 'Pedro Muñoz, a town'],
     ['Proyectos de I+D. Programa Estatal de Investigación', null, 'I+D. is not D.'],
-    ['Concesión directa de ayudas a las personas físicas afectadas por la DANA', null, 'a direct grant to unnamed persons is a programme'],
+    [
+      'Concesión directa de ayudas a las personas físicas afectadas por la DANA',
+      null,
+      'a direct grant to unnamed persons is a programme',
+    ],
     ['SUBVENCIÓN NOMINATIVA A DÑA. LUCÍA PÉREZ SANZ', 'honorific', 'DÑA. in capitals'],
     ['Ayudas en la comarca de Don Benito-Villanueva', null, 'de Don Benito'],
   ];
-  for (const [title, rule, why] of cases) assert.equal(personalDataFinding({ title })?.rule ?? null, rule, `${why}: ${title}`);
+  for (const [title, rule, why] of cases)
+    assert.equal(personalDataFinding({ title })?.rule ?? null, rule, `${why}: ${title}`);
 });
 
 test('personalDataFinding reads summary and body too, and names the field', () => {
-  assert.deepEqual(personalDataFinding({ title: 'Ayudas al comercio 2027', summary: null, body: 'Beneficiaria: Dña. Elena Sanz Mora' }), { rule: 'honorific', field: 'body' });
+  assert.deepEqual(
+    personalDataFinding({
+      title: 'Ayudas al comercio 2027',
+      summary: null,
+      body: 'Beneficiaria: Dña. Elena Sanz Mora',
+    }),
+    { rule: 'honorific', field: 'body' },
+  );
   // A direct grant named by tipoConvocatoria in the body makes "a <given name> <surname>" a beneficiary.
-  assert.deepEqual(personalDataFinding({ title: 'Subvención a Pedro Sánchez Gil para su tesis', body: 'Concesión directa - instrumental' }), { rule: 'named_beneficiary', field: 'title' });
-  assert.equal(personalDataFinding({ title: 'Subvención a Pedro Sánchez Gil para su tesis', body: 'Concurrencia competitiva - canónica' }), null);
+  assert.deepEqual(
+    personalDataFinding({
+      title: 'Subvención a Pedro Sánchez Gil para su tesis',
+      body: 'Concesión directa - instrumental',
+    }),
+    { rule: 'named_beneficiary', field: 'title' },
+  );
+  assert.equal(
+    personalDataFinding({
+      title: 'Subvención a Pedro Sánchez Gil para su tesis',
+      body: 'Concurrencia competitiva - canónica',
+    }),
+    null,
+  );
 });

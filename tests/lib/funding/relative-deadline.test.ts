@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addBusinessDays, isBusinessDay, nextBusinessDay, SPAIN_NATIONAL_HOLIDAYS } from '../../../lib/funding/holidays.ts';
+import {
+  addBusinessDays,
+  isBusinessDay,
+  nextBusinessDay,
+  SPAIN_NATIONAL_HOLIDAYS,
+} from '../../../lib/funding/holidays.ts';
 import { deadlineFromText, periodEnd, readRelativePeriod } from '../../../lib/funding/relative-deadline.ts';
 
 test('the holiday data: each year has its source and nine or more national days, none of them a duplicate', () => {
@@ -49,17 +54,41 @@ test('periodEnd: naturales, hábiles and months, with art. 30.5 (an inhábil las
 
 test('readRelativePeriod: numbers in words and digits, units, and which publication the text means', () => {
   const cases: Array<[string, null | [number, string, string]]> = [
-    ['con un plazo de presentación de treinta días naturales desde el día siguiente al de esta publicación.', [30, 'días naturales', 'this']],
-    ['15 días hábiles a contar desde el día siguiente al de la publicación del extracto en el Diari Oficial de la Generalitat de Catalunya', [15, 'días hábiles', 'regional']],
-    ['Veinte días hábiles a contar desde el día siguiente al de la publicación del extracto de la convocatoria en el Boletín Oficial del Estado', [20, 'días hábiles', 'boe']],
-    ['El plazo será de quince (15) días hábiles contados a partir del día siguiente a la publicación de este extracto en el BOE.', [15, 'días hábiles', 'boe']],
+    [
+      'con un plazo de presentación de treinta días naturales desde el día siguiente al de esta publicación.',
+      [30, 'días naturales', 'this'],
+    ],
+    [
+      '15 días hábiles a contar desde el día siguiente al de la publicación del extracto en el Diari Oficial de la Generalitat de Catalunya',
+      [15, 'días hábiles', 'regional'],
+    ],
+    [
+      'Veinte días hábiles a contar desde el día siguiente al de la publicación del extracto de la convocatoria en el Boletín Oficial del Estado',
+      [20, 'días hábiles', 'boe'],
+    ],
+    [
+      'El plazo será de quince (15) días hábiles contados a partir del día siguiente a la publicación de este extracto en el BOE.',
+      [15, 'días hábiles', 'boe'],
+    ],
     ['un mes desde el día siguiente a la publicación del extracto', [1, 'meses', 'extract']],
     ['Dos meses a partir del día siguiente al de la publicación en el BOCM', [2, 'meses', 'regional']],
-    ['10 días desde el día siguiente a la publicación en el Boletín Oficial de la Provincia de Zaragoza', [10, 'días hábiles', 'regional']],
+    [
+      '10 días desde el día siguiente a la publicación en el Boletín Oficial de la Provincia de Zaragoza',
+      [10, 'días hábiles', 'regional'],
+    ],
     ['veintiún días naturales desde el día siguiente a su publicación', [21, 'días naturales', 'unspecified']],
-    ['dentro de los treinta días naturales siguientes al de la publicación de esta resolución en el BOE', [30, 'días naturales', 'boe']],
-    ['El plazo será de un (1) mes contado desde el día siguiente al de la publicación del presente extracto', [1, 'meses', 'this']],
-    ['plazo de diez días, a contar desde el siguiente al de la publicación de este anuncio', [10, 'días hábiles', 'this']],
+    [
+      'dentro de los treinta días naturales siguientes al de la publicación de esta resolución en el BOE',
+      [30, 'días naturales', 'boe'],
+    ],
+    [
+      'El plazo será de un (1) mes contado desde el día siguiente al de la publicación del presente extracto',
+      [1, 'meses', 'this'],
+    ],
+    [
+      'plazo de diez días, a contar desde el siguiente al de la publicación de este anuncio',
+      [10, 'días hábiles', 'this'],
+    ],
     ['Hasta el 30 de noviembre de 2026', null],
     ['Programa 2026-2027, 15 días hábiles', null],
     ['Se presentarán en 20 días hábiles desde que se notifique la resolución', null],
@@ -69,12 +98,18 @@ test('readRelativePeriod: numbers in words and digits, units, and which publicat
     assert.deepEqual(p && [p.count, p.unit, p.refersTo], expected, text);
   }
   assert.equal(readRelativePeriod('15 días hábiles … en el DOGC')?.bulletin ?? null, null, 'no start phrase: nothing');
-  assert.equal(readRelativePeriod('15 días hábiles desde el día siguiente a la publicación en el DOGC')?.bulletin, 'DOGC');
+  assert.equal(
+    readRelativePeriod('15 días hábiles desde el día siguiente a la publicación en el DOGC')?.bulletin,
+    'DOGC',
+  );
 });
 
 test('deadlineFromText: computed from the publication it names, or uncomputed with the reason', () => {
   const boe = { date: '2025-11-03', id: 'BOE-A-2025-22110' };
-  const wine = deadlineFromText('plazo de treinta días naturales desde el día siguiente al de esta publicación', { self: boe, boeExtract: null });
+  const wine = deadlineFromText('plazo de treinta días naturales desde el día siguiente al de esta publicación', {
+    self: boe,
+    boeExtract: null,
+  });
   assert.equal(wine.date, '2025-12-03');
   assert.equal(wine.source.kind, 'computed');
   if (wine.source.kind === 'computed') {
@@ -84,17 +119,33 @@ test('deadlineFromText: computed from the publication it names, or uncomputed wi
     assert.match(wine.source.calendar[0]!, /2025/);
   }
   const text = 'Veinte días hábiles a contar desde el día siguiente al de la publicación del extracto en el BOE';
-  const withExtract = deadlineFromText(text, { self: null, boeExtract: { date: '2026-11-16', id: 'BOE-B-2026-41210' } });
+  const withExtract = deadlineFromText(text, {
+    self: null,
+    boeExtract: { date: '2026-11-16', id: 'BOE-B-2026-41210' },
+  });
   assert.equal(withExtract.date, '2026-12-15');
   const without = deadlineFromText(text, { self: null, boeExtract: null });
   assert.equal(without.date, null);
   assert.equal(without.source.kind, 'uncomputed');
   assert.match((without.source as { reason: string }).reason, /no BOE extract of this call is in the corpus/);
-  const dogc = deadlineFromText('15 días hábiles a contar desde el día siguiente al de la publicación del extracto en el DOGC', { self: null, boeExtract: { date: '2026-11-16', id: 'X' } });
+  const dogc = deadlineFromText(
+    '15 días hábiles a contar desde el día siguiente al de la publicación del extracto en el DOGC',
+    { self: null, boeExtract: { date: '2026-11-16', id: 'X' } },
+  );
   assert.equal(dogc.date, null, 'a regional bulletin: never computed from another publication');
   assert.match((dogc.source as { reason: string }).reason, /DOGC, a regional or provincial bulletin/);
   const none = deadlineFromText('Hasta agotar el crédito', { self: boe, boeExtract: null });
-  assert.deepEqual(none, { date: null, source: { kind: 'uncomputed', reason: 'the text states no period counted from a publication', text: 'Hasta agotar el crédito' } });
-  const late = deadlineFromText('10 días hábiles desde el día siguiente a esta publicación', { self: { date: '2028-03-01', id: 'B' }, boeExtract: null });
+  assert.deepEqual(none, {
+    date: null,
+    source: {
+      kind: 'uncomputed',
+      reason: 'the text states no period counted from a publication',
+      text: 'Hasta agotar el crédito',
+    },
+  });
+  const late = deadlineFromText('10 días hábiles desde el día siguiente a esta publicación', {
+    self: { date: '2028-03-01', id: 'B' },
+    boeExtract: null,
+  });
   assert.equal(late.date, null, 'a year without holiday data is not guessed');
 });

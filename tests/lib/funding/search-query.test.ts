@@ -45,7 +45,8 @@ test('parser: words, phrases, prefixes, identifiers and operators in any case', 
     ['Ayudas', [['ayudas']], []],
     ['__proto__ constructor', [['proto'], ['constructor']], []],
   ];
-  for (const [input, groups, excluded] of cases) assert.deepEqual(show(parseSearch(input)), { groups, excluded }, input);
+  for (const [input, groups, excluded] of cases)
+    assert.deepEqual(show(parseSearch(input)), { groups, excluded }, input);
 });
 
 test('parser: nothing to search, or an operator out of place, is refused with a message', () => {
@@ -62,25 +63,47 @@ test('parser: nothing to search, or an operator out of place, is refused with a 
     ['not vino', /only excluded terms/],
     [Array.from({ length: MAX_TERMS + 1 }, (_, i) => `w${i}`).join(' '), /more than 32 terms/],
   ];
-  for (const [input, message] of cases) assert.throws(() => parseSearch(input), (e: unknown) => e instanceof QueryError && message.test(e.message), input);
+  for (const [input, message] of cases)
+    assert.throws(
+      () => parseSearch(input),
+      (e: unknown) => e instanceof QueryError && message.test(e.message),
+      input,
+    );
 });
 
 test('property: any text either is refused with QueryError or compiles into expressions FTS5 accepts', () => {
   const db = new Database(':memory:');
-  db.exec("CREATE VIRTUAL TABLE t USING fts5(ids, title, summary, funder, programme, region, body, tokenize = 'unicode61 remove_diacritics 2')");
-  db.prepare('INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?)').run('eu x', indexText('Energía solar', 'es'), '', '', '', 'madr', indexText('ayudas para la transición', 'es'));
+  db.exec(
+    "CREATE VIRTUAL TABLE t USING fts5(ids, title, summary, funder, programme, region, body, tokenize = 'unicode61 remove_diacritics 2')",
+  );
+  db.prepare('INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    'eu x',
+    indexText('Energía solar', 'es'),
+    '',
+    '',
+    '',
+    'madr',
+    indexText('ayudas para la transición', 'es'),
+  );
   const search = db.prepare('SELECT count(*) FROM t WHERE t MATCH ?').pluck();
   fc.assert(
-    fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 60 }), fc.constantFrom('"', '*', 'OR', 'or', 'not', '-', '(', ':', '^', 'NOT', '-x', '\u0000')), (q) => {
-      let compiled;
-      try {
-        compiled = toFtsQuery(q, q.length % 3 === 0 ? 'Madrid' : undefined)!;
-      } catch (err) {
-        assert.ok(err instanceof QueryError);
-        return;
-      }
-      for (const expr of [compiled.all, compiled.primary!, compiled.secondary!]) search.get(expr); // throws if FTS5 cannot parse it
-    }),
+    fc.property(
+      fc.oneof(
+        fc.string({ maxLength: 200 }),
+        fc.string({ unit: 'grapheme', maxLength: 60 }),
+        fc.constantFrom('"', '*', 'OR', 'or', 'not', '-', '(', ':', '^', 'NOT', '-x', '\u0000'),
+      ),
+      (q) => {
+        let compiled;
+        try {
+          compiled = toFtsQuery(q, q.length % 3 === 0 ? 'Madrid' : undefined)!;
+        } catch (err) {
+          assert.ok(err instanceof QueryError);
+          return;
+        }
+        for (const expr of [compiled.all, compiled.primary!, compiled.secondary!]) search.get(expr); // throws if FTS5 cannot parse it
+      },
+    ),
     { numRuns: 2000 },
   );
 });
@@ -88,10 +111,29 @@ test('property: any text either is refused with QueryError or compiles into expr
 /** A tiny index built the way the real one is (stemmed keys per field), searched the way /search does. */
 function miniIndex(rows: Array<{ title: string; body?: string; language: string; ids?: string; region?: string }>) {
   const db = new Database(':memory:');
-  db.exec("CREATE VIRTUAL TABLE t USING fts5(ids, title, summary, funder, programme, region, body, tokenize = 'unicode61 remove_diacritics 2')");
-  const insert = db.prepare('INSERT INTO t(rowid, ids, title, summary, funder, programme, region, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  rows.forEach((r, i) => insert.run(i + 1, indexText(r.ids ?? '', r.language), indexText(r.title, r.language), '', '', '', indexText(r.region ?? '', r.language), indexText(r.body ?? '', r.language)));
-  const hits = (q: string, region?: string) => db.prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid').pluck().all(toFtsQuery(q, region)!.all) as number[];
+  db.exec(
+    "CREATE VIRTUAL TABLE t USING fts5(ids, title, summary, funder, programme, region, body, tokenize = 'unicode61 remove_diacritics 2')",
+  );
+  const insert = db.prepare(
+    'INSERT INTO t(rowid, ids, title, summary, funder, programme, region, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  rows.forEach((r, i) =>
+    insert.run(
+      i + 1,
+      indexText(r.ids ?? '', r.language),
+      indexText(r.title, r.language),
+      '',
+      '',
+      '',
+      indexText(r.region ?? '', r.language),
+      indexText(r.body ?? '', r.language),
+    ),
+  );
+  const hits = (q: string, region?: string) =>
+    db
+      .prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid')
+      .pluck()
+      .all(toFtsQuery(q, region)!.all) as number[];
   return hits;
 }
 
@@ -100,7 +142,12 @@ test('stemming, accents, glossary and exclusion on a small index', () => {
     /* 1 */ { title: 'Subvenciones para la EFICIENCIA energética', language: 'es' },
     /* 2 */ { title: 'Convocatoria de ayudas a la INVESTIGACION', language: 'es', region: 'ES300 - Madrid' },
     /* 3 */ { title: 'Ayuda a la promoción del vino en terceros países', language: 'es' },
-    /* 4 */ { title: 'Renewable hydrogen valleys', body: 'Marie Curie fellowships for researchers', language: 'en', ids: 'eu:HORIZON-CL5-2026-D3-01-05' },
+    /* 4 */ {
+      title: 'Renewable hydrogen valleys',
+      body: 'Marie Curie fellowships for researchers',
+      language: 'en',
+      ids: 'eu:HORIZON-CL5-2026-D3-01-05',
+    },
     /* 5 */ { title: 'Energía renovable en edificios públicos', language: 'es' },
     /* 6 */ { title: 'Subvención nominativa', language: 'ca' },
   ]);
@@ -112,13 +159,13 @@ test('stemming, accents, glossary and exclusion on a small index', () => {
     ['"energetica eficiencia"', []],
     ['solar OR eficiencia', [1]],
     ['solar eficiencia', []],
-    ['ayuda', [1, 2, 3, 6]],               // glossary: grant/ayuda/subvención
+    ['ayuda', [1, 2, 3, 6]], // glossary: grant/ayuda/subvención
     ['ayudas', [1, 2, 3, 6]],
     ['subvención', [1, 2, 3, 6]],
     ['subvenciones', [1, 2, 3, 6]],
-    ['"subvención"', [1, 6]],              // quoted: the word and its forms, no glossary
+    ['"subvención"', [1, 6]], // quoted: the word and its forms, no glossary
     ['"subvenciones"', [1, 6]],
-    ['investigación', [2, 4]],             // accent-insensitive both ways; research (glossary) in 4's body
+    ['investigación', [2, 4]], // accent-insensitive both ways; research (glossary) in 4's body
     ['investigacion', [2, 4]],
     ['fellowship', [4]],
     ['fellowships', [4]],
@@ -142,7 +189,9 @@ test('stemming, accents, glossary and exclusion on a small index', () => {
 
 test('relevance tiers: an identifier or title match is primary; the rest secondary; together all', () => {
   const db = new Database(':memory:');
-  db.exec("CREATE VIRTUAL TABLE t USING fts5(ids, title, summary, funder, programme, region, body, tokenize = 'unicode61 remove_diacritics 2')");
+  db.exec(
+    "CREATE VIRTUAL TABLE t USING fts5(ids, title, summary, funder, programme, region, body, tokenize = 'unicode61 remove_diacritics 2')",
+  );
   const insert = db.prepare('INSERT INTO t(rowid, ids, title, body) VALUES (?, ?, ?, ?)');
   insert.run(1, indexText('bdns:900001', 'es'), indexText('Ayudas al hidrógeno verde', 'es'), '');
   insert.run(2, indexText('bdns:900002', 'es'), indexText('Programa de movilidad', 'es'), indexText('hidrógeno', 'es'));

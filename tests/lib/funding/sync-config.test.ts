@@ -6,8 +6,16 @@ import { DEFAULT_URLS, parseEvery, readFundingSyncConfig, userAgent } from '../.
 
 test('FUNDING_SYNC_EVERY: off by default; durations in s, m, h, d; anything else refused by name', () => {
   const cases: Array<[string | undefined, number | null]> = [
-    [undefined, null], ['', null], ['off', null], ['OFF', null], ['0', null],
-    ['6h', 21_600_000], ['30m', 1_800_000], ['90s', 90_000], ['1d', 86_400_000], [' 12h ', 43_200_000],
+    [undefined, null],
+    ['', null],
+    ['off', null],
+    ['OFF', null],
+    ['0', null],
+    ['6h', 21_600_000],
+    ['30m', 1_800_000],
+    ['90s', 90_000],
+    ['1d', 86_400_000],
+    [' 12h ', 43_200_000],
   ];
   for (const [value, ms] of cases) assert.equal(parseEvery(value), ms, String(value));
   for (const bad of ['6', 'h', '6 hours', '0h', '-1h', '1.5h', 'every 6h']) {
@@ -15,17 +23,34 @@ test('FUNDING_SYNC_EVERY: off by default; durations in s, m, h, d; anything else
   }
 });
 
-test('defaults: the sources\' public endpoints, polite rates, off schedule', () => {
+test("defaults: the sources' public endpoints, polite rates, off schedule", () => {
   const c = readFundingSyncConfig({});
   assert.deepEqual(c.urls, DEFAULT_URLS);
   assert.equal(c.urls.boe, 'https://www.boe.es/datosabiertos/api/boe/sumario');
-  assert.deepEqual([c.everyMs, c.ratePerHost, c.timeoutMs, c.retries, c.retryBaseMs, c.retryMaxMs, c.backfillDays, c.pageSize, c.batchRows],
-    [null, 1, 120_000, 4, 1000, 60_000, 30, 100, 1000]);
+  assert.deepEqual(
+    [
+      c.everyMs,
+      c.ratePerHost,
+      c.timeoutMs,
+      c.retries,
+      c.retryBaseMs,
+      c.retryMaxMs,
+      c.backfillDays,
+      c.pageSize,
+      c.batchRows,
+    ],
+    [null, 1, 120_000, 4, 1000, 60_000, 30, 100, 1000],
+  );
   assert.deepEqual(c.sources, ['eu', 'cordis', 'bdns', 'boe']);
 });
 
 test('settings are read, URLs lose a trailing slash, and bad values are refused naming the variable', () => {
-  const c = readFundingSyncConfig({ FUNDING_SYNC_BOE_URL: 'http://mirror.local/boe/', FUNDING_SYNC_RATE: '0.5', FUNDING_SYNC_SOURCES: 'boe, bdns', FUNDING_SYNC_CONTACT: ' ops@example.org ' });
+  const c = readFundingSyncConfig({
+    FUNDING_SYNC_BOE_URL: 'http://mirror.local/boe/',
+    FUNDING_SYNC_RATE: '0.5',
+    FUNDING_SYNC_SOURCES: 'boe, bdns',
+    FUNDING_SYNC_CONTACT: ' ops@example.org ',
+  });
   assert.equal(c.urls.boe, 'http://mirror.local/boe');
   assert.equal(c.ratePerHost, 0.5);
   assert.deepEqual(c.sources, ['boe', 'bdns']);
@@ -47,15 +72,31 @@ test('settings are read, URLs lose a trailing slash, and bad values are refused 
 
 test('the User-Agent names trio, its version, its purpose and the contact (or that none is set)', () => {
   assert.equal(userAgent('0.1.0', 'ops@example.org'), 'trio/0.1.0 (funding corpus sync; +ops@example.org)');
-  assert.match(userAgent('0.1.0', ''), /^trio\/0\.1\.0 \(funding corpus sync; \+operator contact not configured: set FUNDING_SYNC_CONTACT\)$/);
+  assert.match(
+    userAgent('0.1.0', ''),
+    /^trio\/0\.1\.0 \(funding corpus sync; \+operator contact not configured: set FUNDING_SYNC_CONTACT\)$/,
+  );
 });
 
 test('backoff doubles per attempt within [half, all] of the ceiling, and stops at the cap', () => {
   const rows: Array<[number, number, number]> = [
     // attempt, random, expected (base 1000, cap 60000)
-    [0, 0, 500], [0, 1, 1000], [1, 0, 1000], [1, 1, 2000], [3, 0.5, 6000], [6, 0, 30_000], [6, 1, 60_000], [10, 1, 60_000], [10, 0, 30_000],
+    [0, 0, 500],
+    [0, 1, 1000],
+    [1, 0, 1000],
+    [1, 1, 2000],
+    [3, 0.5, 6000],
+    [6, 0, 30_000],
+    [6, 1, 60_000],
+    [10, 1, 60_000],
+    [10, 0, 30_000],
   ];
-  for (const [attempt, r, ms] of rows) assert.equal(backoffMs(attempt, 1000, 60_000, () => r), ms, `attempt ${attempt}, random ${r}`);
+  for (const [attempt, r, ms] of rows)
+    assert.equal(
+      backoffMs(attempt, 1000, 60_000, () => r),
+      ms,
+      `attempt ${attempt}, random ${r}`,
+    );
 });
 
 test('Retry-After: seconds or an HTTP date, relative to now; unreadable is null', () => {
@@ -74,7 +115,16 @@ test('retried statuses: 408, 429 and 5xx except 501; never 4xx answers that will
 
 test('the explorer puts a data age in coarse words', async () => {
   const { ageWords } = await import('../../../routes/explore/funding-freshness.ts');
-  const rows: Array<[number, string]> = [[0, 'less than a minute'], [59, 'less than a minute'], [60, '1 minute'], [3599, '59 minutes'],
-    [3600, '1 hour'], [7200, '2 hours'], [86_399, '23 hours'], [86_400, '1 day'], [10 * 86_400, '10 days']];
+  const rows: Array<[number, string]> = [
+    [0, 'less than a minute'],
+    [59, 'less than a minute'],
+    [60, '1 minute'],
+    [3599, '59 minutes'],
+    [3600, '1 hour'],
+    [7200, '2 hours'],
+    [86_399, '23 hours'],
+    [86_400, '1 day'],
+    [10 * 86_400, '10 days'],
+  ];
   for (const [s, words] of rows) assert.equal(ageWords(s), words, String(s));
 });

@@ -21,8 +21,13 @@ test('xmlToObject(parseXml(...)): declaration, DOCTYPE and BOM skipped, entities
 
 test('the element tree keeps names, attributes, child order and text', () => {
   assert.deepEqual(parseXml('<r k="v"><b>1</b>t<a/></r>'), {
-    name: 'r', attrs: { k: 'v' }, text: 't',
-    children: [{ name: 'b', attrs: {}, children: [], text: '1' }, { name: 'a', attrs: {}, children: [], text: '' }],
+    name: 'r',
+    attrs: { k: 'v' },
+    text: 't',
+    children: [
+      { name: 'b', attrs: {}, children: [], text: '1' },
+      { name: 'a', attrs: {}, children: [], text: '' },
+    ],
   });
 });
 
@@ -40,6 +45,10 @@ test('malformed XML is an XmlError with the line, never another exception', () =
     ['<r><__proto__>x</__proto__></r>', /__proto__/],
   ];
   for (const [xml, message] of cases) {
-    assert.throws(() => parseXml(xml), (e: unknown) => e instanceof XmlError && message.test(e.message), JSON.stringify(xml));
+    assert.throws(
+      () => parseXml(xml),
+      (e: unknown) => e instanceof XmlError && message.test(e.message),
+      JSON.stringify(xml),
+    );
   }
 });

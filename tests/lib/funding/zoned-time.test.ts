@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addDays, closesAt, isIsoDate, localToUtc, opensAt, toLocal, zoneOffsetMs } from '../../../lib/funding/zoned-time.ts';
+import {
+  addDays,
+  closesAt,
+  isIsoDate,
+  localToUtc,
+  opensAt,
+  toLocal,
+  zoneOffsetMs,
+} from '../../../lib/funding/zoned-time.ts';
 
 const BXL = 'Europe/Brussels';
 const MAD = 'Europe/Madrid';
@@ -43,7 +51,11 @@ test('localToUtc: wall-clock times in a zone, gaps and repeats resolved', () => 
     ['2028-02-29', '12:00', MAD, '2028-02-29T11:00:00Z'],
   ];
   for (const [date, time, zone, expected] of cases) {
-    assert.equal(new Date(localToUtc(date, time, zone)).toISOString(), new Date(utc(expected)).toISOString(), `${date} ${time} ${zone}`);
+    assert.equal(
+      new Date(localToUtc(date, time, zone)).toISOString(),
+      new Date(utc(expected)).toISOString(),
+      `${date} ${time} ${zone}`,
+    );
   }
 });
 
@@ -60,7 +72,13 @@ test('localToUtc round-trips toLocal for every hour of a year in both zones', ()
 });
 
 test('localToUtc refuses what is not a date or a time', () => {
-  for (const [date, time] of [['2025-02-30', null], ['2025-13-01', null], ['20250101', null], ['2025-01-01', '24:00'], ['2025-01-01', '9:00']] as const) {
+  for (const [date, time] of [
+    ['2025-02-30', null],
+    ['2025-13-01', null],
+    ['20250101', null],
+    ['2025-01-01', '24:00'],
+    ['2025-01-01', '9:00'],
+  ] as const) {
     assert.throws(() => localToUtc(date, time, BXL), RangeError, `${date} ${time}`);
   }
 });

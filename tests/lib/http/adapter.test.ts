@@ -23,11 +23,30 @@ before(async () => {
   router
     .get('/hello', (req: ApiRequest) => jsonReply(200, { hello: 'world', ip: req.ip }))
     .post('/echo', async (req: ApiRequest) => ({ status: 200, body: await req.body() }))
-    .get('/stream', () => ({ status: 200, body: (async function* () { for (let i = 0; i < 100; i++) yield `line ${i}\n`; })() }))
-    .get('/boom', () => { throw new Error('secret internal detail'); })
-    .get('/slow', () => new Promise<Reply>((resolve) => { release = () => resolve(jsonReply(200, { slow: true })); }))
+    .get('/stream', () => ({
+      status: 200,
+      body: (async function* () {
+        for (let i = 0; i < 100; i++) yield `line ${i}\n`;
+      })(),
+    }))
+    .get('/boom', () => {
+      throw new Error('secret internal detail');
+    })
+    .get(
+      '/slow',
+      () =>
+        new Promise<Reply>((resolve) => {
+          release = () => resolve(jsonReply(200, { slow: true }));
+        }),
+    )
     .get('/web', async (req: ApiRequest) => jsonReply(200, { url: (await req.toWebRequest()).url }));
-  const listener = createListener({ fetch: (req) => router.fetch(req), log, clock: Date.now, trustProxy: trustNothing, bodyLimitBytes: 1024 });
+  const listener = createListener({
+    fetch: (req) => router.fetch(req),
+    log,
+    clock: Date.now,
+    trustProxy: trustNothing,
+    bodyLimitBytes: 1024,
+  });
   server = await listen(listener, '127.0.0.1', 0);
 });
 after(() => server.stop(100));
@@ -71,7 +90,10 @@ test('an unexpected fault is a 500 with the request id and no internal detail, a
   const body = await res.text();
   assert.doesNotMatch(body, /secret internal detail/);
   assert.match(body, new RegExp(res.headers.get('x-request-id')!));
-  assert.ok(logs.some((l) => l.includes('secret internal detail')), 'the fault is in the log');
+  assert.ok(
+    logs.some((l) => l.includes('secret internal detail')),
+    'the fault is in the log',
+  );
 });
 
 test('a handler may ask for a WHATWG Request', async () => {
@@ -95,7 +117,9 @@ test('an absolute-form request target is a clean 400', async () => {
 });
 
 test('Transfer-Encoding together with Content-Length is refused (no smuggling)', async () => {
-  const out = await rawRequest('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n');
+  const out = await rawRequest(
+    'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n',
+  );
   assert.match(out, /^HTTP\/1\.1 400/);
 });
 

@@ -6,10 +6,20 @@ import { distanceKm } from '../../../lib/human/geo.ts';
 import { newTaskRef, REF_PATTERN } from '../../../lib/human/refs.ts';
 
 test('the same order in another key order or spacing has the same fingerprint; any value change does not', () => {
-  const a = { capability: 'human.verify', spec: { claim: 'x', subject: 'y' }, location: { country_iso: 'FR', city_slug: 'paris' }, max_price_cents: 100 };
-  const b = JSON.parse('{"max_price_cents":100,"location":{"city_slug":"paris","country_iso":"FR"},"spec":{"subject":"y","claim":"x"},"capability":"human.verify"}');
+  const a = {
+    capability: 'human.verify',
+    spec: { claim: 'x', subject: 'y' },
+    location: { country_iso: 'FR', city_slug: 'paris' },
+    max_price_cents: 100,
+  };
+  const b = JSON.parse(
+    '{"max_price_cents":100,"location":{"city_slug":"paris","country_iso":"FR"},"spec":{"subject":"y","claim":"x"},"capability":"human.verify"}',
+  );
   assert.equal(fingerprint(a), fingerprint(b));
-  assert.equal(canonicalJson(a), '{"capability":"human.verify","location":{"city_slug":"paris","country_iso":"FR"},"max_price_cents":100,"spec":{"claim":"x","subject":"y"}}');
+  assert.equal(
+    canonicalJson(a),
+    '{"capability":"human.verify","location":{"city_slug":"paris","country_iso":"FR"},"max_price_cents":100,"spec":{"claim":"x","subject":"y"}}',
+  );
   assert.notEqual(fingerprint(a), fingerprint({ ...a, max_price_cents: 101 }));
   assert.notEqual(fingerprint(a), fingerprint({ ...a, spec: { claim: 'x ', subject: 'y' } }));
   assert.notEqual(fingerprint([1, 2]), fingerprint([2, 1]), 'arrays keep their order');

@@ -6,7 +6,13 @@ import { STOREFRONT, withExif } from './jpeg-exif.ts';
 
 test('GPS position, accuracy and UTC time, in both byte orders', () => {
   for (const bigEndian of [false, true]) {
-    const photo = withExif(STOREFRONT, { latitude: 48.86432, longitude: 2.37891, accuracyM: 4.5, gpsTime: new Date('2026-11-22T09:41:07Z'), bigEndian });
+    const photo = withExif(STOREFRONT, {
+      latitude: 48.86432,
+      longitude: 2.37891,
+      accuracyM: 4.5,
+      gpsTime: new Date('2026-11-22T09:41:07Z'),
+      bigEndian,
+    });
     const facts = readExif(photo);
     assert.ok(Math.abs(facts.latitude! - 48.86432) < 1e-5, `latitude ${facts.latitude}`);
     assert.ok(Math.abs(facts.longitude! - 2.37891) < 1e-5, `longitude ${facts.longitude}`);
@@ -21,8 +27,15 @@ test('south and west are negative', () => {
 });
 
 test('a local capture time counts only with its zone offset', () => {
-  assert.equal(readExif(withExif(STOREFRONT, { localTime: '2026:11:22 10:41:07', offset: '+01:00' })).capturedAt, Date.parse('2026-11-22T09:41:07Z'));
-  assert.equal(readExif(withExif(STOREFRONT, { localTime: '2026:11:22 10:41:07' })).capturedAt, undefined, 'no zone: unknown instant');
+  assert.equal(
+    readExif(withExif(STOREFRONT, { localTime: '2026:11:22 10:41:07', offset: '+01:00' })).capturedAt,
+    Date.parse('2026-11-22T09:41:07Z'),
+  );
+  assert.equal(
+    readExif(withExif(STOREFRONT, { localTime: '2026:11:22 10:41:07' })).capturedAt,
+    undefined,
+    'no zone: unknown instant',
+  );
 });
 
 test('no EXIF, damaged EXIF, or not a JPEG at all: nothing, and no exception', () => {

@@ -23,8 +23,15 @@ const PRICES: PriceRow[] = [
   { capability: 'human.verify', country_iso: 'ES', city_slug: 'madrid', sla: 'standard', price_cents: 1400 },
   { capability: 'human.verify', country_iso: 'ES', city_slug: 'madrid', sla: 'week', price_cents: 900 },
 ];
-const SLAS = [{ code: 'rush', title: 'Rush', hours: 4 }, { code: 'standard', title: 'Standard', hours: 24 }, { code: 'week', title: 'Week', hours: 168 }];
-const CAPS = [{ id: 'human.verify', title: 'Verify', description: 'Look and say' }, { id: 'human.photo', title: 'Photo', description: 'A photo' }];
+const SLAS = [
+  { code: 'rush', title: 'Rush', hours: 4 },
+  { code: 'standard', title: 'Standard', hours: 24 },
+  { code: 'week', title: 'Week', hours: 168 },
+];
+const CAPS = [
+  { id: 'human.verify', title: 'Verify', description: 'Look and say' },
+  { id: 'human.photo', title: 'Photo', description: 'A photo' },
+];
 
 const catalogue: CatalogueReads = {
   version: () => '1',
@@ -35,7 +42,8 @@ const catalogue: CatalogueReads = {
   sla: (code) => SLAS.find((s) => s.code === code),
   city: (c, s) => CITIES.find((x) => x.country_iso === c && x.city_slug === s),
   cities: () => CITIES,
-  price: (cap, c, s, sla) => PRICES.find((p) => p.capability === cap && p.country_iso === c && p.city_slug === s && p.sla === sla)?.price_cents,
+  price: (cap, c, s, sla) =>
+    PRICES.find((p) => p.capability === cap && p.country_iso === c && p.city_slug === s && p.sla === sla)?.price_cents,
   prices: () => PRICES,
 };
 
@@ -59,17 +67,28 @@ test('a served place and SLA: its price, due after the SLA hours, held for 15 mi
     assert.equal(q.due_at, new Date(NOW + hours * 3_600_000).toISOString());
     assert.equal(q.expires_at, new Date(NOW + QUOTE_VALID_MS).toISOString());
     assert.deepEqual(readQuote(q.quote_id, SECRET), {
-      capability: 'human.verify', country_iso: q.location.country_iso, city_slug: city, sla, price_cents: price, expires_at: NOW + QUOTE_VALID_MS,
+      capability: 'human.verify',
+      country_iso: q.location.country_iso,
+      city_slug: city,
+      sla,
+      price_cents: price,
+      expires_at: NOW + QUOTE_VALID_MS,
     });
   }
 });
 
-test('an SLA not served in a served city: that city\'s other SLAs first, then the nearest cities with the SLA asked', () => {
+test("an SLA not served in a served city: that city's other SLAs first, then the nearest cities with the SLA asked", () => {
   const q = ask('lyon', 'rush');
   assert.equal(q.status, 'refused');
   if (q.status !== 'refused') return;
   assert.equal(q.reason, 'sla_not_served');
-  assert.deepEqual(q.alternatives.map((a) => [a.location.city_slug, a.sla, a.price_cents]), [['lyon', 'standard', 1500], ['paris', 'rush', 3200]]);
+  assert.deepEqual(
+    q.alternatives.map((a) => [a.location.city_slug, a.sla, a.price_cents]),
+    [
+      ['lyon', 'standard', 1500],
+      ['paris', 'rush', 3200],
+    ],
+  );
   assert.equal(q.alternatives[1]!.distance_km, 391, 'Lyon–Paris as the crow flies');
 });
 
@@ -79,17 +98,24 @@ test('a place not served: the nearest served cities, same SLA preferred, with th
   if (lille.status !== 'refused') return;
   assert.equal(lille.reason, 'location_not_served');
   assert.match(lille.message, /not served in Lille \(FR\/lille\) yet/);
-  assert.deepEqual(lille.alternatives.map((a) => a.location.city_slug), ['paris', 'lyon', 'madrid']);
+  assert.deepEqual(
+    lille.alternatives.map((a) => a.location.city_slug),
+    ['paris', 'lyon', 'madrid'],
+  );
   assert.ok(lille.alternatives.every((a) => a.sla === 'standard'));
   const unknown = ask('nowhere', 'standard');
   assert.equal(unknown.status, 'refused');
   if (unknown.status !== 'refused') return;
   assert.match(unknown.message, /FR\/nowhere is not a city we serve/);
   // No coordinates for an unknown city: distances from the centroid of the country's known cities.
-  assert.deepEqual(unknown.alternatives.map((a) => a.location.city_slug), ['paris', 'lyon', 'madrid']);
+  assert.deepEqual(
+    unknown.alternatives.map((a) => a.location.city_slug),
+    ['paris', 'lyon', 'madrid'],
+  );
   const photo = ask('paris', 'standard', 'FR', 'human.photo');
   assert.equal(photo.status, 'refused');
-  if (photo.status === 'refused') assert.deepEqual(photo.alternatives, [], 'a capability served nowhere has no alternative');
+  if (photo.status === 'refused')
+    assert.deepEqual(photo.alternatives, [], 'a capability served nowhere has no alternative');
 });
 
 test('an unknown capability or SLA is a mistake (400 naming the known ones), not a refusal', () => {
@@ -98,13 +124,23 @@ test('an unknown capability or SLA is a mistake (400 naming the known ones), not
     ['human.verify', 'yesterday', /Unknown sla 'yesterday'. Known: rush, standard, week/],
   ];
   for (const [capability, sla, message] of cases) {
-    assert.throws(() => checkTerms(catalogue, capability, sla), (e: unknown) => isHumanError(e) && HUMAN_STATUS[e.code] === 400 && message.test(e.message));
+    assert.throws(
+      () => checkTerms(catalogue, capability, sla),
+      (e: unknown) => isHumanError(e) && HUMAN_STATUS[e.code] === 400 && message.test(e.message),
+    );
   }
   assert.deepEqual(checkTerms(catalogue, 'human.verify', 'week'), { hours: 168 });
 });
 
 test('a quote_id is ours only if its signature matches: tampered, foreign or malformed ids read as null', () => {
-  const terms = { capability: 'human.verify', country_iso: 'FR', city_slug: 'paris', sla: 'standard', price_cents: 1800, expires_at: NOW + QUOTE_VALID_MS };
+  const terms = {
+    capability: 'human.verify',
+    country_iso: 'FR',
+    city_slug: 'paris',
+    sla: 'standard',
+    price_cents: 1800,
+    expires_at: NOW + QUOTE_VALID_MS,
+  };
   const id = signQuote(terms, SECRET);
   assert.match(id, /^qt_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{32}$/);
   assert.deepEqual(readQuote(id, SECRET), terms);

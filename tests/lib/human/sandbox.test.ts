@@ -4,7 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { nextSandboxStep, planOf, REVIEW_DELAYS, sandboxDueAt, SANDBOX_PLANS, type SandboxPlan } from '../../../lib/human/sandbox.ts';
+import {
+  nextSandboxStep,
+  planOf,
+  REVIEW_DELAYS,
+  sandboxDueAt,
+  SANDBOX_PLANS,
+  type SandboxPlan,
+} from '../../../lib/human/sandbox.ts';
 import { dueEvent, nextCheckAt, type ScheduledTask } from '../../../lib/human/schedule.ts';
 import type { Status } from '../../../lib/human/states.ts';
 
@@ -25,7 +32,15 @@ test('planOf reads the first top-level string that is exactly sandbox:<plan>', (
   for (const plan of SANDBOX_PLANS) assert.equal(planOf({ claim: `sandbox:${plan}` }), plan);
 });
 
-const times = { created_at: T0, due_at: T0 + 86_400_000, dispatched_at: T0 + D, started_at: T0 + 2 * D, delivered_at: T0 + 3 * D, dispute_deadline: T0 + 3 * D + REVIEW_DELAYS * D, disputed_at: T0 + 5 * D };
+const times = {
+  created_at: T0,
+  due_at: T0 + 86_400_000,
+  dispatched_at: T0 + D,
+  started_at: T0 + 2 * D,
+  delivered_at: T0 + 3 * D,
+  dispute_deadline: T0 + 3 * D + REVIEW_DELAYS * D,
+  disputed_at: T0 + 5 * D,
+};
 
 test('each plan takes its step from each state, at its time', () => {
   const cases: Array<[SandboxPlan, Status, string | null, number | null]> = [
@@ -56,23 +71,74 @@ test('the expire plan is due after one delay; the others after their SLA', () =>
 });
 
 const task = (over: Partial<ScheduledTask>): ScheduledTask => ({
-  environment: 'live', status: 'pending', sandbox_plan: null, created_at: T0, due_at: T0 + 4 * 3_600_000,
-  dispatched_at: null, started_at: null, delivered_at: null, dispute_deadline: null, disputed_at: null, ...over,
+  environment: 'live',
+  status: 'pending',
+  sandbox_plan: null,
+  created_at: T0,
+  due_at: T0 + 4 * 3_600_000,
+  dispatched_at: null,
+  started_at: null,
+  delivered_at: null,
+  dispute_deadline: null,
+  disputed_at: null,
+  ...over,
 });
 
 test('what is due, and when to look next', () => {
   const cases: Array<[string, ScheduledTask, number, string | null, number | null]> = [
     ['live pending before its due time', task({}), T0 + 1000, null, T0 + 4 * 3_600_000],
     ['live pending at its due time expires', task({}), T0 + 4 * 3_600_000, 'expire', T0 + 4 * 3_600_000],
-    ['live in progress past due expires', task({ status: 'in_progress' }), T0 + 5 * 3_600_000, 'expire', T0 + 4 * 3_600_000],
-    ['live delivered within the window', task({ status: 'delivered', dispute_deadline: T0 + 72 * 3_600_000 }), T0 + 3_600_000, null, T0 + 72 * 3_600_000],
-    ['live delivered after the window completes', task({ status: 'delivered', dispute_deadline: T0 + 72 * 3_600_000 }), T0 + 72 * 3_600_000, 'review_elapsed', T0 + 72 * 3_600_000],
+    [
+      'live in progress past due expires',
+      task({ status: 'in_progress' }),
+      T0 + 5 * 3_600_000,
+      'expire',
+      T0 + 4 * 3_600_000,
+    ],
+    [
+      'live delivered within the window',
+      task({ status: 'delivered', dispute_deadline: T0 + 72 * 3_600_000 }),
+      T0 + 3_600_000,
+      null,
+      T0 + 72 * 3_600_000,
+    ],
+    [
+      'live delivered after the window completes',
+      task({ status: 'delivered', dispute_deadline: T0 + 72 * 3_600_000 }),
+      T0 + 72 * 3_600_000,
+      'review_elapsed',
+      T0 + 72 * 3_600_000,
+    ],
     ['live disputed waits for an operator', task({ status: 'disputed' }), T0 + 1e10, null, null],
     ['live completed: nothing', task({ status: 'completed' }), T0 + 1e10, null, null],
-    ['sandbox pending before its first step', task({ environment: 'test', sandbox_plan: 'deliver' }), T0 + D - 1, null, T0 + D],
-    ['sandbox pending at its first step', task({ environment: 'test', sandbox_plan: 'deliver' }), T0 + D, 'accept', T0 + D],
-    ['sandbox step due before the deadline happens first', task({ environment: 'test', sandbox_plan: 'deliver', due_at: T0 + 2 * D }), T0 + 10 * D, 'accept', T0 + D],
-    ['sandbox past its deadline expires', task({ environment: 'test', sandbox_plan: 'stay_pending', due_at: T0 + 2 * D }), T0 + 10 * D, 'expire', T0 + 2 * D],
+    [
+      'sandbox pending before its first step',
+      task({ environment: 'test', sandbox_plan: 'deliver' }),
+      T0 + D - 1,
+      null,
+      T0 + D,
+    ],
+    [
+      'sandbox pending at its first step',
+      task({ environment: 'test', sandbox_plan: 'deliver' }),
+      T0 + D,
+      'accept',
+      T0 + D,
+    ],
+    [
+      'sandbox step due before the deadline happens first',
+      task({ environment: 'test', sandbox_plan: 'deliver', due_at: T0 + 2 * D }),
+      T0 + 10 * D,
+      'accept',
+      T0 + D,
+    ],
+    [
+      'sandbox past its deadline expires',
+      task({ environment: 'test', sandbox_plan: 'stay_pending', due_at: T0 + 2 * D }),
+      T0 + 10 * D,
+      'expire',
+      T0 + 2 * D,
+    ],
   ];
   for (const [name, t, now, event, next] of cases) {
     assert.equal(dueEvent(t, now, D), event, name);

@@ -5,7 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EVENTS, moneyEffect, nextStatus, STATUSES, TERMINAL, hasAnswer, type Status, type TaskEvent } from '../../../lib/human/states.ts';
+import {
+  EVENTS,
+  moneyEffect,
+  nextStatus,
+  STATUSES,
+  TERMINAL,
+  hasAnswer,
+  type Status,
+  type TaskEvent,
+} from '../../../lib/human/states.ts';
 
 // SPEC "Human task ordering: states and money", written out pair by pair.
 const ALLOWED: Record<string, Status> = {
@@ -43,14 +52,23 @@ test('every allowed pair in the table is a real state and event', () => {
 
 test('terminal states are exactly completed, cancelled, failed, expired, refunded, and have no exit', () => {
   assert.deepEqual([...TERMINAL].sort(), ['cancelled', 'completed', 'expired', 'failed', 'refunded']);
-  for (const status of TERMINAL) for (const event of EVENTS) assert.equal(nextStatus(status, event), null, `${status} + ${event}`);
+  for (const status of TERMINAL)
+    for (const event of EVENTS) assert.equal(nextStatus(status, event), null, `${status} + ${event}`);
 });
 
 test('money: completed captures; cancelled, failed, expired and refunded release; nothing else moves money', () => {
   const effects = Object.fromEntries(STATUSES.map((s) => [s, moneyEffect(s)]));
   assert.deepEqual(effects, {
-    pending: null, dispatched: null, in_progress: null, delivered: null, disputed: null,
-    completed: 'capture', cancelled: 'release', failed: 'release', expired: 'release', refunded: 'release',
+    pending: null,
+    dispatched: null,
+    in_progress: null,
+    delivered: null,
+    disputed: null,
+    completed: 'capture',
+    cancelled: 'release',
+    failed: 'release',
+    expired: 'release',
+    refunded: 'release',
   });
 });
 

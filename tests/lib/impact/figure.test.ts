@@ -1,7 +1,17 @@
 /** Quantiles, grades, rounding and display of figures (methodology v1 §8). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { displayFigure, formatSig, gradeOf, productCap, quantileSorted, roundSig, summarize, toFigure, type Grade } from '../../../lib/impact/figure.ts';
+import {
+  displayFigure,
+  formatSig,
+  gradeOf,
+  productCap,
+  quantileSorted,
+  roundSig,
+  summarize,
+  toFigure,
+  type Grade,
+} from '../../../lib/impact/figure.ts';
 
 test('quantiles interpolate linearly between order statistics (type 7)', () => {
   const cases: Array<[number[], number, number]> = [
@@ -13,7 +23,8 @@ test('quantiles interpolate linearly between order statistics (type 7)', () => {
     [Array.from({ length: 101 }, (_, i) => i), 0.95, 95],
     [[7], 0.95, 7],
   ];
-  for (const [values, p, expected] of cases) assert.equal(quantileSorted(values, p), expected, `${values.length} values, p=${p}`);
+  for (const [values, p, expected] of cases)
+    assert.equal(quantileSorted(values, p), expected, `${values.length} values, p=${p}`);
 });
 
 test('summarize: p05, p50, p95 and the mean, whatever the order of the draws', () => {
@@ -35,7 +46,8 @@ test('grades from the spread high/low and the cap the inputs set', () => {
     ['narrow, inputs indicative', 1, 1.1, 'INDICATIVE', 'INDICATIVE'],
     ['wide beats a loose cap', 1, 50, 'MODERATE', 'INDICATIVE'],
   ];
-  for (const [name, low, high, cap, expected] of cases) assert.equal(gradeOf({ low, median: low, high, mean: low }, cap), expected, name);
+  for (const [name, low, high, cap, expected] of cases)
+    assert.equal(gradeOf({ low, median: low, high, mean: low }, cap), expected, name);
 });
 
 test('what caps a product: bill-of-materials confidence, completeness, illustrative inputs', () => {
@@ -47,7 +59,12 @@ test('what caps a product: bill-of-materials confidence, completeness, illustrat
     ['low', true, false, 'INDICATIVE'],
     [null, false, false, 'INDICATIVE'],
   ];
-  for (const [bom_confidence, complete, illustrative, expected] of cases) assert.equal(productCap({ bom_confidence, complete }, illustrative), expected, `${bom_confidence} ${complete} ${illustrative}`);
+  for (const [bom_confidence, complete, illustrative, expected] of cases)
+    assert.equal(
+      productCap({ bom_confidence, complete }, illustrative),
+      expected,
+      `${bom_confidence} ${complete} ${illustrative}`,
+    );
 });
 
 test('an INDICATIVE figure has no central value; others carry the mean', () => {
@@ -92,7 +109,12 @@ test('a figure is displayed with its interval; an INDICATIVE one as its interval
 });
 
 test('more significant figures keep their trailing zeros too', () => {
-  const cases: Array<[number, number, string]> = [[0.1, 3, '0.100'], [1234, 3, '1230'], [12.5, 4, '12.50'], [50, 3, '50.0']];
+  const cases: Array<[number, number, string]> = [
+    [0.1, 3, '0.100'],
+    [1234, 3, '1230'],
+    [12.5, 4, '12.50'],
+    [50, 3, '50.0'],
+  ];
   for (const [x, digits, text] of cases) assert.equal(formatSig(x, digits), text, `formatSig(${x}, ${digits})`);
 });
 
@@ -100,10 +122,21 @@ test('selection gives exactly the quantiles a full sort gives, ties and all', ()
   for (const n of [2, 3, 10, 101, 1000]) {
     for (const kind of ['random', 'ties', 'sorted', 'reversed']) {
       const draws = Float64Array.from({ length: n }, (_, i) =>
-        kind === 'ties' ? (i * 7) % 3 : kind === 'sorted' ? i : kind === 'reversed' ? n - i : Math.sin(i * 12.9898) * 43758.5453 % 1);
+        kind === 'ties'
+          ? (i * 7) % 3
+          : kind === 'sorted'
+            ? i
+            : kind === 'reversed'
+              ? n - i
+              : (Math.sin(i * 12.9898) * 43758.5453) % 1,
+      );
       const sorted = Float64Array.from(draws).sort();
       const s = summarize(draws);
-      assert.deepEqual([s.low, s.median, s.high], [0.05, 0.5, 0.95].map((p) => quantileSorted(sorted, p)), `${kind} ${n}`);
+      assert.deepEqual(
+        [s.low, s.median, s.high],
+        [0.05, 0.5, 0.95].map((p) => quantileSorted(sorted, p)),
+        `${kind} ${n}`,
+      );
     }
   }
 });

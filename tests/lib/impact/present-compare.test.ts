@@ -28,20 +28,44 @@ test('issue 14: a central ratio that is not what the draws give is refused (rule
   const b = Float64Array.from({ length: 21 }, (_, i) => 1 + i);
   const a = b.map((x) => 2 * x);
   // The old arithmetic: per-kg centrals scaled by the mass ratio a second time gives 0.125, not 0.5.
-  assert.throws(() => checkRatio({ central: 0.125, low: 0.5, median: 0.5, high: 0.5, verdict: 'b_larger', p_a_greater: 0, p_a_equal: 0 }, { ofMeans: 0.5, min: 0.5, max: 0.5 }), /central/);
+  assert.throws(
+    () =>
+      checkRatio(
+        { central: 0.125, low: 0.5, median: 0.5, high: 0.5, verdict: 'b_larger', p_a_greater: 0, p_a_equal: 0 },
+        { ofMeans: 0.5, min: 0.5, max: 0.5 },
+      ),
+    /central/,
+  );
   // Centrals that do not belong to these draws are refused too.
   assert.throws(() => pairedRatio(a, b, 0.25, [42, 21]), FigureCheckError);
   assert.throws(() => pairedRatio(a, b, 1, [1, 2]), /not the ratio of the draws' means/);
   // Within the draws' range but not their means' ratio: refused.
-  assert.throws(() => checkRatio({ central: 1.5, low: 1, median: 1.5, high: 2, verdict: 'not_distinguishable', p_a_greater: 0.5, p_a_equal: 0 }, { ofMeans: 1.4, min: 1, max: 2 }), /means/);
+  assert.throws(
+    () =>
+      checkRatio(
+        { central: 1.5, low: 1, median: 1.5, high: 2, verdict: 'not_distinguishable', p_a_greater: 0.5, p_a_equal: 0 },
+        { ofMeans: 1.4, min: 1, max: 2 },
+      ),
+    /means/,
+  );
   // The ratio of means outside every draw's ratio cannot happen for honest draws, and is refused.
-  assert.throws(() => checkRatio({ central: 3, low: 1, median: 1.5, high: 2, verdict: 'not_distinguishable', p_a_greater: 0.5, p_a_equal: 0 }, { ofMeans: 3, min: 1, max: 2 }), /outside/);
+  assert.throws(
+    () =>
+      checkRatio(
+        { central: 3, low: 1, median: 1.5, high: 2, verdict: 'not_distinguishable', p_a_greater: 0.5, p_a_equal: 0 },
+        { ofMeans: 3, min: 1, max: 2 },
+      ),
+    /outside/,
+  );
 });
 
 test('ties: identical sides are a tie (p_a_equal 1), not "b larger"; equal per unit differs per kg by the masses', () => {
   const x = draws(1, 2, 3, 4, 5);
   const same = pairedRatio(x, x, 1, [3, 3]);
-  assert.deepEqual([same.p_a_greater, same.p_a_equal, same.central, same.low, same.high, same.verdict], [0, 1, 1, 1, 1, 'not_distinguishable']);
+  assert.deepEqual(
+    [same.p_a_greater, same.p_a_equal, same.central, same.low, same.high, same.verdict],
+    [0, 1, 1, 1, 1, 'not_distinguishable'],
+  );
   // Same per-unit draws, a twice as heavy: per kg a is half of b in every draw, not a tie.
   const kg = pairedRatio(x, x, 0.5, [1.5, 3]);
   assert.deepEqual([kg.p_a_greater, kg.p_a_equal, kg.verdict], [0, 0, 'b_larger']);
@@ -51,7 +75,7 @@ test('ties: identical sides are a tie (p_a_equal 1), not "b larger"; equal per u
   assert.deepEqual([mixed.p_a_greater, mixed.p_a_equal], [0.25, 0.75]);
 });
 
-test('a verdict only where the ratio\'s p05–p95 interval excludes 1', () => {
+test("a verdict only where the ratio's p05–p95 interval excludes 1", () => {
   // Ratios 0.5, 0.6, …, 2.5 (21 draws): p05 = 0.6, p95 = 2.4, so not distinguishable although a is larger in most draws.
   const b = draws(...Array(21).fill(1));
   const a = Float64Array.from({ length: 21 }, (_, i) => 0.5 + i / 10);
@@ -64,28 +88,50 @@ test('a verdict only where the ratio\'s p05–p95 interval excludes 1', () => {
 
 test('zeros: a tie when both are 0, an unbounded quantile when only b is', () => {
   const zeros = draws(0, 0, 0, 0);
-  assert.deepEqual(pairedRatio(zeros, zeros, 1, [0, 0]), { central: null, low: 1, median: 1, high: 1, verdict: 'not_distinguishable', p_a_greater: 0, p_a_equal: 1 });
+  assert.deepEqual(pairedRatio(zeros, zeros, 1, [0, 0]), {
+    central: null,
+    low: 1,
+    median: 1,
+    high: 1,
+    verdict: 'not_distinguishable',
+    p_a_greater: 0,
+    p_a_equal: 1,
+  });
   const r = pairedRatio(draws(1, 2, 3, 4), zeros, 1, [2.5, 0]);
-  assert.deepEqual([r.low, r.median, r.high, r.verdict, r.p_a_greater, r.central], [null, null, null, 'a_larger', 1, null]);
+  assert.deepEqual(
+    [r.low, r.median, r.high, r.verdict, r.p_a_greater, r.central],
+    [null, null, null, 'a_larger', 1, null],
+  );
   const back = pairedRatio(zeros, draws(1, 2, 3, 4), 1, [0, 2.5]);
   assert.deepEqual([back.low, back.median, back.high, back.verdict, back.central], [0, 0, 0, 'b_larger', 0]);
 });
 
 test('compare(a, b) and compare(b, a) are reciprocal, for any draws', () => {
   const positive = fc.double({ min: 1e-12, max: 1e6, noNaN: true });
-  fc.assert(fc.property(fc.array(fc.tuple(positive, positive), { minLength: 1, maxLength: 60 }), (pairs) => {
-    const a = Float64Array.from(pairs.map((p) => p[0]));
-    const b = Float64Array.from(pairs.map((p) => p[1]));
-    const mean = (x: Float64Array) => x.reduce((s, y) => s + y, 0) / x.length;
-    const ab = pairedRatio(a, b, 1, [mean(a), mean(b)]);
-    const ba = pairedRatio(b, a, 1, [mean(b), mean(a)]);
-    const rel = (x: number, y: number) => Math.abs(x * y - 1) <= 1e-9;
-    assert.ok(rel(ab.low!, ba.high!) && rel(ab.median!, ba.median!) && rel(ab.high!, ba.low!));
-    assert.equal(ba.verdict, { a_larger: 'b_larger', b_larger: 'a_larger', not_distinguishable: 'not_distinguishable' }[ab.verdict]);
-    assert.ok(Math.abs(ab.p_a_greater + ba.p_a_greater + ab.p_a_equal - 1) < 1e-12, 'a > b, b > a and ties cover every draw');
-    assert.equal(ab.p_a_equal, ba.p_a_equal);
-    assert.ok(ab.central! >= ab.low! * (1 - 1e-9) || ab.central! >= Math.min(...pairs.map((p) => p[0] / p[1])) * (1 - 1e-9));
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(fc.array(fc.tuple(positive, positive), { minLength: 1, maxLength: 60 }), (pairs) => {
+      const a = Float64Array.from(pairs.map((p) => p[0]));
+      const b = Float64Array.from(pairs.map((p) => p[1]));
+      const mean = (x: Float64Array) => x.reduce((s, y) => s + y, 0) / x.length;
+      const ab = pairedRatio(a, b, 1, [mean(a), mean(b)]);
+      const ba = pairedRatio(b, a, 1, [mean(b), mean(a)]);
+      const rel = (x: number, y: number) => Math.abs(x * y - 1) <= 1e-9;
+      assert.ok(rel(ab.low!, ba.high!) && rel(ab.median!, ba.median!) && rel(ab.high!, ba.low!));
+      assert.equal(
+        ba.verdict,
+        { a_larger: 'b_larger', b_larger: 'a_larger', not_distinguishable: 'not_distinguishable' }[ab.verdict],
+      );
+      assert.ok(
+        Math.abs(ab.p_a_greater + ba.p_a_greater + ab.p_a_equal - 1) < 1e-12,
+        'a > b, b > a and ties cover every draw',
+      );
+      assert.equal(ab.p_a_equal, ba.p_a_equal);
+      assert.ok(
+        ab.central! >= ab.low! * (1 - 1e-9) || ab.central! >= Math.min(...pairs.map((p) => p[0] / p[1])) * (1 - 1e-9),
+      );
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test('quantiles through infinities are symmetric under negation', () => {
@@ -100,7 +146,10 @@ test('quantiles through infinities are symmetric under negation', () => {
 
 test('draws that do not pair, or are not numbers, are refused', () => {
   assert.throws(() => pairedRatio(draws(1, 2), draws(1), 1, [null, null]), FigureCheckError);
-  assert.throws(() => pairedRatio(draws(1, Number.NaN), draws(1, 1), 1, [null, null]), /not a finite non-negative number/);
+  assert.throws(
+    () => pairedRatio(draws(1, Number.NaN), draws(1, 1), 1, [null, null]),
+    /not a finite non-negative number/,
+  );
   assert.throws(() => pairedRatio(draws(1, -1), draws(1, 1), 1, [null, null]), FigureCheckError);
   assert.throws(() => pairedRatio(draws(1), draws(1), 0, [null, null]), /scale/);
 });

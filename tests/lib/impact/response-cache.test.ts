@@ -12,12 +12,23 @@ test('bounded by bytes: an entry used since the last pass gets a second chance, 
   cache.set('c', entry(30));
   assert.ok(cache.get('a'), 'a is used');
   cache.set('d', entry(30));
-  assert.deepEqual(['a', 'b', 'c', 'd'].map((k) => cache.has(k)), [true, false, true, true], 'b, the oldest unused, went');
+  assert.deepEqual(
+    ['a', 'b', 'c', 'd'].map((k) => cache.has(k)),
+    [true, false, true, true],
+    'b, the oldest unused, went',
+  );
   cache.set('d', entry(10)); // replacing an entry counts its new size only
   cache.set('e', entry(40)); // 31 + 31 + 11 + 41 > 100: c (oldest, unused) goes
-  assert.deepEqual(['a', 'c', 'd', 'e'].map((k) => cache.has(k)), [true, false, true, true]);
+  assert.deepEqual(
+    ['a', 'c', 'd', 'e'].map((k) => cache.has(k)),
+    [true, false, true, true],
+  );
   cache.set('f', entry(95));
-  assert.deepEqual(['a', 'd', 'e', 'f'].map((k) => cache.has(k)), [false, false, false, true], 'the entry just stored stays');
+  assert.deepEqual(
+    ['a', 'd', 'e', 'f'].map((k) => cache.has(k)),
+    [false, false, false, true],
+    'the entry just stored stays',
+  );
   assert.equal(cache.size, 1);
   cache.set('huge', entry(200));
   assert.equal(cache.get('huge'), undefined, 'larger than the bound: not kept');

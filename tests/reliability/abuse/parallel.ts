@@ -21,19 +21,38 @@ export interface BurstOptions {
   onAnswer?: (arrived: number) => void;
 }
 
-export async function burst(baseUrl: string, path: string | ((i: number) => string), count: number, options: BurstOptions = {}): Promise<Answer[]> {
+export async function burst(
+  baseUrl: string,
+  path: string | ((i: number) => string),
+  count: number,
+  options: BurstOptions = {},
+): Promise<Answer[]> {
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   let arrived = 0;
   const one = (i: number) =>
     new Promise<Answer>((resolve) => {
-      const url = new URL((typeof path === 'string' ? path : path(i)), baseUrl);
-      const req = request(url, { method: options.method ?? 'GET', agent, headers: options.headers?.(i) ?? {} }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, headers: {}, body: '', error: err.code ?? err.message }));
-      });
-      req.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, headers: {}, body: '', error: err.code ?? err.message }));
+      const url = new URL(typeof path === 'string' ? path : path(i), baseUrl);
+      const req = request(
+        url,
+        { method: options.method ?? 'GET', agent, headers: options.headers?.(i) ?? {} },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', (err: NodeJS.ErrnoException) =>
+            resolve({ status: 0, headers: {}, body: '', error: err.code ?? err.message }),
+          );
+        },
+      );
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        resolve({ status: 0, headers: {}, body: '', error: err.code ?? err.message }),
+      );
       // A request nobody answers fails by itself instead of stalling the burst.
       req.setTimeout(60_000, () => req.destroy(Object.assign(new Error('no answer in 60 s'), { code: 'TIMEOUT' })));
       req.end();

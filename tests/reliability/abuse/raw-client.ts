@@ -31,10 +31,12 @@ export class RawConnection {
       this.socket.once('connect', () => resolve());
       this.socket.once('error', reject);
     });
-    this.closed = new Promise((resolve) => this.socket.once('close', () => {
-      this.closedAt = Date.now();
-      resolve();
-    }));
+    this.closed = new Promise((resolve) =>
+      this.socket.once('close', () => {
+        this.closedAt = Date.now();
+        resolve();
+      }),
+    );
   }
 
   get isClosed(): boolean {
@@ -49,7 +51,10 @@ export class RawConnection {
     await this.opened;
     if (this.socket.destroyed || !this.socket.writable) return;
     await new Promise<void>((resolve, reject) => {
-      const stalled = setTimeout(() => reject(new Error('write stalled: the server stopped reading and did not close')), 30_000);
+      const stalled = setTimeout(
+        () => reject(new Error('write stalled: the server stopped reading and did not close')),
+        30_000,
+      );
       const done = () => {
         clearTimeout(stalled);
         resolve();
@@ -105,7 +110,11 @@ export class RawConnection {
 }
 
 /** One request's bytes out, its answer back: waits for `responses` answers or the close. */
-export async function exchange(port: number, bytes: string | Buffer, options: { responses?: number; timeoutMs?: number } = {}) {
+export async function exchange(
+  port: number,
+  bytes: string | Buffer,
+  options: { responses?: number; timeoutMs?: number } = {},
+) {
   const conn = new RawConnection(port);
   await conn.write(bytes);
   await conn.waitForResponses(options.responses ?? 1, options.timeoutMs ?? 10_000);
@@ -131,7 +140,10 @@ export function parseResponses(raw: Buffer): RawResponse[] {
     for (const line of lines) {
       const colon = line.indexOf(':');
       const name = line.slice(0, colon).trim().toLowerCase();
-      headers[name] = headers[name] === undefined ? line.slice(colon + 1).trim() : `${headers[name]}, ${line.slice(colon + 1).trim()}`;
+      headers[name] =
+        headers[name] === undefined
+          ? line.slice(colon + 1).trim()
+          : `${headers[name]}, ${line.slice(colon + 1).trim()}`;
     }
     let bodyStart = headEnd + 4;
     let body: Buffer;

@@ -13,7 +13,10 @@
  */
 import type { CountAck } from './load.ts';
 
-export interface Interval { from: number; to: number }
+export interface Interval {
+  from: number;
+  to: number;
+}
 
 export interface CountCheck {
   violations: string[];
@@ -34,17 +37,27 @@ export function hasFreeStretch(from: number, to: number, busy: Interval[], lagMs
 }
 
 export function checkCounts(input: {
-  bucket: string; acked: CountAck[]; persistedBefore: number; persistedAfter: number;
-  killedAt: number; otherWriters: Interval[]; lagMs: number;
+  bucket: string;
+  acked: CountAck[];
+  persistedBefore: number;
+  persistedAfter: number;
+  killedAt: number;
+  otherWriters: Interval[];
+  lagMs: number;
 }): CountCheck {
   const { bucket, acked, persistedBefore, persistedAfter, killedAt, otherWriters, lagMs } = input;
   const violations: string[] = [];
-  if (persistedAfter < persistedBefore) violations.push(`${bucket} was persisted at ${persistedBefore} before the kill, ${persistedAfter} after: the count went back`);
+  if (persistedAfter < persistedBefore)
+    violations.push(
+      `${bucket} was persisted at ${persistedBefore} before the kill, ${persistedAfter} after: the count went back`,
+    );
   const due = acked.filter((c) => hasFreeStretch(c.at, killedAt, otherWriters, lagMs));
   const dueCount = Math.max(0, ...due.map((c) => c.count));
   if (persistedAfter < dueCount) {
     const oldest = due.find((c) => c.count > persistedAfter)!;
-    violations.push(`${bucket} persisted ${persistedAfter} after the restart, but ${dueCount} had been acknowledged (count ${oldest.count} ${killedAt - oldest.at} ms before the kill)`);
+    violations.push(
+      `${bucket} persisted ${persistedAfter} after the restart, but ${dueCount} had been acknowledged (count ${oldest.count} ${killedAt - oldest.at} ms before the kill)`,
+    );
   }
   const lost = acked.filter((c) => c.count > persistedAfter);
   return { violations, lagMs: lost.length ? killedAt - Math.min(...lost.map((c) => c.at)) : 0 };

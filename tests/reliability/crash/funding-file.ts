@@ -20,12 +20,19 @@ export interface FundingFile {
 
 /** Writes a grantsTenders.json of `copies` × the fixture's grants, identified by `tag`. */
 export function writeFundingFile(dir: string, tag: string, copies: number): FundingFile {
-  const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { fundingData: { GrantTenderObj: Array<Record<string, unknown>> } };
+  const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as {
+    fundingData: { GrantTenderObj: Array<Record<string, unknown>> };
+  };
   const grants = fixture.fundingData.GrantTenderObj.filter((r) => String(r.type) !== '0'); // tenders are skipped by the importer
   const prefix = `CRASH-${tag}-`;
   const records: Array<Record<string, unknown>> = [];
   for (let i = 0; i < copies; i++) {
-    for (const g of grants) records.push({ ...g, identifier: `${prefix}${i}-${String(g.identifier)}`, title: `${String(g.title)} (${tag} copy ${i})` });
+    for (const g of grants)
+      records.push({
+        ...g,
+        identifier: `${prefix}${i}-${String(g.identifier)}`,
+        title: `${String(g.title)} (${tag} copy ${i})`,
+      });
   }
   const path = join(dir, `grantsTenders-${tag}.json`);
   writeFileSync(path, JSON.stringify({ fundingData: { GrantTenderObj: records } }));

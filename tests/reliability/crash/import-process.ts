@@ -36,23 +36,31 @@ export interface RunningImport {
 
 export function startImport(databasePath: string, file: FundingFile): RunningImport {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts', 'funding', 'import', '--source', 'eu', file.path, '--json'], {
-    cwd: ROOT, env: { ...process.env, DATABASE_PATH: databasePath }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'main.ts', 'funding', 'import', '--source', 'eu', file.path, '--json'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_PATH: databasePath },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (d) => (output += String(d)));
   child.stderr!.on('data', (d) => (output += String(d)));
   let killedByUs = false;
   const done = new Promise<ImportAttempt>((resolve) => {
-    child.once('exit', (code) => resolve({
-      file,
-      sha256: createHash('sha256').update(readFileSync(file.path, 'utf8')).digest('hex'),
-      outcome: code === 0 ? 'completed' : killedByUs ? 'killed' : 'failed',
-      ms: Date.now() - started,
-      startedAt: started,
-      endedAt: Date.now(),
-      output: output.slice(0, 2000),
-    }));
+    child.once('exit', (code) =>
+      resolve({
+        file,
+        sha256: createHash('sha256').update(readFileSync(file.path, 'utf8')).digest('hex'),
+        outcome: code === 0 ? 'completed' : killedByUs ? 'killed' : 'failed',
+        ms: Date.now() - started,
+        startedAt: started,
+        endedAt: Date.now(),
+        output: output.slice(0, 2000),
+      }),
+    );
   });
   return {
     done,

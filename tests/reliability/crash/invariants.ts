@@ -74,39 +74,58 @@ export function checkDatabase(path: string, expected: Expected): Findings {
 function check(db: Db, expected: Expected): Findings {
   const violations: string[] = [];
   const rows = <T>(sql: string, ...params: unknown[]) => db.prepare(sql).all(...params) as T[];
-  const value = <T>(sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params) as T;
+  const value = <T>(sql: string, ...params: unknown[]) =>
+    db
+      .prepare(sql)
+      .pluck()
+      .get(...params) as T;
 
   // The file itself.
   const integrity = db.pragma('integrity_check', { simple: false }) as Array<{ integrity_check: string }>;
-  if (integrity.map((r) => r.integrity_check).join('; ') !== 'ok') violations.push(`integrity_check: ${integrity.map((r) => r.integrity_check).join('; ')}`);
+  if (integrity.map((r) => r.integrity_check).join('; ') !== 'ok')
+    violations.push(`integrity_check: ${integrity.map((r) => r.integrity_check).join('; ')}`);
   const fts = ftsIndexMismatch(db);
   if (fts) violations.push(fts);
 
   // Orders, cancels, idempotency.
   const byRef = db.prepare('SELECT id, status, environment FROM human_tasks WHERE ref = ?');
-  const idem = db.prepare(`SELECT t.ref FROM human_idempotency i JOIN human_tasks t ON t.id = i.task_id
-    WHERE i.account_id = ? AND i.environment = 'live' AND i.idempotency_key = ?`).pluck();
+  const idem = db
+    .prepare(
+      `SELECT t.ref FROM human_idempotency i JOIN human_tasks t ON t.id = i.task_id
+    WHERE i.account_id = ? AND i.environment = 'live' AND i.idempotency_key = ?`,
+    )
+    .pluck();
   for (const order of expected.orders) {
     const task = byRef.get(order.ref) as { id: number; status: Status; environment: string } | undefined;
     if (!task) {
       violations.push(`acknowledged order ${order.ref} is missing`);
       continue;
     }
-    if (!reachableFrom(order.status as Status).has(task.status)) violations.push(`acknowledged order ${order.ref} was ${order.status}, is ${task.status}`);
+    if (!reachableFrom(order.status as Status).has(task.status))
+      violations.push(`acknowledged order ${order.ref} was ${order.status}, is ${task.status}`);
     const named = idem.get(order.caller.accountId, order.idempotencyKey.toLowerCase());
-    if (named !== order.ref) violations.push(`Idempotency-Key ${order.idempotencyKey} of ${order.ref} names ${named ?? 'nothing'}`);
+    if (named !== order.ref)
+      violations.push(`Idempotency-Key ${order.idempotencyKey} of ${order.ref} names ${named ?? 'nothing'}`);
   }
   for (const cancel of expected.cancels) {
     const task = byRef.get(cancel.ref) as { status: string } | undefined;
-    if (task?.status !== 'cancelled') violations.push(`acknowledged cancel of ${cancel.ref}: the task is ${task?.status ?? 'missing'}`);
+    if (task?.status !== 'cancelled')
+      violations.push(`acknowledged cancel of ${cancel.ref}: the task is ${task?.status ?? 'missing'}`);
   }
-  for (const r of rows<{ ref: string; records: number }>(`SELECT t.ref, (SELECT count(*) FROM human_idempotency i WHERE i.task_id = t.id) AS records
+  for (const r of rows<{
+    ref: string;
+    records: number;
+  }>(`SELECT t.ref, (SELECT count(*) FROM human_idempotency i WHERE i.task_id = t.id) AS records
     FROM human_tasks t WHERE (SELECT count(*) FROM human_idempotency i WHERE i.task_id = t.id) <> 1`)) {
     violations.push(`task ${r.ref} has ${r.records} idempotency records (an order is written once, with its key)`);
   }
 
   // Money.
-  for (const r of rows<{ id: number; kind: string; total: number }>(`SELECT j.id, j.kind, ifnull(sum(p.amount), 0) AS total
+  for (const r of rows<{
+    id: number;
+    kind: string;
+    total: number;
+  }>(`SELECT j.id, j.kind, ifnull(sum(p.amount), 0) AS total
     FROM human_journals j LEFT JOIN human_postings p ON p.journal_id = j.id GROUP BY j.id HAVING total <> 0`)) {
     violations.push(`journal ${r.id} (${r.kind}) sums to ${r.total}`);
   }
@@ -119,9 +138,15 @@ function check(db: Db, expected: Expected): Findings {
     FROM human_holds h LEFT JOIN human_journals j ON j.hold_id = h.id AND j.kind IN ('capture', 'release')
     GROUP BY h.id
     HAVING resolutions > 1 OR (h.status = 'open') <> (resolutions = 0) OR (resolutions = 1 AND released <> h.amount)`)) {
-    violations.push(`hold ${r.id} (${r.status}, ${r.amount}): resolved ${r.resolutions} times, ${r.released} taken off held`);
+    violations.push(
+      `hold ${r.id} (${r.status}, ${r.amount}): resolved ${r.resolutions} times, ${r.released} taken off held`,
+    );
   }
-  for (const r of rows<{ kind: string; account_id: number; balance: number }>(`SELECT kind, account_id, balance FROM human_ledger_accounts
+  for (const r of rows<{
+    kind: string;
+    account_id: number;
+    balance: number;
+  }>(`SELECT kind, account_id, balance FROM human_ledger_accounts
     WHERE kind IN ('customer_available', 'customer_held') AND balance < 0`)) {
     violations.push(`${r.kind} of account ${r.account_id} is ${r.balance}`);
   }
@@ -130,18 +155,27 @@ function check(db: Db, expected: Expected): Findings {
   // Funding files: all or nothing.
   const importStates: Findings['importStates'] = [];
   for (const attempt of expected.imports) {
-    const calls = value<number>("SELECT count(*) FROM funding_calls WHERE source = 'eu' AND source_id >= ? AND source_id < ?", attempt.file.prefix, `${attempt.file.prefix}\uffff`);
+    const calls = value<number>(
+      "SELECT count(*) FROM funding_calls WHERE source = 'eu' AND source_id >= ? AND source_id < ?",
+      attempt.file.prefix,
+      `${attempt.file.prefix}\uffff`,
+    );
     const logged = value<number>('SELECT count(*) FROM funding_imports WHERE file_sha256 = ?', attempt.sha256);
     const total = attempt.file.identifiers.length;
     const whole = calls === total && logged === 1;
     const none = calls === 0 && logged === 0;
     importStates.push(whole ? 'in' : none ? 'absent' : 'half');
-    if (!whole && !none) violations.push(`funding file ${attempt.file.prefix} half imported: ${calls} of ${total} calls, ${logged} import rows (${attempt.outcome} after ${attempt.ms} ms)`);
-    if (attempt.outcome === 'completed' && !whole) violations.push(`funding file ${attempt.file.prefix}: the import exited 0 but the file is not all in`);
+    if (!whole && !none)
+      violations.push(
+        `funding file ${attempt.file.prefix} half imported: ${calls} of ${total} calls, ${logged} import rows (${attempt.outcome} after ${attempt.ms} ms)`,
+      );
+    if (attempt.outcome === 'completed' && !whole)
+      violations.push(`funding file ${attempt.file.prefix}: the import exited 0 but the file is not all in`);
   }
 
   const publishedHash = publishedRunsHash(db);
-  if (expected.publishedHash !== null && publishedHash !== expected.publishedHash) violations.push(`the published impact runs changed: ${expected.publishedHash} → ${publishedHash}`);
+  if (expected.publishedHash !== null && publishedHash !== expected.publishedHash)
+    violations.push(`the published impact runs changed: ${expected.publishedHash} → ${publishedHash}`);
 
   const count = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
   const counts = new Map(expected.buckets.map((b) => [b, (count.get(b, expected.day) as number | undefined) ?? 0]));
@@ -155,11 +189,22 @@ function check(db: Db, expected: Expected): Findings {
  * check is an INSERT in form, so it runs on a second, writable connection; it writes nothing.
  */
 function ftsIndexMismatch(readOnly: Db): string | null {
-  const unindexed = readOnly.prepare(`SELECT count(*) FROM funding_calls c WHERE c.personal_data = 0
-    AND NOT EXISTS (SELECT 1 FROM funding_calls_fts_docsize d WHERE d.id = c.seq)`).pluck().get() as number;
-  const stray = readOnly.prepare(`SELECT count(*) FROM funding_calls_fts_docsize d
-    WHERE NOT EXISTS (SELECT 1 FROM funding_calls c WHERE c.seq = d.id AND c.personal_data = 0)`).pluck().get() as number;
-  if (unindexed || stray) return `funding_calls_fts: ${unindexed} public calls not indexed, ${stray} index entries for no public call`;
+  const unindexed = readOnly
+    .prepare(
+      `SELECT count(*) FROM funding_calls c WHERE c.personal_data = 0
+    AND NOT EXISTS (SELECT 1 FROM funding_calls_fts_docsize d WHERE d.id = c.seq)`,
+    )
+    .pluck()
+    .get() as number;
+  const stray = readOnly
+    .prepare(
+      `SELECT count(*) FROM funding_calls_fts_docsize d
+    WHERE NOT EXISTS (SELECT 1 FROM funding_calls c WHERE c.seq = d.id AND c.personal_data = 0)`,
+    )
+    .pluck()
+    .get() as number;
+  if (unindexed || stray)
+    return `funding_calls_fts: ${unindexed} public calls not indexed, ${stray} index entries for no public call`;
   const db = new Database(readOnly.name, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
@@ -180,8 +225,14 @@ function ftsIndexMismatch(readOnly: Db): string | null {
  */
 export function publishedRunsHash(db: Db): string {
   const hash = createHash('sha256');
-  const tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'impact\\_%' ESCAPE '\\' ORDER BY name").pluck().all() as string[])
-    .filter((t) => (db.pragma(`table_info(${t})`) as Array<{ name: string }>).some((c) => c.name === 'run_id'));
+  const tables = (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'impact\\_%' ESCAPE '\\' ORDER BY name",
+      )
+      .pluck()
+      .all() as string[]
+  ).filter((t) => (db.pragma(`table_info(${t})`) as Array<{ name: string }>).some((c) => c.name === 'run_id'));
   const dump = (label: string, sql: string) => {
     const stmt = db.prepare(sql).raw();
     const columns = stmt.columns().length;
@@ -192,6 +243,7 @@ export function publishedRunsHash(db: Db): string {
     }
   };
   dump('impact_runs', 'SELECT * FROM impact_runs WHERE id IN (SELECT run_id FROM impact_current_runs)');
-  for (const table of tables) dump(table, `SELECT * FROM ${table} WHERE run_id IN (SELECT run_id FROM impact_current_runs)`);
+  for (const table of tables)
+    dump(table, `SELECT * FROM ${table} WHERE run_id IN (SELECT run_id FROM impact_current_runs)`);
   return hash.digest('hex');
 }

@@ -17,10 +17,26 @@ import { verifyOrder } from '../../e2e/human/harness.ts';
 import type { Random } from './random.ts';
 import type { Callers, CountedCaller, HumanCaller } from './setup.ts';
 
-export interface SentOrder { idempotencyKey: string; body: Record<string, unknown>; caller: HumanCaller }
-export interface AckedOrder extends SentOrder { ref: string; status: string; at: number }
-export interface AckedCancel { ref: string; at: number }
-export interface CountAck { bucket: string; day: string; count: number; at: number }
+export interface SentOrder {
+  idempotencyKey: string;
+  body: Record<string, unknown>;
+  caller: HumanCaller;
+}
+export interface AckedOrder extends SentOrder {
+  ref: string;
+  status: string;
+  at: number;
+}
+export interface AckedCancel {
+  ref: string;
+  at: number;
+}
+export interface CountAck {
+  bucket: string;
+  day: string;
+  count: number;
+  at: number;
+}
 
 /** Everything acknowledged, over all cycles. */
 export interface Ledger {
@@ -37,14 +53,25 @@ export interface Ledger {
   transportErrors: number;
 }
 
-export const newLedger = (): Ledger => ({ orders: [], cancels: [], counts: [], unanswered: [], statuses: {}, faults: [], transportErrors: 0 });
+export const newLedger = (): Ledger => ({
+  orders: [],
+  cancels: [],
+  counts: [],
+  unanswered: [],
+  statuses: {},
+  faults: [],
+  transportErrors: 0,
+});
 
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 const TIMEOUT_MS = 20_000;
 
 /** The impact and funding paths the readers pick from (slugs and call ids from the demo data). */
-export interface ReadPaths { impact: string[]; funding: string[] }
+export interface ReadPaths {
+  impact: string[];
+  funding: string[];
+}
 
 export class Load {
   private stopping = false;
@@ -68,7 +95,9 @@ export class Load {
     this.lastAnswerAt = Date.now();
     const { orderKeys } = this.callers;
     this.workers = [
-      ...Array.from({ length: 6 }, (_, i) => this.loop(() => this.order(orderKeys[(i + this.random.int(0, orderKeys.length - 1)) % orderKeys.length]!))),
+      ...Array.from({ length: 6 }, (_, i) =>
+        this.loop(() => this.order(orderKeys[(i + this.random.int(0, orderKeys.length - 1)) % orderKeys.length]!)),
+      ),
       this.loop(() => this.cancel(), 10),
       this.loop(() => this.cancel(), 10),
       this.loop(() => this.humanRead(), 5),
@@ -98,7 +127,12 @@ export class Load {
     }
   }
 
-  private async call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response | null> {
+  private async call(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<Response | null> {
     try {
       const res = await fetch(this.url + path, {
         method,
@@ -111,7 +145,8 @@ export class Load {
         this.maxAnswerGapMs = Math.max(this.maxAnswerGapMs, Date.now() - this.lastAnswerAt);
         this.lastAnswerAt = Date.now();
       }
-      if (res.status >= 500 && this.killedAt === null) this.ledger.faults.push(`${method} ${path}: ${res.status} ${await res.clone().text()}`);
+      if (res.status >= 500 && this.killedAt === null)
+        this.ledger.faults.push(`${method} ${path}: ${res.status} ${await res.clone().text()}`);
       return res;
     } catch {
       if (this.killedAt === null) this.ledger.transportErrors++;
@@ -120,12 +155,27 @@ export class Load {
   }
 
   private async order(caller: HumanCaller): Promise<void> {
-    const sent: SentOrder = { idempotencyKey: randomUUID(), body: verifyOrder({ spec: { claim: `Open on Sundays (${this.random.int(1, 1e9)})`, subject: 'Boulangerie Martin, 12 Rue Oberkampf' } }), caller };
-    const res = await this.call('POST', '/human/v1/tasks', { authorization: `Bearer ${caller.key}`, 'idempotency-key': sent.idempotencyKey }, sent.body);
+    const sent: SentOrder = {
+      idempotencyKey: randomUUID(),
+      body: verifyOrder({
+        spec: {
+          claim: `Open on Sundays (${this.random.int(1, 1e9)})`,
+          subject: 'Boulangerie Martin, 12 Rue Oberkampf',
+        },
+      }),
+      caller,
+    };
+    const res = await this.call(
+      'POST',
+      '/human/v1/tasks',
+      { authorization: `Bearer ${caller.key}`, 'idempotency-key': sent.idempotencyKey },
+      sent.body,
+    );
     // No answer, or an answer that says nothing about whether it was stored: retried after the restart.
     if (res === null || res.status >= 500) return void this.ledger.unanswered.push(sent);
     const payload = (await res.json().catch(() => null)) as { data?: { ref: string; status: string } } | null;
-    if (res.status === 201 && payload?.data) this.ledger.orders.push({ ...sent, ref: payload.data.ref, status: payload.data.status, at: Date.now() });
+    if (res.status === 201 && payload?.data)
+      this.ledger.orders.push({ ...sent, ref: payload.data.ref, status: payload.data.status, at: Date.now() });
   }
 
   private async cancel(): Promise<void> {
@@ -133,7 +183,12 @@ export class Load {
     if (candidates.length === 0) return;
     const order = this.random.pick(candidates.slice(-200)); // recent ones: still pending, so cancellable
     this.cancelSent.add(order.ref);
-    const res = await this.call('POST', `/human/v1/tasks/${order.ref}/cancel`, { authorization: `Bearer ${order.caller.key}` }, { reason: 'no_longer_needed' });
+    const res = await this.call(
+      'POST',
+      `/human/v1/tasks/${order.ref}/cancel`,
+      { authorization: `Bearer ${order.caller.key}` },
+      { reason: 'no_longer_needed' },
+    );
     if (res?.status === 200) this.ledger.cancels.push({ ref: order.ref, at: Date.now() });
     else if (res) await res.body?.cancel();
   }
@@ -146,13 +201,15 @@ export class Load {
     if (roll < 0.5 && own.length) {
       const order = this.random.pick(own.slice(-300));
       const res = await this.call('GET', `/human/v1/tasks/${order.ref}`, headers);
-      if (res?.status === 404 && this.killedAt === null) this.ledger.faults.push(`acknowledged order ${order.ref} read as 404`);
+      if (res?.status === 404 && this.killedAt === null)
+        this.ledger.faults.push(`acknowledged order ${order.ref} read as 404`);
       await res?.body?.cancel();
     } else if (roll < 0.8) {
       const res = await this.call('GET', '/human/v1/balance', headers);
       if (res?.status === 200) {
         const balance = (await res.json()) as { data: { available_cents: number; held_cents: number } };
-        if (balance.data.available_cents < 0 || balance.data.held_cents < 0) this.ledger.faults.push(`balance read negative: ${JSON.stringify(balance.data)}`);
+        if (balance.data.available_cents < 0 || balance.data.held_cents < 0)
+          this.ledger.faults.push(`balance read negative: ${JSON.stringify(balance.data)}`);
       } else await res?.body?.cancel();
     } else {
       await (await this.call('GET', '/human/v1/tasks?limit=5', headers))?.body?.cancel();
@@ -161,14 +218,18 @@ export class Load {
 
   /** An impact or funding read with a key; the count the reply reports is recorded. */
   private async countedRead(service: 'impact' | 'funding'): Promise<void> {
-    const caller: CountedCaller = this.random.pick(service === 'impact' ? this.callers.impactKeys : this.callers.fundingKeys);
+    const caller: CountedCaller = this.random.pick(
+      service === 'impact' ? this.callers.impactKeys : this.callers.fundingKeys,
+    );
     const path = this.random.pick(service === 'impact' ? this.paths.impact : this.paths.funding);
-    const headers: Record<string, string> = service === 'impact' ? { authorization: `Bearer ${caller.key}` } : { 'x-api-key': caller.key };
+    const headers: Record<string, string> =
+      service === 'impact' ? { authorization: `Bearer ${caller.key}` } : { 'x-api-key': caller.key };
     const res = await this.call('GET', path, headers);
     if (res === null) return;
     await res.body?.cancel();
     const count = reportedCount(service, res);
-    if (count !== null && res.status !== 429) this.ledger.counts.push({ bucket: caller.bucket, day: utcDay(Date.now()), count, at: Date.now() });
+    if (count !== null && res.status !== 429)
+      this.ledger.counts.push({ bucket: caller.bucket, day: utcDay(Date.now()), count, at: Date.now() });
   }
 }
 

@@ -31,7 +31,8 @@ export function chooseSeed(env: Record<string, string | undefined> = process.env
   const given = env.CRASH_SEED;
   if (given !== undefined && given !== '') {
     const seed = Number(given);
-    if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32) throw new Error('CRASH_SEED must be an integer from 0 to 2^32 − 1');
+    if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32)
+      throw new Error('CRASH_SEED must be an integer from 0 to 2^32 − 1');
     return seed;
   }
   return Math.floor(Math.random() * 2 ** 32);

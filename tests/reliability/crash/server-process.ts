@@ -28,16 +28,29 @@ export interface ServerProcess {
 }
 
 /** `demo: false` starts with DEMO=off (a test that needs no demo data saves loading it). */
-export async function startServerProcess(databasePath: string, options: { demo?: boolean } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  databasePath: string,
+  options: { demo?: boolean } = {},
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts', 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: databasePath, DEMO: options.demo === false ? 'off' : 'on', LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_PATH: databasePath,
+      DEMO: options.demo === false ? 'off' : 'on',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const errors: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => errors.push(`stderr: ${line}`));
   const url = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not report its URL within ${START_TIMEOUT_MS} ms: ${errors.join('\n')}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the server did not report its URL within ${START_TIMEOUT_MS} ms: ${errors.join('\n')}`)),
+      START_TIMEOUT_MS,
+    );
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`the server exited before serving (code ${code}, signal ${signal}): ${errors.join('\n')}`));

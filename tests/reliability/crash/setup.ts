@@ -13,8 +13,14 @@ import { openDatabase } from '../../../db/connection.ts';
 import { credit } from '../../../db/human/ledger.ts';
 import { migrate } from '../../../db/migrate.ts';
 
-export interface HumanCaller { key: string; accountId: number }
-export interface CountedCaller { key: string; bucket: string }
+export interface HumanCaller {
+  key: string;
+  accountId: number;
+}
+export interface CountedCaller {
+  key: string;
+  bucket: string;
+}
 
 export interface Callers {
   /** Live keys with tasks:read and tasks:write: orders and cancels. */
@@ -37,7 +43,17 @@ export function prepareCallers(databasePath: string, now: number): Callers {
     let n = 0;
     const account = () => createAccount(db, `crash${++n}@example.org`, now).id;
     const key = (accountId: number, service: 'human' | 'impact' | 'funding', scopes?: string[]) =>
-      createKey(db, { accountId, service, name: `crash ${service} ${n}`, environment: service === 'human' ? 'live' : null, ...(scopes ? { scopes } : {}) }, now);
+      createKey(
+        db,
+        {
+          accountId,
+          service,
+          name: `crash ${service} ${n}`,
+          environment: service === 'human' ? 'live' : null,
+          ...(scopes ? { scopes } : {}),
+        },
+        now,
+      );
 
     const rich = account();
     const poor = account();
@@ -49,7 +65,10 @@ export function prepareCallers(databasePath: string, now: number): Callers {
       ...Array.from({ length: 18 }, () => ({ key: key(rich, 'human').key, accountId: rich })),
       ...Array.from({ length: 4 }, () => ({ key: key(poor, 'human').key, accountId: poor })),
     ];
-    const humanReadKeys = Array.from({ length: 4 }, () => ({ key: key(rich, 'human', ['tasks:read']).key, accountId: rich }));
+    const humanReadKeys = Array.from({ length: 4 }, () => ({
+      key: key(rich, 'human', ['tasks:read']).key,
+      accountId: rich,
+    }));
     const impactKeys = Array.from({ length: 3 }, () => {
       const made = key(account(), 'impact');
       return { key: made.key, bucket: `impact:key:${made.row.id}` };

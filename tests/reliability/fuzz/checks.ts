@@ -31,7 +31,12 @@ export function validatorFor(validators: Validators, doc: Schema) {
 /** Whether a 200 from the MCP endpoint carries a refusal (a JSON-RPC error, or a tool result with isError). */
 export function mcpRefusal(json: unknown): boolean {
   const messages = Array.isArray(json) ? json : [json];
-  return messages.some((m) => typeof m === 'object' && m !== null && ('error' in m || (m as { result?: { isError?: boolean } }).result?.isError === true));
+  return messages.some(
+    (m) =>
+      typeof m === 'object' &&
+      m !== null &&
+      ('error' in m || (m as { result?: { isError?: boolean } }).result?.isError === true),
+  );
 }
 
 export function responseProblems(op: Operation, built: Built, res: RawResponse, validators: Validators): string[] {
@@ -43,8 +48,10 @@ export function responseProblems(op: Operation, built: Built, res: RawResponse, 
   if (res.status >= 500) problems.push(`a ${res.status}`);
 
   const id = res.headers['x-request-id'];
-  if (typeof id !== 'string' || !REQUEST_ID.test(id)) problems.push(`X-Request-Id missing or malformed (${String(id)})`);
-  else if (built.sentRequestId && id !== built.sentRequestId) problems.push(`X-Request-Id ${id} is not the one sent (${built.sentRequestId})`);
+  if (typeof id !== 'string' || !REQUEST_ID.test(id))
+    problems.push(`X-Request-Id missing or malformed (${String(id)})`);
+  else if (built.sentRequestId && id !== built.sentRequestId)
+    problems.push(`X-Request-Id ${id} is not the one sent (${built.sentRequestId})`);
 
   // Judged as the operation the server routed the request to (`/runs/..` is the index).
   const routed = built.routedOp;
@@ -56,7 +63,11 @@ export function responseProblems(op: Operation, built: Built, res: RawResponse, 
     const problem = errorShapeProblem(shape, res.status, res.json, res.contentType);
     // A 4xx from the MCP transport itself (the SDK) is a JSON-RPC error, as the MCP specification has it
     // and the contract documents for /mcp: judged by the contract's schema alone.
-    const jsonRpc = routed?.path === '/mcp' && typeof res.json === 'object' && res.json !== null && (res.json as { jsonrpc?: unknown }).jsonrpc === '2.0';
+    const jsonRpc =
+      routed?.path === '/mcp' &&
+      typeof res.json === 'object' &&
+      res.json !== null &&
+      (res.json as { jsonrpc?: unknown }).jsonrpc === '2.0';
     if (problem && !jsonRpc) problems.push(`4xx not in the ${shape} error shape: ${problem}`);
     if ((!problem || jsonRpc) && documented) {
       const schemaProblem = validate(routed.path, routed.method, res.status, res.json);
@@ -65,7 +76,8 @@ export function responseProblems(op: Operation, built: Built, res: RawResponse, 
   }
 
   if (res.status >= 200 && res.status < 300) {
-    if (built.mustRefuse) problems.push(`answered ${res.status} to a request the contract rejects (${built.mustRefuse})`);
+    if (built.mustRefuse)
+      problems.push(`answered ${res.status} to a request the contract rejects (${built.mustRefuse})`);
     if (routed) problems.push(...successProblems(routed, res, validate));
   }
   return problems;
@@ -77,7 +89,10 @@ const lineValidators = new WeakMap<Operation, ReturnType<typeof responseValidato
 function lineValidator(op: Operation, schema: Schema) {
   let check = lineValidators.get(op);
   if (!check) {
-    const lineDoc = { ...op.doc, paths: { '/line': { get: { responses: { '200': { content: { 'application/json': { schema } } } } } } } };
+    const lineDoc = {
+      ...op.doc,
+      paths: { '/line': { get: { responses: { '200': { content: { 'application/json': { schema } } } } } } },
+    };
     lineValidators.set(op, (check = responseValidator(lineDoc)));
   }
   return check;
@@ -86,8 +101,10 @@ function lineValidator(op: Operation, schema: Schema) {
 function successProblems(op: Operation, res: RawResponse, validate: ReturnType<typeof responseValidator>): string[] {
   const media = res.contentType.split(';')[0]!.trim().toLowerCase();
   const content = op.responses[String(res.status)]?.content as Record<string, { schema?: Schema }> | undefined;
-  if (!content) return res.body.length && res.status !== 202 ? [`a ${res.status} with a body where none is documented`] : [];
-  if (!(media in content)) return [`media type '${media}' is not documented for ${res.status} (${Object.keys(content).join(', ')})`];
+  if (!content)
+    return res.body.length && res.status !== 202 ? [`a ${res.status} with a body where none is documented`] : [];
+  if (!(media in content))
+    return [`media type '${media}' is not documented for ${res.status} (${Object.keys(content).join(', ')})`];
   // An event stream (MCP, 2025-era requests) carries the documented JSON response as its event's data.
   if (media === 'application/json' || (media === 'text/event-stream' && content['application/json'])) {
     if (res.json === undefined) return [`a ${media} 2xx whose JSON does not parse`];

@@ -19,7 +19,17 @@ const VALID_AUTH: Record<string, string[]> = {
 };
 export const BAD_AUTH: Record<string, string[]> = {
   impact: ['unknown', 'revoked', 'malformed', 'other-service', 'conflict', 'in-query', 'empty-bearer'],
-  human: ['none', 'unknown', 'revoked', 'malformed', 'other-service', 'read-only', 'conflict', 'in-query', 'empty-bearer'],
+  human: [
+    'none',
+    'unknown',
+    'revoked',
+    'malformed',
+    'other-service',
+    'read-only',
+    'conflict',
+    'in-query',
+    'empty-bearer',
+  ],
   funding: ['unknown', 'revoked', 'bearer', 'in-query', 'none'],
 };
 
@@ -33,21 +43,42 @@ export function validAuthLabels(op: Operation): string[] {
 const fakeKey = (prefix: string) => prefix + randomBytes(24).toString('base64url').replace(/[-_]/g, 'x').slice(0, 32);
 
 /** Puts the credential `label` names on the request; pushes the reason when it must be refused. */
-export function applyAuth(op: Operation, label: string, world: World, headers: Record<string, string | string[]>, extraQuery: Array<[string, string]>, refusals: string[]): void {
+export function applyAuth(
+  op: Operation,
+  label: string,
+  world: World,
+  headers: Record<string, string | string[]>,
+  extraQuery: Array<[string, string]>,
+  refusals: string[],
+): void {
   const bearer = (key: string) => (headers.authorization = `Bearer ${key}`);
-  const own = op.service === 'impact' ? world.impact.key : op.service === 'funding' ? world.funding.basic : world.human.test.key;
+  const own =
+    op.service === 'impact' ? world.impact.key : op.service === 'funding' ? world.funding.basic : world.human.test.key;
   const prefix = op.service === 'impact' ? 'ia_' : op.service === 'funding' ? 'fnd_' : 'ho_test_';
   const refuse = (why: string) => refusals.push(why);
   switch (label) {
-    case 'anonymous': case 'none':
+    case 'anonymous':
+    case 'none':
       if (op.keyed) refuse('no key on an operation that needs one');
       break;
-    case 'key': bearer(world.impact.key); break;
-    case 'x-api-key': headers['x-api-key'] = world.impact.key; break;
-    case 'test': bearer(world.human.test.key); break;
-    case 'test-x-api-key': headers['X-Api-Key'] = world.human.test.key; break;
-    case 'live': bearer(world.human.live.key); break;
-    case 'broke': bearer(world.human.broke.key); break;
+    case 'key':
+      bearer(world.impact.key);
+      break;
+    case 'x-api-key':
+      headers['x-api-key'] = world.impact.key;
+      break;
+    case 'test':
+      bearer(world.human.test.key);
+      break;
+    case 'test-x-api-key':
+      headers['X-Api-Key'] = world.human.test.key;
+      break;
+    case 'live':
+      bearer(world.human.live.key);
+      break;
+    case 'broke':
+      bearer(world.human.broke.key);
+      break;
     case 'read-only':
       bearer(world.human.readOnly.key);
       if (op.writeScope) refuse('the key lacks tasks:write');
@@ -56,21 +87,31 @@ export function applyAuth(op: Operation, label: string, world: World, headers: R
       headers['x-api-key'] = world.funding.basic;
       if (op.path === '/export') refuse('export is for pro keys only');
       break;
-    case 'pro': headers['x-api-key'] = world.funding.pro; break;
+    case 'pro':
+      headers['x-api-key'] = world.funding.pro;
+      break;
     case 'unknown':
       if (op.service === 'funding') headers['x-api-key'] = fakeKey(prefix);
       else bearer(fakeKey(prefix));
       refuse('an unknown key');
       break;
     case 'revoked': {
-      const key = op.service === 'impact' ? world.impact.revoked : op.service === 'funding' ? world.funding.revoked : world.human.revoked;
+      const key =
+        op.service === 'impact'
+          ? world.impact.revoked
+          : op.service === 'funding'
+            ? world.funding.revoked
+            : world.human.revoked;
       if (op.service === 'funding') headers['x-api-key'] = key;
       else bearer(key);
       refuse('a revoked key');
       break;
     }
     case 'malformed':
-      headers.authorization = pickFrom(['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer a b', `Token ${own}`, `bearer:${own}`], own.length)!;
+      headers.authorization = pickFrom(
+        ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer a b', `Token ${own}`, `bearer:${own}`],
+        own.length,
+      )!;
       refuse('a malformed Authorization header');
       break;
     case 'empty-bearer':

@@ -11,7 +11,8 @@ export type Shape = Service | 'outside';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
-const keysAre = (o: Record<string, unknown>, keys: string[]) => Object.keys(o).sort().join(',') === [...keys].sort().join(',');
+const keysAre = (o: Record<string, unknown>, keys: string[]) =>
+  Object.keys(o).sort().join(',') === [...keys].sort().join(',');
 
 /**
  * The path the server routes on: the target as a WHATWG URL resolves it (itty-router reads
@@ -40,7 +41,8 @@ export function errorShapeProblem(shape: Shape, status: number, body: unknown, c
     case 'impact': {
       const e = body.error;
       if (!keysAre(body, ['error']) || !isObject(e)) return 'impact errors are {"error": {...}} and nothing else';
-      if (!keysAre(e, ['status', 'code', 'detail'])) return `impact error members are status, code, detail (got ${Object.keys(e).join(', ')})`;
+      if (!keysAre(e, ['status', 'code', 'detail']))
+        return `impact error members are status, code, detail (got ${Object.keys(e).join(', ')})`;
       if (e.status !== status) return `error.status ${String(e.status)} differs from the HTTP status ${status}`;
       if (!nonEmpty(e.code) || !nonEmpty(e.detail)) return 'code and detail are non-empty strings';
       return null;
@@ -48,13 +50,15 @@ export function errorShapeProblem(shape: Shape, status: number, body: unknown, c
     case 'human': {
       const e = body.error;
       if (!keysAre(body, ['error']) || !isObject(e)) return 'human errors are {"error": {...}} and nothing else';
-      if (!keysAre(e, ['code', 'message'])) return `human error members are code, message (got ${Object.keys(e).join(', ')})`;
+      if (!keysAre(e, ['code', 'message']))
+        return `human error members are code, message (got ${Object.keys(e).join(', ')})`;
       if (!nonEmpty(e.code) || !nonEmpty(e.message)) return 'code and message are non-empty strings';
       return null;
     }
     case 'funding':
     case 'outside': {
-      if (!keysAre(body, ['error', 'message'])) return `errors are {"error", "message"} (got ${Object.keys(body).join(', ')})`;
+      if (!keysAre(body, ['error', 'message']))
+        return `errors are {"error", "message"} (got ${Object.keys(body).join(', ')})`;
       if (!nonEmpty(body.error) || !nonEmpty(body.message)) return 'error and message are non-empty strings';
       return null;
     }

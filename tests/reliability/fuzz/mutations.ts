@@ -7,7 +7,10 @@
 import fc from 'fast-check';
 
 /** A URL-ready value: `encoded` goes into the target as is. */
-export interface UrlValue { encoded: string; label: string }
+export interface UrlValue {
+  encoded: string;
+  label: string;
+}
 
 /**
  * encodeURIComponent, except that a lone surrogate (which it refuses) is written as the bytes a
@@ -20,7 +23,9 @@ export function encodeLoose(raw: string): string {
     return Array.from(raw, (ch) => {
       const code = ch.codePointAt(0)!;
       if (code < 0xd800 || code > 0xdfff) return encodeURIComponent(ch);
-      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => '%' + b.toString(16).toUpperCase()).join('');
+      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((b) => '%' + b.toString(16).toUpperCase())
+        .join('');
     }).join('');
   }
 }
@@ -62,18 +67,30 @@ export const nastyStrings: fc.Arbitrary<{ label: string; raw: string }> = fc.one
   ),
   fc.string({ unit: 'binary', maxLength: 40 }).map((raw) => ({ label: 'random unicode', raw })),
   fc.string({ unit: 'grapheme', maxLength: 40 }).map((raw) => ({ label: 'random graphemes', raw })),
-  fc.integer({ min: 10_000, max: 60_000 }).chain((n) => fc.constantFrom('x', 'é', '😀 ').map((c) => ({ label: `huge (${n} × ${JSON.stringify(c)})`, raw: c.repeat(Math.ceil(n / c.length)) }))),
+  fc
+    .integer({ min: 10_000, max: 60_000 })
+    .chain((n) =>
+      fc
+        .constantFrom('x', 'é', '😀 ')
+        .map((c) => ({ label: `huge (${n} × ${JSON.stringify(c)})`, raw: c.repeat(Math.ceil(n / c.length)) })),
+    ),
 );
 
 /**
  * Huge for a URL: 3 to 12 KB once encoded, so that the request still fits node's 16 KiB header limit
  * and reaches the server (over it, node's parser answers a bare 431: http-abuse.test.ts's subject).
  */
-const hugeUrlValue: fc.Arbitrary<{ label: string; raw: string }> = fc.integer({ min: 3_000, max: 12_000 }).chain((bytes) =>
-  fc.constantFrom('x', 'é', '😀 ').map((c) => {
-    const per = encodeURIComponent(c).length;
-    return { label: `huge (${bytes} encoded bytes of ${JSON.stringify(c)})`, raw: c.repeat(Math.max(1, Math.floor(bytes / per))) };
-  }));
+const hugeUrlValue: fc.Arbitrary<{ label: string; raw: string }> = fc
+  .integer({ min: 3_000, max: 12_000 })
+  .chain((bytes) =>
+    fc.constantFrom('x', 'é', '😀 ').map((c) => {
+      const per = encodeURIComponent(c).length;
+      return {
+        label: `huge (${bytes} encoded bytes of ${JSON.stringify(c)})`,
+        raw: c.repeat(Math.max(1, Math.floor(bytes / per))),
+      };
+    }),
+  );
 
 /** Encodings that only exist in a URL: malformed percent-escapes, lone surrogates, bad UTF-8. */
 const encodingTricks: fc.Arbitrary<UrlValue> = fc.constantFrom(
@@ -125,10 +142,34 @@ export const hostilePathSegment: fc.Arbitrary<UrlValue> = fc.oneof(
 );
 
 /** Number-ish strings that are not what an integer or bounded number parameter accepts. */
-export const badNumbers = (schema: { minimum?: number; maximum?: number; exclusiveMinimum?: number }): fc.Arbitrary<UrlValue> => {
+export const badNumbers = (schema: {
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+}): fc.Arbitrary<UrlValue> => {
   const below = schema.minimum !== undefined ? schema.minimum - 1 : schema.exclusiveMinimum;
   const above = schema.maximum !== undefined ? schema.maximum + 1 : undefined;
-  const values = ['abc', '1.5', '1e3', '0x10', ' 5', '5 ', '+5', 'NaN', 'Infinity', '-Infinity', '99999999999999999999999', '1e309', '', '--1', '1,2', 'true', 'null', '[]', '{}'];
+  const values = [
+    'abc',
+    '1.5',
+    '1e3',
+    '0x10',
+    ' 5',
+    '5 ',
+    '+5',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '99999999999999999999999',
+    '1e309',
+    '',
+    '--1',
+    '1,2',
+    'true',
+    'null',
+    '[]',
+    '{}',
+  ];
   if (below !== undefined) values.push(String(below), String(below - 1000));
   if (above !== undefined) values.push(String(above), String(above * 1000));
   return fc.constantFrom(...values).map((v) => enc(`number ${JSON.stringify(v)}`, v));
@@ -136,7 +177,24 @@ export const badNumbers = (schema: { minimum?: number; maximum?: number; exclusi
 
 /** A JSON value of the wrong type for a field. */
 export const wrongTypeValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(null, true, false, 0, -1, 1.5, 1e308, -1e308, '', 'x', [], {}, [1, 2], { a: 1 }, 2 ** 53 + 1, Number.MIN_VALUE),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    1e308,
+    -1e308,
+    '',
+    'x',
+    [],
+    {},
+    [1, 2],
+    { a: 1 },
+    2 ** 53 + 1,
+    Number.MIN_VALUE,
+  ),
   fc.jsonValue({ maxDepth: 2 }),
 );
 
@@ -148,7 +206,11 @@ export const deepJson = (depth: number, kind: 'array' | 'object') =>
  * Bodies that are not a JSON object, or not JSON at all, as raw text. `parsed` is what a correct
  * parser may read where that is a value: RFC 8259 lets a parser ignore a byte order mark.
  */
-export const nonObjectBodies: fc.Arbitrary<{ label: string; text: string; parsed?: unknown }> = fc.constantFrom<{ label: string; text: string; parsed?: unknown }>(
+export const nonObjectBodies: fc.Arbitrary<{ label: string; text: string; parsed?: unknown }> = fc.constantFrom<{
+  label: string;
+  text: string;
+  parsed?: unknown;
+}>(
   { label: 'empty body', text: '' },
   { label: 'whitespace', text: '   \n' },
   { label: 'null', text: 'null' },

@@ -9,7 +9,12 @@ import addFormats from 'ajv-formats';
 import type { Service } from './error-shapes.ts';
 import { resolveRef, type Schema } from './schema-arbitrary.ts';
 
-export interface Param { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: Schema }
+export interface Param {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  schema: Schema;
+}
 
 export interface Operation {
   id: string;
@@ -38,13 +43,23 @@ export function operationsOf(service: Service, doc: Schema): Operation[] {
       const scopes = security.flatMap((s) => Object.values(s).flat());
       ops.push({
         id: `${service} ${method.toUpperCase()} ${path}`,
-        service, base, path, doc,
+        service,
+        base,
+        path,
+        doc,
         method: method.toUpperCase() as 'GET' | 'POST',
-        params: (op.parameters ?? []).map((p: Schema) => ({ name: p.name, in: p.in, required: p.required === true, schema: resolveRef(p.schema, { doc }) })),
+        params: (op.parameters ?? []).map((p: Schema) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required === true,
+          schema: resolveRef(p.schema, { doc }),
+        })),
         body: op.requestBody?.content?.['application/json']?.schema ?? null,
         bodyRequired: op.requestBody?.required === true,
         // An empty requirement ({}) among the alternatives makes the key optional (OpenAPI: anonymous allowed).
-        keyed: (security.length > 0 && !security.some((s) => Object.keys(s).length === 0)) || (service === 'human' && path === '/mcp'),
+        keyed:
+          (security.length > 0 && !security.some((s) => Object.keys(s).length === 0)) ||
+          (service === 'human' && path === '/mcp'),
         writeScope: scopes.includes('tasks:write'),
         responses: op.responses,
       });

@@ -35,29 +35,39 @@ export function sendRaw(baseUrl: string, req: RawRequest, timeoutMs = 30_000): P
   return new Promise((resolve, reject) => {
     const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body);
     const headers: Record<string, string | string[]> = { ...req.headers };
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(body.length);
-    const outgoing = request({ host: hostname, port, method: req.method, path: req.target, headers, agent, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const buffer = Buffer.concat(chunks);
-        const contentType = String(res.headers['content-type'] ?? '');
-        const text = buffer.toString('utf8');
-        let json: unknown;
-        const data = /^text\/event-stream/i.test(contentType)
-          ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n')
-          : /json/i.test(contentType) ? text : undefined;
-        if (data !== undefined) {
-          try {
-            json = JSON.parse(data);
-          } catch {
-            json = undefined;
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length'))
+      headers['content-length'] = String(body.length);
+    const outgoing = request(
+      { host: hostname, port, method: req.method, path: req.target, headers, agent, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const buffer = Buffer.concat(chunks);
+          const contentType = String(res.headers['content-type'] ?? '');
+          const text = buffer.toString('utf8');
+          let json: unknown;
+          const data = /^text\/event-stream/i.test(contentType)
+            ? text
+                .split('\n')
+                .filter((l) => l.startsWith('data:'))
+                .map((l) => l.slice(5).trim())
+                .join('\n')
+            : /json/i.test(contentType)
+              ? text
+              : undefined;
+          if (data !== undefined) {
+            try {
+              json = JSON.parse(data);
+            } catch {
+              json = undefined;
+            }
           }
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, contentType, body: buffer, text, json });
-      });
-    });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, contentType, body: buffer, text, json });
+        });
+      },
+    );
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     outgoing.on('error', reject);
     outgoing.end(body);

@@ -9,19 +9,30 @@ import type { Plan } from './requests.ts';
 import type { HumanKey, World } from './world.ts';
 
 export const pickFrom = <T>(list: T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 export const isMcp = (op: Operation) => op.service === 'human' && op.path === '/mcp';
 
 export const OMIT = '\u0000omit';
 
 /** A real identifier for a parameter, when the plan asks for one and the server has any (OMIT: leave it out). */
-export function realValue(op: Operation, p: Param, plan: Plan, i: number, world: World, caller: HumanKey): string | undefined {
+export function realValue(
+  op: Operation,
+  p: Param,
+  plan: Plan,
+  i: number,
+  world: World,
+  caller: HumanKey,
+): string | undefined {
   const slot = i % plan.picks.length;
   if (!plan.real[slot]) return undefined;
   const n = plan.picks[slot]!;
   const s = (name: string) => pickFrom(world.statics(name), n);
   if (op.service === 'impact') {
-    if (p.name === 'slug') return s(op.path.startsWith('/material') ? 'materials' : op.path.startsWith('/conflict') ? 'conflicts' : 'products');
+    if (p.name === 'slug')
+      return s(
+        op.path.startsWith('/material') ? 'materials' : op.path.startsWith('/conflict') ? 'conflicts' : 'products',
+      );
     if (p.name === 'a' || p.name === 'b') return pickFrom(world.statics('products'), n + (p.name === 'b' ? 1 : 0));
     if (p.name === 'iso3') return s('countries');
     if (p.name === 'code') return s('channels');
@@ -40,10 +51,17 @@ export function realValue(op: Operation, p: Param, plan: Plan, i: number, world:
     if (p.name === 'capability') return s('capabilities');
     if (p.name === 'ref') {
       if (n % 10 === 0) return pickFrom(world.foreignRefs(caller), n); // another account's task: 404
-      const preferred = op.path.endsWith('/cancel') ? ['pending', 'dispatched'] : op.path.endsWith('/dispute') ? ['delivered'] : op.path.endsWith('/result') || op.path.includes('/evidence') ? ['delivered', 'completed', 'disputed'] : [];
+      const preferred = op.path.endsWith('/cancel')
+        ? ['pending', 'dispatched']
+        : op.path.endsWith('/dispute')
+          ? ['delivered']
+          : op.path.endsWith('/result') || op.path.includes('/evidence')
+            ? ['delivered', 'completed', 'disputed']
+            : [];
       return pickFrom(world.refs(caller, preferred), n);
     }
-    if (p.name === 'created_after' || p.name === 'created_before') return new Date(world.now() + (p.name === 'created_after' ? -1 : 1) * (n % 72) * 3_600_000).toISOString();
+    if (p.name === 'created_after' || p.name === 'created_before')
+      return new Date(world.now() + (p.name === 'created_after' ? -1 : 1) * (n % 72) * 3_600_000).toISOString();
     if (p.name === 'cursor') return OMIT; // a real cursor comes from a previous page; a made-up one is refused
   }
   return undefined;
@@ -78,12 +96,25 @@ export function fixBody(op: Operation, plan: Plan, world: World, caller: HumanKe
 
 function fixMcp(body: unknown, plan: Plan, world: World, caller: HumanKey): unknown {
   const call = Array.isArray(body) ? body[0] : body;
-  if (!isObject(call) || call.method !== 'tools/call' || !isObject(call.params) || !isObject(call.params.arguments)) return body;
+  if (!isObject(call) || call.method !== 'tools/call' || !isObject(call.params) || !isObject(call.params.arguments))
+    return body;
   const args = call.params.arguments;
   const n = plan.picks[2]!;
   if ('wait_s' in args) args.wait_s = 0; // get_task_result would otherwise wait up to 30 real seconds
   if (!plan.real[1]) return body;
-  if ('ref' in args) args.ref = pickFrom(world.refs(caller, call.params.name === 'cancel_task' ? ['pending', 'dispatched'] : call.params.name === 'dispute_task' ? ['delivered'] : []), n) ?? args.ref;
+  if ('ref' in args)
+    args.ref =
+      pickFrom(
+        world.refs(
+          caller,
+          call.params.name === 'cancel_task'
+            ? ['pending', 'dispatched']
+            : call.params.name === 'dispute_task'
+              ? ['delivered']
+              : [],
+        ),
+        n,
+      ) ?? args.ref;
   if ('idempotency_key' in args) args.idempotency_key = randomUUID();
   if ('capability' in args || 'location' in args) {
     const offer = pickFrom(world.statics('offers'), n)?.split(' ');

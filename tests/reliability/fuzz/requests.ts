@@ -12,7 +12,14 @@ import type { HumanKey, World } from './world.ts';
 import { applyAuth, BAD_AUTH, validAuthLabels } from './credentials.ts';
 import { fixBody, isMcp, isObject, OMIT, pickFrom, realValue } from './real-values.ts';
 import {
-  badNumbers, encodeLoose, hostilePathSegment, hostileUrlValue, nastyStrings, nonObjectBodies, wrongTypeValue, type UrlValue,
+  badNumbers,
+  encodeLoose,
+  hostilePathSegment,
+  hostileUrlValue,
+  nastyStrings,
+  nonObjectBodies,
+  wrongTypeValue,
+  type UrlValue,
 } from './mutations.ts';
 import { routedPath } from './error-shapes.ts';
 import { decodePath, decodeQuery, jsonVerdict, paramVerdict, type Operation } from './operations.ts';
@@ -82,7 +89,14 @@ export interface Built {
   overHeaderLimit: boolean;
 }
 
-const SANDBOX_MAGIC = ['sandbox:stay_pending', 'sandbox:stay_dispatched', 'sandbox:fail', 'sandbox:low_confidence', 'sandbox:dispute_refund', 'sandbox:expire'];
+const SANDBOX_MAGIC = [
+  'sandbox:stay_pending',
+  'sandbox:stay_dispatched',
+  'sandbox:fail',
+  'sandbox:low_confidence',
+  'sandbox:dispute_refund',
+  'sandbox:expire',
+];
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 const weighted = (percent: number) => fc.integer({ min: 0, max: 99 }).map((n) => n < percent);
@@ -90,65 +104,178 @@ const weighted = (percent: number) => fc.integer({ min: 0, max: 99 }).map((n) =>
 /** Top-level and nested string fields of a body schema, as paths. */
 function bodyFieldPaths(schema: Schema, prefix: string[] = []): string[][] {
   const props: Record<string, Schema> = schema?.properties ?? {};
-  return Object.entries(props).flatMap(([name, s]) => [[...prefix, name], ...(s?.type === 'object' ? bodyFieldPaths(s, [...prefix, name]) : [])]);
+  return Object.entries(props).flatMap(([name, s]) => [
+    [...prefix, name],
+    ...(s?.type === 'object' ? bodyFieldPaths(s, [...prefix, name]) : []),
+  ]);
 }
 
 function mutationArbitrary(op: Operation): fc.Arbitrary<Mutation> {
   const query = op.params.filter((p) => p.in === 'query');
   const pathParams = op.params.filter((p) => p.in === 'path');
   const choices: Array<fc.WeightedArbitrary<Mutation>> = [
-    { weight: 2, arbitrary: fc.constantFrom(...BAD_AUTH[op.service]!).map((label) => ({ kind: 'auth' as const, label })) },
     {
       weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom('foo', 'callback', '_', 'Q', 'page[size]', '__proto__', 'constructor', 'format', 'per_page ', 'SCENARIO', 'limit%00'), hostileUrlValue)
+      arbitrary: fc.constantFrom(...BAD_AUTH[op.service]!).map((label) => ({ kind: 'auth' as const, label })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(
+            'foo',
+            'callback',
+            '_',
+            'Q',
+            'page[size]',
+            '__proto__',
+            'constructor',
+            'format',
+            'per_page ',
+            'SCENARIO',
+            'limit%00',
+          ),
+          hostileUrlValue,
+        )
         .map(([name, value]) => ({ kind: 'query-unknown' as const, name, value })),
     },
-    { weight: 1, arbitrary: fc.constantFrom('/', '//', '/..', '/%2e%2e', '/../openapi.json', '/%00', '.json', '%00', '/%2F', ';x=1', '/%2e', '?').map((suffix) => ({ kind: 'suffix' as const, suffix })) },
-    { weight: 1, arbitrary: fc.constantFrom('v2', 'upper', 'dot', 'double-slash', 'dot-dot', 'encoded-slash', 'no-version').map((base) => ({ kind: 'base' as const, base })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          '/',
+          '//',
+          '/..',
+          '/%2e%2e',
+          '/../openapi.json',
+          '/%00',
+          '.json',
+          '%00',
+          '/%2F',
+          ';x=1',
+          '/%2e',
+          '?',
+        )
+        .map((suffix) => ({ kind: 'suffix' as const, suffix })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('v2', 'upper', 'dot', 'double-slash', 'dot-dot', 'encoded-slash', 'no-version')
+        .map((base) => ({ kind: 'base' as const, base })),
+    },
     {
       weight: 1,
       arbitrary: fc.oneof(
-        fc.constantFrom('short', 'has space', 'x'.repeat(200), 'ünïcödé-id', '../../etc').map((value) => ({ kind: 'header' as const, name: 'x-request-id', value })),
-        fc.constantFrom('*', '"nope"', 'W/"x"', '"' + 'a'.repeat(4000) + '"', '').map((value) => ({ kind: 'header' as const, name: 'if-none-match', value })),
-        fc.constantFrom('text/html', '*/*', 'application/xml', '', 'application/json;q=0').map((value) => ({ kind: 'header' as const, name: 'accept', value })),
-        fc.constantFrom('evil.example', 'http://evil.example', 'null').map((value) => ({ kind: 'header' as const, name: 'origin', value })),
-        fc.constantFrom('gzip', 'br, compress', 'x'.repeat(100)).map((value) => ({ kind: 'header' as const, name: 'accept-encoding', value })),
+        fc
+          .constantFrom('short', 'has space', 'x'.repeat(200), 'ünïcödé-id', '../../etc')
+          .map((value) => ({ kind: 'header' as const, name: 'x-request-id', value })),
+        fc
+          .constantFrom('*', '"nope"', 'W/"x"', '"' + 'a'.repeat(4000) + '"', '')
+          .map((value) => ({ kind: 'header' as const, name: 'if-none-match', value })),
+        fc
+          .constantFrom('text/html', '*/*', 'application/xml', '', 'application/json;q=0')
+          .map((value) => ({ kind: 'header' as const, name: 'accept', value })),
+        fc
+          .constantFrom('evil.example', 'http://evil.example', 'null')
+          .map((value) => ({ kind: 'header' as const, name: 'origin', value })),
+        fc
+          .constantFrom('gzip', 'br, compress', 'x'.repeat(100))
+          .map((value) => ({ kind: 'header' as const, name: 'accept-encoding', value })),
       ),
     },
   ];
   if (query.length) {
     const index = fc.nat({ max: query.length - 1 });
     choices.push(
-      { weight: 4, arbitrary: fc.tuple(index, hostileUrlValue).map(([i, value]) => ({ kind: 'query-value' as const, index: i, value })) },
-      { weight: 2, arbitrary: index.chain((i) => badNumbers(query[i]!.schema).map((value) => ({ kind: 'query-number' as const, index: i, value }))) },
-      { weight: 2, arbitrary: fc.tuple(index, fc.option(hostileUrlValue)).map(([i, value]) => ({ kind: 'query-repeat' as const, index: i, value })) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(index, hostileUrlValue)
+          .map(([i, value]) => ({ kind: 'query-value' as const, index: i, value })),
+      },
+      {
+        weight: 2,
+        arbitrary: index.chain((i) =>
+          badNumbers(query[i]!.schema).map((value) => ({ kind: 'query-number' as const, index: i, value })),
+        ),
+      },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(index, fc.option(hostileUrlValue))
+          .map(([i, value]) => ({ kind: 'query-repeat' as const, index: i, value })),
+      },
       { weight: 1, arbitrary: index.map((i) => ({ kind: 'query-drop' as const, index: i })) },
     );
   }
   if (pathParams.length) {
-    choices.push({ weight: 5, arbitrary: fc.tuple(fc.nat({ max: pathParams.length - 1 }), hostilePathSegment).map(([i, value]) => ({ kind: 'path-value' as const, index: i, value })) });
+    choices.push({
+      weight: 5,
+      arbitrary: fc
+        .tuple(fc.nat({ max: pathParams.length - 1 }), hostilePathSegment)
+        .map(([i, value]) => ({ kind: 'path-value' as const, index: i, value })),
+    });
   }
   if (op.body) {
     const fields = bodyFieldPaths(op.body);
     const fieldIndex = fc.nat({ max: Math.max(0, fields.length - 1) });
     choices.push(
-      { weight: 3, arbitrary: fc.tuple(fieldIndex, wrongTypeValue).map(([index, value]) => ({ kind: 'body-wrong-type' as const, index, value })) },
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(fieldIndex, wrongTypeValue)
+          .map(([index, value]) => ({ kind: 'body-wrong-type' as const, index, value })),
+      },
       { weight: 2, arbitrary: fieldIndex.map((index) => ({ kind: 'body-drop' as const, index })) },
-      { weight: 2, arbitrary: fc.tuple(fc.constantFrom('extra', '__proto__', 'constructor', 'capability ', 'Capability', ''), wrongTypeValue).map(([name, value]) => ({ kind: 'body-extra' as const, name, value })) },
-      { weight: 3, arbitrary: fc.tuple(fieldIndex, nastyStrings).map(([index, s]) => ({ kind: 'body-string' as const, index, value: s.raw, label: s.label })) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(fc.constantFrom('extra', '__proto__', 'constructor', 'capability ', 'Capability', ''), wrongTypeValue)
+          .map(([name, value]) => ({ kind: 'body-extra' as const, name, value })),
+      },
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(fieldIndex, nastyStrings)
+          .map(([index, s]) => ({ kind: 'body-string' as const, index, value: s.raw, label: s.label })),
+      },
       { weight: 1, arbitrary: wrongTypeValue.map((value) => ({ kind: 'body-duplicate-key' as const, value })) },
       { weight: 3, arbitrary: nonObjectBodies.map((b) => ({ kind: 'body-text' as const, ...b })) },
       { weight: 1, arbitrary: fc.constant({ kind: 'body-too-large' as const }) },
-      { weight: 1, arbitrary: fc.constantFrom(null, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'application/json; charset=utf-16', 'APPLICATION/JSON').map((value) => ({ kind: 'content-type' as const, value })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom(
+            null,
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+            'application/jsonx',
+            'application/json; charset=utf-16',
+            'APPLICATION/JSON',
+          )
+          .map((value) => ({ kind: 'content-type' as const, value })),
+      },
     );
   }
   if (op.params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key')) {
     choices.push({
       weight: 3,
-      arbitrary: fc.constantFrom<[string | null, string]>(
-        [null, 'missing'], ['', 'empty'], ['not-a-uuid', 'not a UUID'], ['x'.repeat(5000), 'huge'], ['00000000-0000-0000-0000-00000000000g', 'bad hex'],
-        ['{uuid}', 'braced'], ['"{uuid}"', 'quoted (valid)'], ['{UUID}', 'upper case (valid)'], ['{uuid}\u00e9', 'Latin-1 tail'], ['{uuid}, {uuid}', 'two values'],
-      ).map(([value, label]) => ({ kind: 'idempotency' as const, value, label })),
+      arbitrary: fc
+        .constantFrom<[string | null, string]>(
+          [null, 'missing'],
+          ['', 'empty'],
+          ['not-a-uuid', 'not a UUID'],
+          ['x'.repeat(5000), 'huge'],
+          ['00000000-0000-0000-0000-00000000000g', 'bad hex'],
+          ['{uuid}', 'braced'],
+          ['"{uuid}"', 'quoted (valid)'],
+          ['{UUID}', 'upper case (valid)'],
+          ['{uuid}\u00e9', 'Latin-1 tail'],
+          ['{uuid}, {uuid}', 'two values'],
+        )
+        .map(([value, label]) => ({ kind: 'idempotency' as const, value, label })),
     });
   }
   return fc.oneof(...choices);
@@ -159,16 +286,42 @@ function bodyArbitrary(op: Operation, catalogue: Catalogue): fc.Arbitrary<unknow
   if (!op.body) return fc.constant(null);
   if (op.service === 'human' && op.path === '/mcp') {
     const id = fc.oneof(fc.nat(), fc.uuid());
-    const call = fc.oneof(...catalogue.tools.map((t) => valueArbitrary(t.inputSchema).map((args) => ({ name: t.name, arguments: args }))));
+    const call = fc.oneof(
+      ...catalogue.tools.map((t) => valueArbitrary(t.inputSchema).map((args) => ({ name: t.name, arguments: args }))),
+    );
     return fc.oneof(
-      { weight: 6, arbitrary: fc.tuple(id, call).map(([i, params]) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params })) },
+      {
+        weight: 6,
+        arbitrary: fc.tuple(id, call).map(([i, params]) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params })),
+      },
       { weight: 1, arbitrary: id.map((i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list', params: {} })) },
-      { weight: 1, arbitrary: id.map((i) => ({ jsonrpc: '2.0', id: i, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } })) },
+      {
+        weight: 1,
+        arbitrary: id.map((i) => ({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+        })),
+      },
       { weight: 1, arbitrary: id.map((i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })) },
       { weight: 1, arbitrary: fc.constant({ jsonrpc: '2.0', method: 'notifications/initialized' }) },
-      { weight: 1, arbitrary: fc.tuple(id, fc.constantFrom('tools/cal', 'resources/list', 'prompts/get', '', 'rpc.discover')).map(([i, method]) => ({ jsonrpc: '2.0', id: i, method, params: {} })) },
-      { weight: 1, arbitrary: fc.tuple(id, call).map(([i, params]) => [{ jsonrpc: '2.0', id: i, method: 'tools/call', params }]) },
-      { weight: 1, arbitrary: fc.tuple(fc.constantFrom('1.0', 2, null), id).map(([jsonrpc, i]) => ({ jsonrpc, id: i, method: 'tools/list' })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(id, fc.constantFrom('tools/cal', 'resources/list', 'prompts/get', '', 'rpc.discover'))
+          .map(([i, method]) => ({ jsonrpc: '2.0', id: i, method, params: {} })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.tuple(id, call).map(([i, params]) => [{ jsonrpc: '2.0', id: i, method: 'tools/call', params }]),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(fc.constantFrom('1.0', 2, null), id)
+          .map(([jsonrpc, i]) => ({ jsonrpc, id: i, method: 'tools/list' })),
+      },
     );
   }
   return valueArbitrary(op.body, { doc: op.doc });
@@ -195,10 +348,14 @@ export function planArbitrary(op: Operation, catalogue: Catalogue): fc.Arbitrary
   });
 }
 
-
-
 /** Builds the request a plan describes, against the server's state now. */
-export function materialize(op: Operation, plan: Plan, world: World, catalogue: Catalogue, siblings: Operation[]): Built {
+export function materialize(
+  op: Operation,
+  plan: Plan,
+  world: World,
+  catalogue: Catalogue,
+  siblings: Operation[],
+): Built {
   const labels: string[] = [plan.mode];
   const refusals: string[] = [];
   const headers: Record<string, string | string[]> = {};
@@ -209,7 +366,14 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
   const authMutation = mutations.find((m): m is Extract<Mutation, { kind: 'auth' }> => m.kind === 'auth');
   const authLabel = authMutation?.label ?? pickFrom(validAuthLabels(op), plan.auth)!;
   labels.push(`auth:${authLabel}`);
-  const humanCaller: HumanKey = authLabel === 'live' ? world.human.live : authLabel === 'broke' ? world.human.broke : authLabel === 'read-only' ? world.human.readOnly : world.human.test;
+  const humanCaller: HumanKey =
+    authLabel === 'live'
+      ? world.human.live
+      : authLabel === 'broke'
+        ? world.human.broke
+        : authLabel === 'read-only'
+          ? world.human.readOnly
+          : world.human.test;
   let authRefusals: string[] = [];
   applyAuth(op, authLabel, world, headers, extraQuery, authRefusals);
 
@@ -248,7 +412,8 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
   let textMutation: Extract<Mutation, { kind: 'body-text' }> | null = null;
   for (const m of mutations) {
     switch (m.kind) {
-      case 'auth': break;
+      case 'auth':
+        break;
       case 'query-value':
       case 'query-number': {
         const name = queryParams[m.index]!.name;
@@ -288,8 +453,13 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
         break;
       case 'base':
         base = {
-          v2: op.base.replace('/v1', '/v2'), upper: op.base.toUpperCase(), dot: `${op.base}/.`, 'double-slash': `/${op.base}`,
-          'dot-dot': `${op.base}/..${op.base}`, 'encoded-slash': op.base.replace(/^\/(\w+)\//, '/$1%2F'), 'no-version': `/${op.service}`,
+          v2: op.base.replace('/v1', '/v2'),
+          upper: op.base.toUpperCase(),
+          dot: `${op.base}/.`,
+          'double-slash': `/${op.base}`,
+          'dot-dot': `${op.base}/..${op.base}`,
+          'encoded-slash': op.base.replace(/^\/(\w+)\//, '/$1%2F'),
+          'no-version': `/${op.service}`,
         }[m.base]!;
         labels.push(`base:${m.base}`);
         break;
@@ -313,7 +483,8 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
         if (!isObject(bodyValue)) break;
         leadingMembers.push([m.name, m.value]);
         labels.push(`body-extra:${m.name}`);
-        if (op.body?.additionalProperties === false && !(op.body.properties ?? {})[m.name]) refusals.push(`body member '${m.name}' is not in the contract`);
+        if (op.body?.additionalProperties === false && !(op.body.properties ?? {})[m.name])
+          refusals.push(`body member '${m.name}' is not in the contract`);
         break;
       case 'body-duplicate-key':
         if (!isObject(bodyValue) || !Object.keys(bodyValue).length) break;
@@ -336,7 +507,8 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
         break;
       case 'idempotency': {
         const uuid = randomUUID();
-        idempotency = m.value === null ? null : m.value.replaceAll('{uuid}', uuid).replaceAll('{UUID}', uuid.toUpperCase());
+        idempotency =
+          m.value === null ? null : m.value.replaceAll('{uuid}', uuid).replaceAll('{UUID}', uuid.toUpperCase());
         labels.push(`idempotency:${m.label}`);
         break;
       }
@@ -352,7 +524,9 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
   // index), or none; then on the parameters as sent.
   const filledPath = op.path.replace(/\{(\w+)\}/g, (_, name: string) => path[name] ?? '');
   const routed = routedPath(`${base}${filledPath}${suffix}`);
-  const routedOp = operationPattern(op).test(routed) ? op : siblings.find((o) => o !== op && o.method === op.method && operationPattern(o).test(routed)) ?? null;
+  const routedOp = operationPattern(op).test(routed)
+    ? op
+    : (siblings.find((o) => o !== op && o.method === op.method && operationPattern(o).test(routed)) ?? null);
   if (routedOp === null) {
     pathMutated = true;
     // Under the service's base, a path that names no operation is refused (404/405). Resolved out of
@@ -367,7 +541,8 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
   } else {
     for (const p of pathParams) {
       const verdict = paramVerdict(p, path[p.name] === undefined ? null : decodePath(path[p.name]!));
-      if (verdict === 'invalid' || /%2F|\//i.test(path[p.name] ?? '') || path[p.name] === '') refusals.push(`path parameter '${p.name}' is invalid`);
+      if (verdict === 'invalid' || /%2F|\//i.test(path[p.name] ?? '') || path[p.name] === '')
+        refusals.push(`path parameter '${p.name}' is invalid`);
     }
   }
   if (routedOp) {
@@ -378,9 +553,11 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
       const param = routedQuery.find((p) => p.name === name);
       if (!param) refusals.push(`unknown query parameter '${name}'`);
       else if (count > 1) refusals.push(`query parameter '${name}' repeated`);
-      else if (paramVerdict(param, decodeQuery(query.find(([n]) => n === name)![1])) === 'invalid') refusals.push(`query parameter '${name}' is invalid`);
+      else if (paramVerdict(param, decodeQuery(query.find(([n]) => n === name)![1])) === 'invalid')
+        refusals.push(`query parameter '${name}' is invalid`);
     }
-    for (const p of routedQuery) if (p.required && !seen.has(p.name)) refusals.push(`required query parameter '${p.name}' is missing`);
+    for (const p of routedQuery)
+      if (p.required && !seen.has(p.name)) refusals.push(`required query parameter '${p.name}' is missing`);
   }
   const idemParam = op.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
   if (idemParam) {
@@ -394,7 +571,8 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
   refusals.push(...authRefusals);
   if (textMutation && !isMcp(op) && routedOp === op) {
     if ('parsed' in textMutation) {
-      if (!jsonVerdict(op.body, textMutation.parsed, op.doc)) refusals.push(`body (${textMutation.label}) fails the contract schema`);
+      if (!jsonVerdict(op.body, textMutation.parsed, op.doc))
+        refusals.push(`body (${textMutation.label}) fails the contract schema`);
     } else if (textMutation.text !== '' || op.bodyRequired) refusals.push(`body is ${textMutation.label}`);
   }
 
@@ -409,16 +587,25 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
     } else body = Buffer.from(bodyText ?? JSON.stringify(bodyValue));
     if (contentType !== null) headers['content-type'] = contentType;
     // No body at all needs no media type where the body is optional; anything else is JSON or 415.
-    const absent = body.length === 0 && !op.bodyRequired && (contentType === null || contentType === 'application/json');
-    if (!isMcp(op) && !absent && (contentType === null || !/^application\/json(\s*;\s*charset=utf-8)?$/i.test(contentType))) {
+    const absent =
+      body.length === 0 && !op.bodyRequired && (contentType === null || contentType === 'application/json');
+    if (
+      !isMcp(op) &&
+      !absent &&
+      (contentType === null || !/^application\/json(\s*;\s*charset=utf-8)?$/i.test(contentType))
+    ) {
       refusals.push(`content-type '${contentType}' is not application/json`);
     }
     // Leading members change no verdict: a duplicate loses to the body's own member (JSON.parse keeps
     // the last), and an extra one is refused above when the schema closes the object.
     if (!isMcp(op) && routedOp === op && bodyText === undefined && !tooLarge) {
       if (!jsonVerdict(op.body, bodyValue, op.doc)) refusals.push('the body fails the contract schema');
-      const spec = isObject(bodyValue) && typeof bodyValue.capability === 'string' ? catalogue.specSchemas[bodyValue.capability] : undefined;
-      if (spec && isObject(bodyValue) && 'spec' in bodyValue && !jsonVerdict(spec, bodyValue.spec, op.doc)) refusals.push("spec fails the capability's spec_schema");
+      const spec =
+        isObject(bodyValue) && typeof bodyValue.capability === 'string'
+          ? catalogue.specSchemas[bodyValue.capability]
+          : undefined;
+      if (spec && isObject(bodyValue) && 'spec' in bodyValue && !jsonVerdict(spec, bodyValue.spec, op.doc))
+        refusals.push("spec fails the capability's spec_schema");
     }
   }
   if (isMcp(op)) headers.accept ??= 'application/json, text/event-stream';
@@ -428,7 +615,8 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
 
   const qs = [...query, ...extraQuery].map(([n, v]) => `${n}=${v}`).join('&');
   const target = `${base}${filledPath}${suffix}${qs ? (suffix === '?' ? '' : '?') + qs : ''}`;
-  const headerBytes = target.length + Object.entries(headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 0);
+  const headerBytes =
+    target.length + Object.entries(headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 0);
   return {
     overHeaderLimit: headerBytes > 16_000,
     raw: { method: op.method, target, headers, ...(body !== undefined ? { body } : {}) },
@@ -444,7 +632,9 @@ export function materialize(op: Operation, plan: Plan, world: World, catalogue: 
 
 /** The operation's path as a pattern on routed paths: a parameter is one non-empty segment. */
 function operationPattern(op: Operation): RegExp {
-  const source = (op.base + op.path).split(/\{\w+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+');
+  const source = (op.base + op.path)
+    .split(/\{\w+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
   return new RegExp(`^${source}/*$`);
 }
-

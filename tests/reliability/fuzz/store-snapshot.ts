@@ -28,17 +28,30 @@ const OPERATOR_WRITTEN = /^(impact_|funding_)/;
 
 export type Snapshot = Record<string, { rows: number; sha256: string }>;
 
-interface TablePlan { name: string; sql: string }
+interface TablePlan {
+  name: string;
+  sql: string;
+}
 
 function tablePlans(db: Db): TablePlan[] {
-  const tables = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as Array<{ name: string; sql: string }>;
+  const tables = db
+    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+    .all() as Array<{ name: string; sql: string }>;
   return tables
     .filter((t) => !WRITTEN_BEHIND_TABLES.has(t.name) && !/^CREATE VIRTUAL/i.test(t.sql)) // a virtual table's rows are its shadow tables'
     .map((t) => {
-      const columns = db.prepare(`SELECT name, pk FROM pragma_table_info(?)`).all(t.name) as Array<{ name: string; pk: number }>;
-      const kept = columns.filter((c) => !(WRITTEN_BEHIND_COLUMNS[t.name] ?? []).includes(c.name)).map((c) => `"${c.name}"`);
+      const columns = db.prepare(`SELECT name, pk FROM pragma_table_info(?)`).all(t.name) as Array<{
+        name: string;
+        pk: number;
+      }>;
+      const kept = columns
+        .filter((c) => !(WRITTEN_BEHIND_COLUMNS[t.name] ?? []).includes(c.name))
+        .map((c) => `"${c.name}"`);
       const withoutRowid = /WITHOUT\s+ROWID/i.test(t.sql);
-      const pk = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => `"${c.name}"`);
+      const pk = columns
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => `"${c.name}"`);
       const order = withoutRowid ? (pk.length ? pk : kept).join(', ') : 'rowid';
       return { name: t.name, sql: `SELECT ${kept.join(', ')} FROM "${t.name}" ORDER BY ${order}` };
     });
@@ -84,7 +97,11 @@ export class StoreSnapshots {
         rows++;
         for (const value of row) {
           if (Buffer.isBuffer(value)) hash.update('b').update(String(value.length)).update(':').update(value);
-          else hash.update(typeof value === 'string' ? 's' : 'v').update(String(value)).update('\u0000');
+          else
+            hash
+              .update(typeof value === 'string' ? 's' : 'v')
+              .update(String(value))
+              .update('\u0000');
         }
         hash.update('\u0001');
       }
@@ -97,5 +114,7 @@ export class StoreSnapshots {
 /** The tables whose content differs between two snapshots, with their row counts. */
 export function snapshotDifferences(before: Snapshot, after: Snapshot): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...names].filter((n) => before[n]?.sha256 !== after[n]?.sha256).map((n) => `${n} (rows ${before[n]?.rows ?? '-'} → ${after[n]?.rows ?? '-'})`);
+  return [...names]
+    .filter((n) => before[n]?.sha256 !== after[n]?.sha256)
+    .map((n) => `${n} (rows ${before[n]?.rows ?? '-'} → ${after[n]?.rows ?? '-'})`);
 }

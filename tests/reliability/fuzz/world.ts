@@ -11,7 +11,11 @@ import { accountWithKey } from '../../helpers/keys.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import type { Service } from './error-shapes.ts';
 
-export interface HumanKey { key: string; accountId: number; environment: Environment }
+export interface HumanKey {
+  key: string;
+  accountId: number;
+  environment: Environment;
+}
 
 export class World {
   readonly impact: { key: string; revoked: string };
@@ -57,11 +61,18 @@ export class World {
       runs: list('SELECT id FROM impact_runs ORDER BY id'),
       coicop: list('SELECT code FROM impact_coicop ORDER BY code'),
       calls: list('SELECT id FROM funding_public_calls ORDER BY id'),
-      callWords: list(`SELECT title FROM funding_public_calls ORDER BY id`).flatMap((t) => t.split(/\s+/).filter((w) => w.length > 3).slice(0, 2)),
+      callWords: list(`SELECT title FROM funding_public_calls ORDER BY id`).flatMap((t) =>
+        t
+          .split(/\s+/)
+          .filter((w) => w.length > 3)
+          .slice(0, 2),
+      ),
       fundingCountries: list('SELECT DISTINCT country FROM funding_public_calls ORDER BY 1'),
       capabilities: list('SELECT id FROM human_capabilities WHERE active = 1 ORDER BY id'),
       // 'capability country city sla' for every priced combination: bodies that can be quoted and ordered.
-      offers: list(`SELECT capability || ' ' || country_iso || ' ' || city_slug || ' ' || sla FROM human_prices ORDER BY 1`),
+      offers: list(
+        `SELECT capability || ' ' || country_iso || ' ' || city_slug || ' ' || sla FROM human_prices ORDER BY 1`,
+      ),
       cities: list(`SELECT country_iso || ' ' || city_slug FROM human_cities ORDER BY 1`),
     };
     this.sql = {
@@ -95,14 +106,23 @@ export class World {
 
   /** [ref, evd_id] pairs of the caller's evidence; files (photos, documents) first. */
   evidence(key: HumanKey): Array<[string, string]> {
-    const rows = this.sql.evidence.all(key.accountId, key.environment) as Array<{ ref: string; id: number; kind: string }>;
-    return [...rows.filter((r) => r.kind !== 'note'), ...rows.filter((r) => r.kind === 'note')].map((r) => [r.ref, `evd_${r.id}`]);
+    const rows = this.sql.evidence.all(key.accountId, key.environment) as Array<{
+      ref: string;
+      id: number;
+      kind: string;
+    }>;
+    return [...rows.filter((r) => r.kind !== 'note'), ...rows.filter((r) => r.kind === 'note')].map((r) => [
+      r.ref,
+      `evd_${r.id}`,
+    ]);
   }
 
   /** One scheduler pass after another until nothing is due (what the timer would do, without waiting). */
   async settle(): Promise<void> {
     const scheduler = this.server.app.ctx.human.scheduler;
-    while ((await scheduler.tick()) > 0) { /* steps falling due one after another */ }
+    while ((await scheduler.tick()) > 0) {
+      /* steps falling due one after another */
+    }
   }
 }
 
@@ -121,7 +141,10 @@ export class QuotaBudget {
   minuteRolls = 0;
   dayRolls = 0;
 
-  constructor(private readonly server: TestServer, private readonly world: World) {}
+  constructor(
+    private readonly server: TestServer,
+    private readonly world: World,
+  ) {}
 
   note(service: Service, anonymousImpact: boolean, keyedFunding: boolean): void {
     this.minute[service]++;

@@ -32,9 +32,19 @@ export class Capture {
     const res = await base(input, init);
     const n = this.exchanges.length;
     const copy = res.clone();
-    this.pending.push(copy.arrayBuffer().then((bytes) => {
-      this.exchanges[n] = { n, method, url, requestCookie: headers.get('cookie') ?? '', status: res.status, headers: res.headers, body: Buffer.from(bytes).toString('latin1') };
-    }));
+    this.pending.push(
+      copy.arrayBuffer().then((bytes) => {
+        this.exchanges[n] = {
+          n,
+          method,
+          url,
+          requestCookie: headers.get('cookie') ?? '',
+          status: res.status,
+          headers: res.headers,
+          body: Buffer.from(bytes).toString('latin1'),
+        };
+      }),
+    );
     this.exchanges.length = n + 1;
     return res;
   };

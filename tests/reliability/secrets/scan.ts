@@ -9,9 +9,17 @@ import { parseKey } from '../../../lib/keys.ts';
 
 export type SecretKind = 'key' | 'password' | 'session cookie' | 'visitor cookie' | 'csrf token';
 
-export interface Secret { kind: SecretKind; label: string; value: string }
+export interface Secret {
+  kind: SecretKind;
+  label: string;
+  value: string;
+}
 
-export interface Finding { secret: Secret; where: string; excerpt: string }
+export interface Finding {
+  secret: Secret;
+  where: string;
+  excerpt: string;
+}
 
 export const KEY_WINDOW = 16;
 
@@ -50,12 +58,14 @@ export class SecretScanner {
     for (const run of text.matchAll(/[0-9A-Za-z]{16,}/g)) {
       for (let i = 0; i + KEY_WINDOW <= run[0].length; i++) {
         const secret = this.windows.get(run[0].slice(i, i + KEY_WINDOW));
-        if (secret && !found.has(secret)) found.set(secret, { secret, where, excerpt: excerpt(text, run.index + i, KEY_WINDOW) });
+        if (secret && !found.has(secret))
+          found.set(secret, { secret, where, excerpt: excerpt(text, run.index + i, KEY_WINDOW) });
       }
     }
     for (const secret of this.whole) {
       const at = text.indexOf(secret.value);
-      if (at !== -1 && !found.has(secret)) found.set(secret, { secret, where, excerpt: excerpt(text, at, secret.value.length) });
+      if (at !== -1 && !found.has(secret))
+        found.set(secret, { secret, where, excerpt: excerpt(text, at, secret.value.length) });
     }
     return [...found.values()];
   }

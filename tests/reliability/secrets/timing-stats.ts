@@ -62,6 +62,8 @@ export function seeded(seed: number): () => number {
 export function bootstrapTrimmedDifference(a: number[], b: number[], rounds = 1000, seed = 8): [number, number] {
   const random = seeded(seed);
   const resample = (xs: number[]) => xs.map(() => xs[Math.floor(random() * xs.length)]!);
-  const diffs = Array.from({ length: rounds }, () => trimmedMean(resample(b)) - trimmedMean(resample(a))).sort((x, y) => x - y);
+  const diffs = Array.from({ length: rounds }, () => trimmedMean(resample(b)) - trimmedMean(resample(a))).sort(
+    (x, y) => x - y,
+  );
   return [diffs[Math.floor(rounds * 0.025)]!, diffs[Math.ceil(rounds * 0.975) - 1]!];
 }
