@@ -50,13 +50,16 @@ function filterForm(sent: URLSearchParams): Html {
   return html`<form class="filters funding-filters" method="get" action="/explore/funding" role="search" aria-label="Search funding calls">
 <label>Words <input name="q" type="search" value="${get('q') ?? ''}" placeholder="subvenc* OR &quot;green hydrogen&quot;"></label>
 <label>Country of the funder <input name="country" value="${get('country') ?? ''}" size="4" placeholder="ES, EU…"></label>
+<label>Region <input name="region" value="${get('region') ?? ''}" placeholder="Madrid, Andalucía, ES511"></label>
 <label>Status <select name="status">${options(STATUSES, get('status'), STATUS_OPTION_LABELS, 'any')}</select></label>
+<label>Deadline on or after <input name="deadline_from" type="date" value="${get('deadline_from') ?? ''}" placeholder="YYYY-MM-DD"></label>
+<label>Deadline on or before <input name="deadline_to" type="date" value="${get('deadline_to') ?? ''}" placeholder="YYYY-MM-DD"></label>
 <label>Source <select name="source">${options(CALL_SOURCES, get('source'), Object.fromEntries(CALL_SOURCES.map((s) => [s, sourceWords(s)])), 'all sources')}</select></label>
 <label>Sort <select name="sort">${options(SORTS, get('sort'), SORT_LABELS, 'default: best match with words, else newest')}</select></label>
 <label>Per page <input name="per_page" type="number" min="1" max="${MAX_PER_PAGE}" value="${get('per_page') ?? '20'}"></label>
 <button type="submit">Search</button>
 </form>
-<p class="muted">Words: all must appear; <code>"a phrase"</code> in double quotes; <code>OR</code> between alternatives; a trailing <code>*</code> for a prefix. Accents and case do not matter.</p>`;
+<p class="muted">Words: all must appear; <code>"a phrase"</code> in double quotes; <code>OR</code> between alternatives; a trailing <code>*</code> for a prefix. Accents and case do not matter. Region: words of the call's region, as Madrid or Andalucía. The deadline window keeps calls whose next cut-off falls on those days, both days included, in the call's own time zone; calls with no deadline are left out.</p>`;
 }
 
 function resultItem(call: CallJson): Html {

@@ -1,7 +1,7 @@
 /**
  * The funding search and the tasks playground in a real browser (Debian's Chromium), at desktop and
- * phone widths. A person searches funding calls with the form, pages, opens a call, meets a refusal;
- * signs up through the console, quotes and orders a sandbox task, watches it move (the page reloads
+ * phone widths. A person searches funding calls with the form (a region and a deadline window too),
+ * pages, opens a call, meets a refusal; signs up through the console, quotes and orders a sandbox task, watches it move (the page reloads
  * itself when the API's poll_after_s has passed), reads the result and the photo, disputes it, and
  * cancels another. The phone pass runs with JavaScript off: every page works without it. No page
  * breaks its Content-Security-Policy. Screenshots of every page go to test-results/screenshots/
@@ -92,6 +92,27 @@ test(
       await page.waitForURL(/cursor=/);
       assert.match((await page.locator('nav.pager').textContent()) ?? '', /Page 2/);
       await page.getByRole('link', { name: '← Previous page' }).waitFor();
+
+      await page.goto(`${server.url}/explore/funding`);
+      await page.getByLabel('Region').fill('Madrid');
+      await page.getByLabel('Deadline on or after').fill('2026-12-15');
+      await page.getByLabel('Deadline on or before').fill('2027-02-28');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(/region=Madrid/);
+      const windowed = new URL(page.url()).searchParams;
+      assert.equal(windowed.get('deadline_from'), '2026-12-15');
+      assert.equal(windowed.get('deadline_to'), '2027-02-28');
+      const madrid = (await (
+        await fetch(`${server.url}/funding/v1/search?region=Madrid&deadline_from=2026-12-15&deadline_to=2027-02-28`)
+      ).json()) as { data: Array<{ title: string }> };
+      assert.ok(madrid.data.length > 0);
+      assert.deepEqual(
+        (await page.locator('li.call h3').allTextContents()).map((t) => t.trim()),
+        madrid.data.map((c) => c.title),
+        'the region and deadline window list what the API returns',
+      );
+      assert.equal(await page.getByLabel('Deadline on or before').inputValue(), '2027-02-28', 'the form keeps them');
+      await shot(page, `funding-2b-region-deadline-${width}`);
 
       await page.goto(`${server.url}/explore/funding?source=eu&status=closed`);
       await page

@@ -10,6 +10,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import { createAccount, createKey, setSubscription } from '../../../db/accounts.ts';
 import { sessionStore } from '../../../db/sessions.ts';
 import { escapeHtml } from '../../../lib/html.ts';
+import { searchQuery } from '../../../routes/funding/schemas.ts';
 import { ConsoleClient } from '../../helpers/console.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
@@ -109,6 +110,116 @@ test('paging by the API cursor walks the same calls as the API, and the previous
     all.json.data.map((c: { id: string }) => c.id),
   );
   assert.equal(pages, Math.ceil(all.json.meta.total / 4));
+});
+
+/** Walks a search page by its next links; returns the calls listed and every next link followed. */
+async function walk(path: string): Promise<{ ids: string[]; links: string[] }> {
+  const ids: string[] = [];
+  const links: string[] = [];
+  let next: string | null = path;
+  while (next) {
+    const page = await server.get(next);
+    assert.equal(page.status, 200, `${next}: ${page.text}`);
+    ids.push(...shownCalls(page.text).map((c) => c.id));
+    const link = /<a rel="next" href="([^"]+)"/.exec(page.text);
+    next = link ? link[1]!.replace(/&amp;/g, '&') : null;
+    if (next) links.push(next);
+  }
+  return { ids, links };
+}
+
+const ids = (answer: { json: { data: Array<{ id: string }> } }) => answer.json.data.map((c) => c.id);
+
+test("the form offers exactly the API's filters, each input labelled, the deadline window as date inputs", async () => {
+  const page = await server.get('/explore/funding');
+  const form = /<form class="filters funding-filters"[\s\S]*?<\/form>/.exec(page.text)![0];
+  const names = [...form.matchAll(/<(?:input|select) name="([^"]+)"/g)].map((m) => m[1]!);
+  const paging = ['page', 'cursor']; // carried by the pager's links, not typed
+  assert.deepEqual(
+    names.toSorted(),
+    Object.keys(searchQuery.entries)
+      .filter((n) => !paging.includes(n))
+      .toSorted(),
+  );
+  for (const name of names)
+    assert.match(form, new RegExp(`<label>[^<]+<(?:input|select) name="${name}"`), `${name} has its label`);
+  for (const name of ['deadline_from', 'deadline_to']) assert.match(form, new RegExp(`name="${name}" type="date"`));
+});
+
+test('region=Madrid lists exactly the calls the API returns for it, and the form keeps the region', async () => {
+  const query = 'region=Madrid&per_page=100';
+  const page = await server.get(`/explore/funding?${query}`);
+  const api = await server.get(`/funding/v1/search?${query}`);
+  assert.equal(page.status, 200);
+  assert.deepEqual(
+    shownCalls(page.text).map((c) => c.id),
+    ids(api),
+  );
+  assert.ok(api.json.data.length > 0, 'the demo corpus has calls in Madrid');
+  for (const call of api.json.data) assert.match(call.region, /madrid/i, `${call.id} is in Madrid`);
+  const all = await server.get('/funding/v1/search?per_page=100');
+  assert.ok(all.json.data.length > api.json.data.length, 'the filter left other calls out');
+  assert.match(page.text, /<input name="region" value="Madrid"/);
+  assert.match(page.text, new RegExp(`${api.json.meta.total} published calls? match`));
+});
+
+test('a deadline window lists exactly the calls the API returns, both days included, and the form keeps it', async () => {
+  const query = 'deadline_from=2026-12-15&deadline_to=2027-02-01&sort=deadline&per_page=100';
+  const page = await server.get(`/explore/funding?${query}`);
+  const api = await server.get(`/funding/v1/search?${query}`);
+  assert.equal(page.status, 200);
+  assert.deepEqual(
+    shownCalls(page.text).map((c) => c.id),
+    ids(api),
+  );
+  // Independently: the calls of the whole corpus whose served deadline falls in the window, edges included.
+  const all = await server.get('/funding/v1/search?sort=deadline&per_page=100');
+  const inWindow = all.json.data.filter(
+    (c: { deadline: string | null }) => c.deadline !== null && c.deadline >= '2026-12-15' && c.deadline <= '2027-02-01',
+  );
+  assert.deepEqual(ids(api), ids({ json: { data: inWindow } }));
+  const deadlines = api.json.data.map((c: { deadline: string }) => c.deadline);
+  assert.ok(deadlines.includes('2026-12-15') && deadlines.includes('2027-02-01'), 'a call on each edge day is listed');
+  assert.ok(inWindow.length < all.json.data.length);
+  assert.match(page.text, /<input name="deadline_from" type="date" value="2026-12-15"/);
+  assert.match(page.text, /<input name="deadline_to" type="date" value="2027-02-01"/);
+});
+
+test('paging keeps the region and the deadline window, and walks the same calls as the API', async () => {
+  for (const query of [
+    'region=Madrid&per_page=1',
+    'deadline_from=2026-12-01&deadline_to=2027-03-31&per_page=3',
+    'region=Madrid&deadline_to=2027-02-26&sort=-deadline&per_page=1',
+  ]) {
+    const { ids: seen, links } = await walk(`/explore/funding?${query}`);
+    const api = await server.get(`/funding/v1/search?${query.replace(/per_page=\d+/, 'per_page=100')}`);
+    assert.ok(links.length >= 1, `${query} has more than one page`);
+    assert.deepEqual(seen, ids(api), query);
+    for (const link of links) {
+      const params = new URL(link, server.url).searchParams;
+      for (const [name, value] of new URLSearchParams(query))
+        assert.equal(params.get(name), value, `${link} keeps ${name}`);
+    }
+  }
+});
+
+test("a bad region or deadline gets the API's 400 message on a 400 page, with the form kept", async () => {
+  for (const query of [
+    'deadline_from=31%2F12%2F2026',
+    'deadline_to=2027-02-30',
+    'deadline_from=2027-03-01&deadline_to=2027-01-01',
+    'region=' + 'x'.repeat(101),
+    'region=%2A%2A',
+  ]) {
+    const page = await server.get(`/explore/funding?${query}`);
+    const api = await server.get(`/funding/v1/search?${query}`);
+    assert.equal(api.status, 400, query);
+    assert.equal(page.status, 400, query);
+    assert.match(api.json.message, /region|deadline_(from|to)/, `the API names the parameter for ${query}`);
+    assert.ok(page.text.includes(escapeHtml(api.json.message)), `the API's message for ${query}`);
+    assert.match(page.text, /<code>bad_request<\/code>, HTTP 400/);
+    assert.match(page.text, /<form class="filters funding-filters"/);
+  }
 });
 
 test("each page is one call on the visitor's anonymous allowance, and says what is left", async () => {
