@@ -14,6 +14,7 @@
  *   carry every column the status rules read. `total` counts up to TOTAL_CAP.
  */
 import type { Db } from '../connection.ts';
+import type { StoredCall } from '../../lib/funding/present.ts';
 import type { FtsQuery } from '../../lib/funding/search-query.ts';
 import { undatedHorizon } from '../../lib/funding/status.ts';
 import { facetPlanner } from './facets.ts';
@@ -85,33 +86,9 @@ function where(f: SearchFilters, range: boolean): string {
 
 const hasFilters = (f: SearchFilters) => Boolean(f.country || f.source || f.status || f.deadlineFrom || f.deadlineTo);
 
-export interface CallRow {
+/** A stored call as the presenter reads it, plus where the row stands in the order it was read in. */
+export interface CallRow extends StoredCall {
   seq: number;
-  id: string;
-  source: string;
-  source_id: string;
-  title: string;
-  summary: string | null;
-  funder: string | null;
-  programme: string | null;
-  country: string;
-  region: string | null;
-  url: string | null;
-  published_on: string | null;
-  opening_on: string | null;
-  deadline: string | null;
-  deadline_time: string | null;
-  deadline_text: string | null;
-  cutoffs: string;
-  time_zone: string;
-  opens_at: number | null;
-  closes_at: number | null;
-  budget: number | null;
-  currency: string | null;
-  language: string;
-  source_status: 'open' | 'forthcoming' | 'closed' | null;
-  bdns_id: string | null;
-  deadline_source: string | null;
   /** The row's order key and the segment it came from: a Position after it is {segment, key: k, id}. */
   k: string | number;
   segment: number;

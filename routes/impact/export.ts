@@ -23,7 +23,7 @@ import { etagOf, ifNoneMatch } from './cache.ts';
 import { BASES, materialPerKg, productFigure } from './headlines.ts';
 import { IMPACT_BASE } from './links.ts';
 import { DEFAULT_SCENARIO, METRICS, scenarioQuery } from './schemas.ts';
-import { FigureSession, PUBLISHED_CACHE_CONTROL, translate, type ImpactDeps } from './serve.ts';
+import { CACHEABLE_HEADERS, FigureSession, PUBLISHED_CACHE_CONTROL, translate, type ImpactDeps } from './serve.ts';
 
 export const CSV_COLUMNS = [
   'subject_type',
@@ -47,15 +47,6 @@ export const CSV_COLUMNS = [
   'url',
 ] as const;
 
-const HEADERS = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'X-Request-Id',
-  'ETag',
-  'Cache-Control',
-];
-
 export function figuresCsvOperation(deps: ImpactDeps): Operation {
   return {
     spec: {
@@ -70,11 +61,11 @@ export function figuresCsvOperation(deps: ImpactDeps): Operation {
           description: 'The figures (text/csv, RFC 4180, a header row first).',
           contentType: 'text/csv',
           schema: v.string(),
-          headers: HEADERS,
+          headers: CACHEABLE_HEADERS,
         },
         304: {
           description: 'Not modified: the If-None-Match tag is still current (counted like any request).',
-          headers: HEADERS,
+          headers: CACHEABLE_HEADERS,
         },
       },
     },

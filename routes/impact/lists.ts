@@ -23,6 +23,17 @@ function perYear(
   return row ? f.figure(row, `reach ${type} ${key} ${metric} total`, `${metric} per year`, f.runCap()) : null;
 }
 
+/** When published: the deaths per year attributed through each listed conflict or country. */
+const deathsPerYear = (deps: ImpactDeps, type: 'conflict' | 'country', keys: string[]) => (f: FigureSession) => {
+  f.use('material:', f.run, true);
+  return {
+    results: {
+      metric: 'deaths',
+      figures: Object.fromEntries(keys.map((key) => [key, perYear(f, deps, type, key, 'deaths')])),
+    },
+  };
+};
+
 export const materialsRoute: RouteDef<typeof scenarioQuery, typeof noQuery> = {
   path: '/materials',
   operationId: 'listMaterials',
@@ -88,15 +99,11 @@ export const conflictsRoute: RouteDef<typeof scenarioQuery, typeof noQuery> = {
         })),
         records: null,
       },
-      figures: (f) => {
-        f.use('material:', f.run, true);
-        return {
-          results: {
-            metric: 'deaths',
-            figures: Object.fromEntries(rows.map((k) => [k.slug, perYear(f, deps, 'conflict', k.slug, 'deaths')])),
-          },
-        };
-      },
+      figures: deathsPerYear(
+        deps,
+        'conflict',
+        rows.map((k) => k.slug),
+      ),
     };
   },
 };
@@ -127,15 +134,11 @@ export const countriesRoute: RouteDef<typeof scenarioQuery, typeof noQuery> = {
         })),
         records: null,
       },
-      figures: (f) => {
-        f.use('material:', f.run, true);
-        return {
-          results: {
-            metric: 'deaths',
-            figures: Object.fromEntries(rows.map((c) => [c.iso3, perYear(f, deps, 'country', c.iso3, 'deaths')])),
-          },
-        };
-      },
+      figures: deathsPerYear(
+        deps,
+        'country',
+        rows.map((c) => c.iso3),
+      ),
     };
   },
 };

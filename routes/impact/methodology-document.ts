@@ -18,7 +18,7 @@ import { parseParams, parseQuery, stringParam } from '../../lib/validate.ts';
 import { ifNoneMatch } from './cache.ts';
 import { IMPACT_BASE } from './links.ts';
 import { noQuery } from './schemas.ts';
-import type { ImpactDeps } from './serve.ts';
+import { CACHEABLE_HEADERS, type ImpactDeps } from './serve.ts';
 
 const params = v.object({
   code: stringParam({
@@ -46,25 +46,11 @@ export function methodologyDocumentOperation(deps: Pick<ImpactDeps, 'register' |
           description: 'The document (text/markdown).',
           contentType: 'text/markdown',
           schema: v.string(),
-          headers: [
-            'X-RateLimit-Limit',
-            'X-RateLimit-Remaining',
-            'X-RateLimit-Reset',
-            'X-Request-Id',
-            'ETag',
-            'Cache-Control',
-          ],
+          headers: CACHEABLE_HEADERS,
         },
         304: {
           description: "Not modified: the If-None-Match tag is the document's digest.",
-          headers: [
-            'X-RateLimit-Limit',
-            'X-RateLimit-Remaining',
-            'X-RateLimit-Reset',
-            'X-Request-Id',
-            'ETag',
-            'Cache-Control',
-          ],
+          headers: CACHEABLE_HEADERS,
         },
       },
     },

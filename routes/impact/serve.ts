@@ -35,6 +35,16 @@ import { parseParams, parseQuery, type ParamsSchema } from '../../lib/validate.t
 import { etagOf, ifNoneMatch, type CachedResponse, type ResponseCache } from './cache.ts';
 import { IMPACT_BASE } from './links.ts';
 
+/** The headers of every cacheable answer (200 and 304): the allowance, the request id and the validators. */
+export const CACHEABLE_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Request-Id',
+  'ETag',
+  'Cache-Control',
+];
+
 export const PUBLISHED_CACHE_CONTROL = 'public, max-age=300';
 export const WITHHELD_CACHE_CONTROL = 'public, no-cache';
 
@@ -157,25 +167,11 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
       200: {
         description: def.summary,
         schema: def.response,
-        headers: [
-          'X-RateLimit-Limit',
-          'X-RateLimit-Remaining',
-          'X-RateLimit-Reset',
-          'X-Request-Id',
-          'ETag',
-          'Cache-Control',
-        ],
+        headers: CACHEABLE_HEADERS,
       },
       304: {
         description: 'Not modified: the If-None-Match tag is still current (counted like any request).',
-        headers: [
-          'X-RateLimit-Limit',
-          'X-RateLimit-Remaining',
-          'X-RateLimit-Reset',
-          'X-Request-Id',
-          'ETag',
-          'Cache-Control',
-        ],
+        headers: CACHEABLE_HEADERS,
       },
     },
   };
