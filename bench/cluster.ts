@@ -288,7 +288,7 @@ export async function run(args: string[]): Promise<void> {
 
     const single = rows[0]!;
     const lines = [
-      `Machine: ${machine(sqlite)}. ${new Date().toISOString().slice(0, 10)}. Load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after: **the machine has 2 cores and is shared with other agents working at the same time, and the load generator (autocannon) runs on the same 2 cores as every server process**; the figures are noisy and say where the cores run out, not what a larger machine does.`,
+      `Machine: ${machine(sqlite)}. ${new Date().toISOString().slice(0, 10)}. Load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after${loadBefore > 1.5 ? ' (other work shared the machine: the figures are noisy)' : ''}: **the machine has 2 cores, and the load generator (autocannon) runs on the same 2 cores as every server process**, so the figures say where the cores run out, not what a larger machine does.`,
       '',
       `${CONNECTIONS} connections, ${durationS} s after ${warmupS} s of warm-up, best of ${rounds} rounds taken in turn. Reads: GET /impact/v1/product/{slug}, each of the ${slugs.length} demo products in turn. Orders: POST /human/v1/tasks, sandbox key, a new Idempotency-Key each, durable (fsync at commit, group commit per process). Every acknowledged order (${fmt(acknowledged, 0)}) was found in the file afterwards.`,
       '',
