@@ -47,9 +47,11 @@ export interface ServiceRouterOptions {
 export function serviceRouter(options: ServiceRouterOptions) {
   const { name, base, operations, access, renderError, log } = options;
   if (options.readOnly) answerMethodsUnder(base); // CONNECT and unknown methods reach the router too
-  const patterns = operations.map((op) => ({ method: op.spec.method, regex: pathRegex(base + op.spec.path) }));
+  /** The methods a path answers to, read from the router's own route table (called once it is built). */
   const allowedAt = (path: string) => {
-    const methods = new Set<string>(patterns.filter((p) => p.regex.test(path)).map((p) => p.method));
+    const methods = new Set<string>(
+      router.routes.filter(([method, match]) => method !== 'ALL' && match.test(path)).map(([method]) => method),
+    );
     if (methods.has('GET')) methods.add('HEAD');
     if (methods.size) methods.add('OPTIONS');
     return [...methods];
@@ -133,13 +135,4 @@ export function serviceApi(
   const operations = options.operations(contractOperation(() => spec, options.finishContract));
   spec.operations = operations.map((op) => op.spec);
   return serviceRouter({ ...options, operations });
-}
-
-/** The regex itty-router builds for a path, for finding which methods a path allows. */
-function pathRegex(path: string): RegExp {
-  const source = path
-    .replace(/\/+(\/|$)/g, '$1')
-    .replace(/(\/?\.?):(\w+)/g, '($1(?<$2>[^$1/]+?))')
-    .replace(/\./g, '\\.');
-  return new RegExp(`^${source}/*$`);
 }
