@@ -5,39 +5,11 @@
  * the page shows. Pure: every function takes what the API returned.
  */
 import { html, type Html } from '../../lib/html.ts';
+import type { PublicCall } from '../../lib/funding/present.ts';
 import type { ApiAnswer } from './api.ts';
 
-export interface CallJson {
-  id: string;
-  source: string;
-  source_id: string;
-  title: string;
-  summary: string | null;
-  funder: string | null;
-  programme: string | null;
-  country: string;
-  region: string | null;
-  url: string | null;
-  published_on: string | null;
-  opening_on: string | null;
-  deadline: string | null;
-  deadline_time: string | null;
-  deadline_text: string | null;
-  deadline_source: DeadlineSourceJson | null;
-  cutoffs: Array<{ date: string; time: string | null }>;
-  time_zone: string;
-  budget: number | null;
-  currency: string | null;
-  language: string;
-  source_status: string | null;
-  status: string;
-  bdns_id: string | null;
-}
-
-export type DeadlineSourceJson =
-  | { kind: 'stated' }
-  | { kind: 'computed'; rule: string; from: string; publication: string; text: string; calendar: string[] }
-  | { kind: 'uncomputed'; reason: string; text: string };
+/** A call as the API serves it (the presenter's own type: the page reads exactly what the API writes). */
+export type CallJson = PublicCall;
 
 /** Labels for the source codes the search takes (the codes themselves come from the API's schema). */
 export const SOURCE_LABELS: Record<string, string> = {
