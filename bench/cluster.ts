@@ -16,11 +16,10 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccount, createKey } from '../db/accounts.ts';
 import { openDatabase } from '../db/connection.ts';
-import { DEMO_CATALOGUE, loadCatalogue } from '../db/human/catalogue.ts';
 import { loadImpactDemo } from '../db/impact/demo.ts';
 import { migrate } from '../db/migrate.ts';
+import { BENCH_ORDER, prepareOrders } from './human-orders.ts';
 import {
   fetchOnce,
   fmt,
@@ -34,12 +33,6 @@ import {
 import { freePortFor } from './cluster-port.ts';
 
 const CONNECTIONS = 32;
-const ORDER = JSON.stringify({
-  capability: 'human.verify',
-  spec: { claim: 'The bakery at 12 Rue Oberkampf is open on Sundays', subject: 'Boulangerie Martin' },
-  location: { country_iso: 'FR', city_slug: 'paris' },
-  max_price_cents: 2000,
-});
 
 interface Result {
   rps: number;
@@ -210,19 +203,12 @@ export async function run(args: string[]): Promise<void> {
     const db = openDatabase(template);
     migrate(db);
     loadImpactDemo(db, Date.now);
-    loadCatalogue(db, DEMO_CATALOGUE);
-    const account = createAccount(db, 'bench@example.org', Date.now());
-    const key = createKey(
-      db,
-      { accountId: account.id, service: 'human', name: 'bench', environment: 'test' },
-      Date.now(),
-    ).key;
+    const orderHeaders = prepareOrders(db);
     const slugs = db.prepare('SELECT slug FROM impact_products ORDER BY slug').pluck().all() as string[];
     const sqlite = db.prepare('SELECT sqlite_version()').pluck().get() as string;
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     const readPaths = slugs.map((s) => `/impact/v1/product/${s}`);
-    const orderHeaders = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
     const rows: Array<{ name: string; reads: Result; orders: Result; stored: number }> = [];
     let sample: { body: Buffer; headers: Record<string, string> } | undefined;
@@ -251,7 +237,7 @@ export async function run(args: string[]): Promise<void> {
           };
           const reads = await withCpu(() => load(`${base}${readPaths[0]}`, 'GET', {}, warmupS, durationS, readPaths));
           const orders = await withCpu(() =>
-            load(`${base}/human/v1/tasks`, 'POST', orderHeaders, warmupS, durationS, undefined, ORDER),
+            load(`${base}/human/v1/tasks`, 'POST', orderHeaders, warmupS, durationS, undefined, BENCH_ORDER),
           );
           await stopChild(server.child);
           const check = openDatabase(path, { readonly: true });

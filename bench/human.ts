@@ -18,20 +18,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccount, createKey } from '../db/accounts.ts';
 import { openDatabase } from '../db/connection.ts';
-import { DEMO_CATALOGUE, loadCatalogue } from '../db/human/catalogue.ts';
 import { migrate } from '../db/migrate.ts';
+import { BENCH_ORDER, prepareOrders } from './human-orders.ts';
 import { fmt as format, machine, option, startChild as start, stopChild, writeBenchmarkSection } from './load.ts';
 
 const TARGET = 2000;
 const CONNECTIONS = [1, 32] as const;
-const ORDER = JSON.stringify({
-  capability: 'human.verify',
-  spec: { claim: 'The bakery at 12 Rue Oberkampf is open on Sundays', subject: 'Boulangerie Martin' },
-  location: { country_iso: 'FR', city_slug: 'paris' },
-  max_price_cents: 2000,
-});
 
 interface Measurement {
   connections: number;
@@ -58,15 +51,9 @@ export async function run(args: string[]): Promise<void> {
     const databasePath = join(dir, `${name}.sqlite`);
     const db = openDatabase(databasePath);
     migrate(db);
-    loadCatalogue(db, DEMO_CATALOGUE);
-    const account = createAccount(db, 'bench@example.org', Date.now());
-    const key = createKey(
-      db,
-      { accountId: account.id, service: 'human', name: 'bench', environment: 'test' },
-      Date.now(),
-    ).key;
+    const headers = prepareOrders(db);
     db.close();
-    return { databasePath, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
+    return { databasePath, headers };
   };
   let headers: Record<string, string> = {};
   const paths: string[] = [];
@@ -96,7 +83,7 @@ export async function run(args: string[]): Promise<void> {
         for (const c of CONNECTIONS) {
           const m = await withCpu(server.child, () =>
             measure(
-              { url: `${base}/human/v1/tasks`, method: 'POST', headers, body: ORDER, fresh: true },
+              { url: `${base}/human/v1/tasks`, method: 'POST', headers, body: BENCH_ORDER, fresh: true },
               c,
               warmupS,
               durationS,
@@ -164,7 +151,7 @@ export async function run(args: string[]): Promise<void> {
     try {
       for (const c of CONNECTIONS) {
         const m = await measure(
-          { url: `http://127.0.0.1:${raw.port}/`, method: 'POST', headers, body: ORDER },
+          { url: `http://127.0.0.1:${raw.port}/`, method: 'POST', headers, body: BENCH_ORDER },
           c,
           warmupS,
           durationS,
@@ -225,7 +212,7 @@ async function probe(url: string, headers: Record<string, string>) {
   const res = await fetch(url, {
     method: 'POST',
     headers: { ...headers, 'idempotency-key': randomUUID() },
-    body: ORDER,
+    body: BENCH_ORDER,
   });
   if (res.status !== 201) throw new Error(`the probe order answered ${res.status}: ${await res.text()}`);
   const out: Record<string, string> = {};
