@@ -6,7 +6,7 @@
  *   /explore/impact/products/:slug       scenarios chart, contributions, explain, cite (3 API calls)
  *   /explore/impact/compare?a=&b=        two products compared from paired draws       (1, or 2 with a and b)
  *   /explore/impact/spend?amount=        spending by category                          (1 API call)
- *   /explore/impact/materials, conflicts, countries and each one's page (impact-subjects.ts, 1 API call each)
+ *   /explore/impact/materials, conflicts, countries and each one's page (impact-materials.ts, impact-conflicts.ts, impact-countries.ts, 1 API call each)
  */
 import type { AppContext } from '../context.ts';
 import type { ApiCall } from './api.ts';
@@ -15,14 +15,9 @@ import { impactCompare } from './impact-compare.ts';
 import { impactIndex } from './impact-index.ts';
 import { impactProduct } from './impact-product.ts';
 import { impactSpend } from './impact-spend.ts';
-import {
-  impactConflict,
-  impactConflicts,
-  impactCountries,
-  impactCountry,
-  impactMaterial,
-  impactMaterials,
-} from './impact-subjects.ts';
+import { impactConflict, impactConflicts } from './impact-conflicts.ts';
+import { impactCountries, impactCountry } from './impact-countries.ts';
+import { impactMaterial, impactMaterials } from './impact-materials.ts';
 import type { ExploreRouter } from './router.ts';
 
 export function impactPages(ctx: AppContext, api: ApiCall) {
