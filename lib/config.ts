@@ -5,6 +5,7 @@
 import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
 import { readHumanConfig, type HumanConfig } from './human/config.ts';
 import { readFundingSyncConfig, type FundingSyncConfig } from './funding/sync-config.ts';
+import { integer } from './env-integer.ts';
 
 export interface Config {
   port: number;
@@ -70,13 +71,6 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       maxLagMs: integer(env.READ_ONLY_MAX_LAG_MS, 30_000, 'READ_ONLY_MAX_LAG_MS', 1, 86_400_000),
     },
   };
-}
-
-function integer(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return n;
 }
 
 function redisUrl(value: string | undefined): string | null {

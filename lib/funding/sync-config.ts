@@ -19,6 +19,7 @@
  * - FUNDING_SYNC_<EU|EU_BULK|BDNS|BOE|CORDIS>_URL: each source's base address (mirrors, tests).
  */
 import type { SourceCode } from './records.ts';
+import { integer } from '../env-integer.ts';
 
 export const SYNC_SOURCES = ['eu', 'cordis', 'bdns', 'boe'] as const satisfies readonly SourceCode[];
 
@@ -119,11 +120,4 @@ export function readFundingSyncConfig(env: Record<string, string | undefined>): 
 /** What trio says it is to every source: product, version, purpose, and who to contact. */
 export function userAgent(version: string, contact: string): string {
   return `trio/${version} (funding corpus sync; +${contact || 'operator contact not configured: set FUNDING_SYNC_CONTACT'})`;
-}
-
-function integer(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return n;
 }

@@ -13,6 +13,7 @@ export interface SyncFigures {
   last_seconds: number | null;
   last_success_at: number | null;
   consecutive_failures: number;
+  /** UTC ms the data was last known current; null: never synced nor imported. */
   data_as_of: number | null;
 }
 

@@ -7,6 +7,7 @@
  * - HUMAN_DURABLE_COMMIT (default on): fsync every write of the service at commit (group commit,
  *   db/human/writer.ts). Off trades power-cut durability for speed (a process crash still loses nothing).
  */
+import { integer } from '../env-integer.ts';
 export interface HumanConfig {
   sandboxDelayMs: number;
   tickMs: number;
@@ -26,11 +27,4 @@ export function readHumanConfig(env: Record<string, string | undefined>): HumanC
   if (!['on', 'off', '1', '0', 'true', 'false', 'yes', 'no', ''].includes(flag))
     throw new Error('HUMAN_DURABLE_COMMIT must be on or off');
   return { sandboxDelayMs, tickMs, durable: !['off', '0', 'false', 'no'].includes(flag) };
-}
-
-function integer(value: string | undefined, fallback: number, name: string, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return n;
 }

@@ -6,7 +6,7 @@
  * so the next run asks for it again, conditionally. First run: FUNDING_SYNC_BACKFILL_DAYS back.
  */
 import { addDays, toLocal } from '../../../lib/funding/zoned-time.ts';
-import { sha256, type SourceRun } from './context.ts';
+import { answerValidators, type SourceRun } from './context.ts';
 
 interface BoeWatermark {
   day: string;
@@ -29,18 +29,13 @@ export async function syncBoe(run: SourceRun): Promise<void> {
     run.progress({ done: i, total: days.length, label: d });
     const url = `${run.config.urls.boe}/${d.replaceAll('-', '')}`;
     const res = await run.fetch(url, { headers: { accept: 'application/json' } });
-    const validators = {
-      etag: res.etag,
-      last_modified: res.lastModified,
-      body_sha256: res.validators?.body_sha256 ?? null,
-    };
     if (res.status === 404 || res.status === 304) {
       run.counts.skipped++; // no issue that day, or not modified since we read it
       run.commit(() => advance(d));
       continue;
     }
-    const bodySha = sha256(res.body);
-    if (bodySha === res.validators?.body_sha256) {
+    const { validators, bodySha, unchanged } = answerValidators(res);
+    if (unchanged) {
       run.counts.skipped++;
       run.commit(() => {
         run.state.setValidators(url, validators, run.now());

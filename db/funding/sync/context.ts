@@ -16,6 +16,24 @@ import type { RunCounts, SyncLock, SyncState, Validators } from './state.ts';
 
 export const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
+/**
+ * What to store for a fetched document: the answer's validators (the stored body hash kept), the
+ * body's hash (null on a 304), and whether the document is unchanged (a 304, or the same body).
+ */
+export function answerValidators(res: PoliteResponse & { validators: Validators | null }): {
+  validators: Validators;
+  bodySha: string | null;
+  unchanged: boolean;
+} {
+  const stored = res.validators?.body_sha256 ?? null;
+  const bodySha = res.status === 304 ? null : sha256(res.body);
+  return {
+    validators: { etag: res.etag, last_modified: res.lastModified, body_sha256: stored },
+    bodySha,
+    unchanged: res.status === 304 || bodySha === res.validators?.body_sha256,
+  };
+}
+
 export interface Progress {
   done: number;
   total: number | null;

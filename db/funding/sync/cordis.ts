@@ -13,7 +13,7 @@
 import { unzipSync } from 'fflate';
 import { parseCsv } from '../../../lib/funding/csv.ts';
 import { ImportFormatError } from '../../../lib/funding/records.ts';
-import { sha256, type SourceRun } from './context.ts';
+import { answerValidators, type SourceRun } from './context.ts';
 
 const WANTED = ['project.csv', 'organization.csv'];
 const baseName = (path: string) => path.split('/').pop()!.toLowerCase();
@@ -41,14 +41,9 @@ export async function syncCordis(run: SourceRun): Promise<void> {
   const url = run.config.urls.cordis;
   run.progress({ done: 0, total: 1, label: 'export' });
   const res = await run.fetch(url);
-  const validators = {
-    etag: res.etag,
-    last_modified: res.lastModified,
-    body_sha256: res.validators?.body_sha256 ?? null,
-  };
   if (res.status === 404) throw new ImportFormatError(url, 'the export is not there (404)');
-  const bodySha = res.status === 304 ? null : sha256(res.body);
-  if (res.status === 304 || bodySha === res.validators?.body_sha256) {
+  const { validators, bodySha, unchanged } = answerValidators(res);
+  if (unchanged) {
     run.counts.skipped++;
     if (res.status !== 304) run.commit(() => run.state.setValidators(url, validators, run.now()));
   } else {

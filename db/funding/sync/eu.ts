@@ -12,7 +12,7 @@
  */
 import { ImportFormatError } from '../../../lib/funding/records.ts';
 import { FetchFailedError } from '../../../lib/http/polite-fetch.ts';
-import { sha256, type SourceRun } from './context.ts';
+import { answerValidators, sha256, type SourceRun } from './context.ts';
 
 interface EuWatermark {
   page: number | null;
@@ -102,13 +102,8 @@ async function syncBulk(run: SourceRun): Promise<void> {
   run.progress({ done: 0, total: null, label: 'bulk file' });
   const res = await run.fetch(url, { headers: { accept: 'application/json' } });
   if (res.status === 404) throw new ImportFormatError(url, 'the bulk file answered 404');
-  const validators = {
-    etag: res.etag,
-    last_modified: res.lastModified,
-    body_sha256: res.validators?.body_sha256 ?? null,
-  };
-  const bodySha = res.status === 304 ? null : sha256(res.body);
-  if (res.status === 304 || bodySha === res.validators?.body_sha256) {
+  const { validators, bodySha, unchanged } = answerValidators(res);
+  if (unchanged) {
     run.counts.skipped++;
     return;
   }

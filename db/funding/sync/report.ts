@@ -5,20 +5,9 @@
  * sync and its last `funding import`.
  */
 import type { Db } from '../../connection.ts';
+import type { SyncFigures } from '../../../lib/funding/sync-metrics.ts';
 
-export interface SyncReport {
-  source: string;
-  runs_ok: number;
-  runs_failed: number;
-  seconds_total: number;
-  last_seconds: number | null;
-  last_success_at: number | null;
-  consecutive_failures: number;
-  /** UTC ms the data was last known current; null: never synced nor imported. */
-  data_as_of: number | null;
-}
-
-export function syncReports(db: Db): () => SyncReport[] {
+export function syncReports(db: Db): () => SyncFigures[] {
   const read = db.prepare(`SELECT s.code AS source,
       (SELECT count(*) FROM funding_sync_runs r WHERE r.source = s.code AND r.outcome = 'ok') AS runs_ok,
       (SELECT count(*) FROM funding_sync_runs r WHERE r.source = s.code AND r.outcome = 'failed') AS runs_failed,
@@ -28,5 +17,5 @@ export function syncReports(db: Db): () => SyncReport[] {
       max(coalesce(st.last_success_at, 0), coalesce((SELECT max(imported_at) FROM funding_imports i WHERE i.source = s.code), 0)) AS data_as_of
     FROM funding_sources s LEFT JOIN funding_sync_state st ON st.source = s.code ORDER BY s.code`);
   return () =>
-    (read.all() as SyncReport[]).map((r) => ({ ...r, data_as_of: r.data_as_of === 0 ? null : r.data_as_of }));
+    (read.all() as SyncFigures[]).map((r) => ({ ...r, data_as_of: r.data_as_of === 0 ? null : r.data_as_of }));
 }
