@@ -24,7 +24,7 @@ import type { ApiRequest } from './lib/http/types.ts';
 import { DEFAULT_LIMITS, listen, type ServerLimits } from './lib/http/server.ts';
 import { createLogger } from './lib/http/log.ts';
 import { createMetrics } from './lib/http/metrics.ts';
-import { registerSyncMetrics } from './lib/funding/sync-metrics.ts';
+import { registerSyncMetrics } from './db/funding/sync/metrics.ts';
 import { syncReports } from './db/funding/sync/report.ts';
 import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/scheduler.ts';
 import { createHumanService, type HumanService } from './db/human/service.ts';

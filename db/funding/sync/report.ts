@@ -5,7 +5,7 @@
  * sync and its last `funding import`.
  */
 import type { Db } from '../../connection.ts';
-import type { SyncFigures } from '../../../lib/funding/sync-metrics.ts';
+import type { SyncFigures } from './metrics.ts';
 
 export function syncReports(db: Db): () => SyncFigures[] {
   const read = db.prepare(`SELECT s.code AS source,
