@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import { openOwnedDatabase, redisCounters, startBackgroundJobs } from '../app.ts';
 import { openDatabase } from '../db/connection.ts';
+import { persistedDayCount } from '../db/write-behind.ts';
 import type { Config } from '../lib/config.ts';
 import { startSyncScheduler } from '../db/funding/sync/scheduler.ts';
 import { createHumanService } from '../db/human/service.ts';
@@ -55,10 +56,7 @@ export async function startCluster(
     throw err;
   }
   const base = { config, db, clock, log };
-  const persisted = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
-  const limiter = redis
-    ? null
-    : new RateLimiter((bucket, day) => (persisted.get(bucket, day) as number | undefined) ?? 0);
+  const limiter = redis ? null : new RateLimiter(persistedDayCount(db));
   const jobs = readOnly
     ? null
     : startBackgroundJobs(base, limiter, createHumanService({ db, clock, log, config: config.human }));
