@@ -9,8 +9,7 @@
 import cluster from 'node:cluster';
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
-import { HUMAN_LIMITS } from '../routes/human/access.ts';
-import { IMPACT_LIMITS } from '../routes/impact/access.ts';
+import { liftedLimits } from '../lib/limits.ts';
 import { startCluster } from '../cli/cluster.ts';
 
 const [databasePath, workersArg] = process.argv.slice(2);
@@ -18,17 +17,17 @@ const workers = Number(workersArg);
 if (!databasePath || !Number.isInteger(workers))
   throw new Error('usage: fork bench/cluster-server.ts <database> <workers> (with IPC)');
 
-HUMAN_LIMITS.key.perMinute = 1e9;
-HUMAN_LIMITS.anonymous.perMinute = 1e9;
-IMPACT_LIMITS.anonymous.perDay = 1e12;
-const config = readConfig({
-  PORT: workers === 0 ? '0' : process.env.BENCH_PORT,
-  DATABASE_PATH: databasePath,
-  DEMO: 'off',
-  LOG_LEVEL: 'silent',
-  SANDBOX_DELAY_MS: '3600000',
-  REDIS_URL: process.env.BENCH_REDIS_URL,
-});
+const config = {
+  ...readConfig({
+    PORT: workers === 0 ? '0' : process.env.BENCH_PORT,
+    DATABASE_PATH: databasePath,
+    DEMO: 'off',
+    LOG_LEVEL: 'silent',
+    SANDBOX_DELAY_MS: '3600000',
+    REDIS_URL: process.env.BENCH_REDIS_URL,
+  }),
+  rateLimits: liftedLimits(),
+};
 
 if (cluster.isWorker) {
   const app = await startApp(config, { role: 'worker' });

@@ -3,29 +3,31 @@
  * the server do not share one event loop (the machine has two cores: one each).
  *
  * argv: <database path> <corpus now, UTC ms> [uncached]: uncached turns the search page cache off. The clock starts at the corpus's "now" and runs at wall
- * speed, so open/closed shares are those the generator laid out. The per-address limit is lifted in
- * this process only (TIER_LIMITS is a plain exported object): the benchmark sends thousands of
- * anonymous requests a second from one address. Everything else is the real startApp.
+ * speed, so open/closed shares are those the generator laid out. The limits are lifted through this
+ * process's Config (rateLimits: liftedLimits()): the benchmark sends thousands of anonymous requests
+ * a second from one address. Everything else is the real startApp.
  * Tells the parent {port} over IPC; stops on the message 'stop'.
  */
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
-import { TIER_LIMITS } from '../routes/funding/access.ts';
+import { liftedLimits } from '../lib/limits.ts';
 
 const [databasePath, corpusNow, cache] = process.argv.slice(2);
 if (!databasePath || !corpusNow || !process.send)
   throw new Error('usage: fork bench/funding-server.ts <database> <corpus now ms> (with IPC)');
 
-TIER_LIMITS.anonymous.perMinute = 1e9;
 const offset = Number(corpusNow) - Date.now();
 const app = await startApp(
-  readConfig({
-    PORT: '0',
-    DATABASE_PATH: databasePath,
-    DEMO: 'off',
-    LOG_LEVEL: 'silent',
-    SEARCH_CACHE_ENTRIES: cache === 'uncached' ? '0' : '1000',
-  }),
+  {
+    ...readConfig({
+      PORT: '0',
+      DATABASE_PATH: databasePath,
+      DEMO: 'off',
+      LOG_LEVEL: 'silent',
+      SEARCH_CACHE_ENTRIES: cache === 'uncached' ? '0' : '1000',
+    }),
+    rateLimits: liftedLimits(),
+  },
   {
     clock: () => Date.now() + offset,
   },

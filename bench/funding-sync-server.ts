@@ -9,25 +9,27 @@
 import { join } from 'node:path';
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
-import { TIER_LIMITS } from '../routes/funding/access.ts';
+import { liftedLimits } from '../lib/limits.ts';
 
 const [databasePath, corpusNow, every] = process.argv.slice(2);
 if (!databasePath || !corpusNow || !every || !process.send)
   throw new Error('usage: fork bench/funding-sync-server.ts <database> <corpus now ms> <every|off> (with IPC)');
 
-TIER_LIMITS.anonymous.perMinute = 1e9;
 process.env.DATABASE_PATH = databasePath; // the sync child reads the same file
 const offset = Number(corpusNow) - Date.now();
 const app = await startApp(
-  readConfig({
-    ...process.env,
-    PORT: '0',
-    DATABASE_PATH: databasePath,
-    DEMO: 'off',
-    LOG_LEVEL: 'silent',
-    SEARCH_CACHE_ENTRIES: '0',
-    FUNDING_SYNC_EVERY: every,
-  }),
+  {
+    ...readConfig({
+      ...process.env,
+      PORT: '0',
+      DATABASE_PATH: databasePath,
+      DEMO: 'off',
+      LOG_LEVEL: 'silent',
+      SEARCH_CACHE_ENTRIES: '0',
+      FUNDING_SYNC_EVERY: every,
+    }),
+    rateLimits: liftedLimits(),
+  },
   {
     clock: () => Date.now() + offset,
     syncCommand: {

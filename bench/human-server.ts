@@ -9,15 +9,13 @@
  */
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
-import { HUMAN_LIMITS } from '../routes/human/access.ts';
+import { liftedLimits } from '../lib/limits.ts';
 
 const [databasePath] = process.argv.slice(2);
 if (!databasePath || !process.send) throw new Error('usage: fork bench/human-server.ts <database> (with IPC)');
 
-HUMAN_LIMITS.key.perMinute = 1e9;
-HUMAN_LIMITS.anonymous.perMinute = 1e9;
-const app = await startApp(
-  readConfig({
+const app = await startApp({
+  ...readConfig({
     PORT: '0',
     DATABASE_PATH: databasePath,
     DEMO: 'off',
@@ -27,7 +25,8 @@ const app = await startApp(
     SANDBOX_DELAY_MS: process.env.SANDBOX_DELAY_MS,
     HUMAN_DURABLE_COMMIT: process.env.HUMAN_DURABLE_COMMIT,
   }),
-);
+  rateLimits: liftedLimits(),
+});
 process.send({ port: app.port });
 process.on('message', (message) => {
   if (message === 'cpu') process.send!({ stats: process.cpuUsage() });

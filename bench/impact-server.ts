@@ -3,10 +3,10 @@
  * and the server do not share an event loop (the machine has two cores: one each).
  *
  * argv: <database path> trio | raw
- *  - trio: the real startApp on the demo database. The daily allowance per address is lifted in this
- *    process only (IMPACT_LIMITS is a plain exported object, as bench/funding-server.ts does for
- *    funding): the benchmark sends tens of thousands of anonymous requests a day from one address.
- *    Counting stays on: every request still goes through the limiter and the write-behind.
+ *  - trio: the real startApp on the demo database, with limits no benchmark reaches (Config's
+ *    rateLimits: liftedLimits()): the benchmark sends tens of thousands of anonymous requests a day
+ *    from one address. Counting stays on: every request still goes through the limiter and the
+ *    write-behind, and carries its accounting headers.
  *  - raw: the baseline, a bare node:http server that answers each path with the bytes trio sent for it,
  *    read per request from the same SQLite file (table bench_impact_bytes, written by bench/impact.ts):
  *    the cost of node:http plus one indexed SQLite read, and nothing else.
@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
-import { IMPACT_LIMITS } from '../routes/impact/access.ts';
+import { liftedLimits } from '../lib/limits.ts';
 
 const [databasePath, mode] = process.argv.slice(2);
 if (!databasePath || (mode !== 'trio' && mode !== 'raw') || !process.send)
@@ -25,8 +25,10 @@ if (!databasePath || (mode !== 'trio' && mode !== 'raw') || !process.send)
 
 let stop: () => Promise<void>;
 if (mode === 'trio') {
-  IMPACT_LIMITS.anonymous.perDay = 1e9;
-  const app = await startApp(readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent' }));
+  const app = await startApp({
+    ...readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent' }),
+    rateLimits: liftedLimits(),
+  });
   stop = () => app.stop();
   process.send({ port: app.port });
 } else {

@@ -6,6 +6,7 @@ import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
 import { readHumanConfig, type HumanConfig } from './human/config.ts';
 import { readFundingSyncConfig, type FundingSyncConfig } from './funding/sync-config.ts';
 import { integer } from './env-integer.ts';
+import { documentedLimits, type ServiceLimits } from './limits.ts';
 
 export interface Config {
   port: number;
@@ -26,6 +27,8 @@ export interface Config {
   fundingSync: FundingSyncConfig;
   /** Scaling (docs/scaling.md): WORKERS, REDIS_URL, READ_ONLY, REPLICA_HEARTBEAT_MS, READ_ONLY_MAX_LAG_MS. */
   scaling: ScalingConfig;
+  /** Per service and tier, the documents' numbers (lib/limits.ts); benchmarks and tests pass their own. */
+  rateLimits: ServiceLimits;
 }
 
 export interface ScalingConfig {
@@ -70,6 +73,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       heartbeatMs: integer(env.REPLICA_HEARTBEAT_MS, 0, 'REPLICA_HEARTBEAT_MS', 0, 3_600_000),
       maxLagMs: integer(env.READ_ONLY_MAX_LAG_MS, 30_000, 'READ_ONLY_MAX_LAG_MS', 1, 86_400_000),
     },
+    rateLimits: documentedLimits(),
   };
 }
 

@@ -9,7 +9,6 @@ import { createKey, getKey, listKeys, revokeKey, rotateKey, type KeyRow, type Se
 import { html, type Html } from '../../lib/html.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
-import { TIER_LIMITS } from '../funding/access.ts';
 import type { AppContext } from '../context.ts';
 import { fields, readForm } from './form.ts';
 import { notice, page, redirect } from './layout.ts';
@@ -153,7 +152,7 @@ export function keyRoutes(ctx: AppContext, secret: Buffer) {
       if (!who) return redirect(stateOf(req), '/console/sign-in');
       const keys = listKeys(ctx.db, { accountId: who.account.id });
       const tier = ctx.activePlan(who.account.id, req.now) === 'pro' ? 'pro' : 'basic';
-      const limits = TIER_LIMITS[tier];
+      const limits = ctx.config.rateLimits.funding[tier];
       return page(
         who.state,
         200,

@@ -8,7 +8,7 @@
 import { HUMAN_BASE } from '../../lib/human/present.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
-import { HUMAN_LIMITS, humanAccess } from './access.ts';
+import { humanAccess } from './access.ts';
 import { catalogueOperations } from './catalogue.ts';
 import { humanEdgeError, renderHumanError } from './errors.ts';
 import {
@@ -63,14 +63,21 @@ const EVERY_RESPONSE = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLim
 
 export function humanApi(ctx: AppContext) {
   const svc = ctx.human;
+  const access = humanAccess(ctx);
+  const limits = ctx.config.rateLimits.human;
   return serviceApi({
     name: 'human',
     base: HUMAN_BASE,
-    access: humanAccess(ctx),
+    access,
     renderError: renderHumanError,
     domainErrors: humanEdgeError,
     log: ctx.log,
-    operations: (contract) => [...catalogueOperations(svc), ...taskOperations(svc), mcpOperation(ctx, svc), contract],
+    operations: (contract) => [
+      ...catalogueOperations(svc),
+      ...taskOperations(svc),
+      mcpOperation(ctx, svc, access),
+      contract,
+    ],
     contract: {
       title: 'trio human task ordering API',
       version: '1.0.0',
@@ -130,7 +137,7 @@ export function humanApi(ctx: AppContext) {
           schema: 'Error',
         },
         429: {
-          description: `rate_limited: more than ${HUMAN_LIMITS.key.perMinute} calls a minute with one key (REST and MCP together), or ${HUMAN_LIMITS.anonymous.perMinute} from one address without a key`,
+          description: `rate_limited: more than ${limits.key.perMinute} calls a minute with one key (REST and MCP together), or ${limits.anonymous.perMinute} from one address without a key`,
           schema: 'Error',
           headers: [...EVERY_RESPONSE, 'Retry-After'],
         },

@@ -16,7 +16,6 @@ import type { HumanCaller, HumanService } from '../../db/human/service.ts';
 import { cancelTask, disputeTask } from '../../db/human/task-actions.ts';
 import { getEvidence, getResult, getTask, listTasks } from '../../db/human/tasks-read.ts';
 import type { AppContext } from '../context.ts';
-import { HUMAN_LIMITS, keyBucket, takeHumanLimit } from './access.ts';
 import { catalogueViews } from './catalogue.ts';
 import { humanEdgeError } from './errors.ts';
 import { Capability, Coverage, EvidenceList, QuoteResponse, ResultResponse, Task } from './schemas.ts';
@@ -44,7 +43,12 @@ function toolError(err: HttpError) {
   return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ error }) }] };
 }
 
-export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: HumanCaller): McpServer {
+export function buildMcpServer(
+  ctx: AppContext,
+  svc: HumanService,
+  caller: HumanCaller,
+  count: (now: number) => Promise<unknown>,
+): McpServer {
   const server = new McpServer({ name: 'trio-human-tasks', version: '1.0.0' });
   const views = catalogueViews(svc);
 
@@ -52,7 +56,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
   const call = (run: (now: number) => Structured | Promise<Structured>) => async () => {
     try {
       const now = ctx.clock();
-      await takeHumanLimit(ctx, keyBucket(caller.keyId), HUMAN_LIMITS.key, now);
+      await count(now);
       return textResult(await run(now));
     } catch (thrown) {
       const err = humanEdgeError(thrown);

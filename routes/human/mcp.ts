@@ -14,7 +14,8 @@ import type { Operation } from '../../lib/http/service-router.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { parseQuery } from '../../lib/validate.ts';
 import type { AppContext } from '../context.ts';
-import { requireCaller } from './access.ts';
+import { requireCaller, type HumanAccess } from './access.ts';
+import { grantOf } from '../../lib/http/access.ts';
 import { buildMcpServer } from './mcp-tools.ts';
 import { ErrorBody } from './schemas.ts';
 import type { HumanCaller } from '../../db/human/service.ts';
@@ -30,6 +31,13 @@ const JsonRpcError = v.object({
   id: v.optional(v.nullable(v.union([v.string(), v.number()]))),
   error: v.object({ code: v.pipe(v.number(), v.integer()), message: v.string(), data: v.optional(v.unknown()) }),
 });
+/** What the transport hands each MCP server it builds: the caller, and how a tool call is counted. */
+type McpCallerInfo = {
+  caller: HumanCaller;
+  /** Takes one request from the key's bucket, the one REST spends; throws the 429 when it is empty. */
+  count: (now: number) => Promise<unknown>;
+};
+
 const transportError = (description: string) => ({ description, schema: v.union([ErrorBody, JsonRpcError]) });
 
 /** The host names requests may name: ALLOWED_HOSTS, or loopback names when listening on loopback. */
@@ -65,9 +73,12 @@ function checkHostAndOrigin(req: ApiRequest, allowed: string[] | null): void {
   }
 }
 
-export function mcpOperation(ctx: AppContext, svc: HumanService): Operation {
+export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAccess): Operation {
   const handler = createMcpHandler(
-    ({ authInfo }) => buildMcpServer(ctx, svc, (authInfo?.extra as { caller: HumanCaller }).caller),
+    ({ authInfo }) => {
+      const { caller, count } = authInfo?.extra as McpCallerInfo;
+      return buildMcpServer(ctx, svc, caller, count);
+    },
     { responseMode: 'json', onerror: (err) => ctx.log.warn({ err: err.message }, 'mcp request refused') },
   );
   const allowed = allowedHostNames(ctx.config);
@@ -112,8 +123,10 @@ export function mcpOperation(ctx: AppContext, svc: HumanService): Operation {
       parseQuery(noQuery, req); // SPEC "Errors": unknown query parameters are refused everywhere
       checkHostAndOrigin(req, allowed);
       const caller = requireCaller(req);
+      const grant = grantOf(req)!; // requireCaller found its key
+      const extra: McpCallerInfo = { caller, count: (now) => access.take(grant, now) };
       const response = await handler.fetch(await req.toWebRequest(), {
-        authInfo: { token: 'ho_…', clientId: `key:${caller.keyId}`, scopes: [...caller.scopes], extra: { caller } },
+        authInfo: { token: 'ho_…', clientId: `key:${caller.keyId}`, scopes: [...caller.scopes], extra: { ...extra } },
       });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name] = value));

@@ -4,7 +4,7 @@
  */
 import { API_VERSION } from '../../lib/impact/envelope.ts';
 import { searchEntries, type SearchType } from '../../lib/impact/present-search.ts';
-import { IMPACT_LIMITS } from './access.ts';
+import type { KeyedLimits } from '../../lib/limits.ts';
 import { links } from './links.ts';
 import { DEFAULT_SCENARIO, noQuery, searchQuery } from './schemas.ts';
 import type { RouteDef } from './serve.ts';
@@ -14,6 +14,7 @@ export const SEARCH_LIMIT = 50;
 
 export function indexRoute(
   endpoints: () => Array<{ path: string; summary: string }>,
+  limits: KeyedLimits,
 ): RouteDef<typeof noQuery, typeof noQuery> {
   return {
     path: '/',
@@ -39,10 +40,10 @@ export function indexRoute(
           })),
           endpoints: endpoints(),
           rate_limit: {
-            requests: IMPACT_LIMITS.anonymous.perDay!,
+            requests: limits.anonymous.perDay!,
             per: 'client address and UTC day',
             resets: '00:00 UTC',
-            keyed_requests: IMPACT_LIMITS.key.perDay!,
+            keyed_requests: limits.key.perDay!,
           },
           access:
             "Free and anonymous: no credential is needed. An optional key (ia_…) in Authorization: Bearer or X-API-Key is counted on its own allowance instead of the address's; a key that is unknown, revoked or expired is refused with 401.",

@@ -14,7 +14,7 @@ import { serviceApi, type Operation } from '../../lib/http/service-router.ts';
 import { API_VERSION } from '../../lib/impact/envelope.ts';
 import { openApiPath } from '../../lib/openapi.ts';
 import type { AppContext } from '../context.ts';
-import { IMPACT_LIMITS, impactAccess } from './access.ts';
+import { impactAccess } from './access.ts';
 import { contributionsRoute, explainRoute } from './breakdowns.ts';
 import { ResponseCache } from './cache.ts';
 import { compareRoute } from './compare.ts';
@@ -81,7 +81,7 @@ export function impactApi(ctx: AppContext) {
     finishContract: (doc) => declareOptionalKey(foldComponents(doc)),
     operations: (contract) =>
       (operations = [
-        impactOperation(indexRoute(endpoints), deps),
+        impactOperation(indexRoute(endpoints, ctx.config.rateLimits.impact), deps),
         impactOperation(productListRoute, deps),
         impactOperation(productRoute, deps),
         impactOperation(contributionsRoute, deps),
@@ -147,7 +147,7 @@ export function impactApi(ctx: AppContext) {
           headers: [...EVERY_RESPONSE, 'Allow'],
         },
         429: {
-          description: `rate_limited: the address (${IMPACT_LIMITS.anonymous.perDay} a day) or key (${IMPACT_LIMITS.key.perDay} a day) has used today's requests`,
+          description: `rate_limited: the address (${ctx.config.rateLimits.impact.anonymous.perDay} a day) or key (${ctx.config.rateLimits.impact.key.perDay} a day) has used today's requests`,
           schema: 'Error',
           headers: [...EVERY_RESPONSE, 'Retry-After'],
         },

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { startApp, type RunningApp, type StartOptions } from '../../app.ts';
 import { readConfig } from '../../lib/config.ts';
+import type { ServiceLimits } from '../../lib/limits.ts';
 import { copyDemoDatabase } from './demo-template.ts';
 
 /** A clock tests move by hand: time-dependent behaviour is tested without waiting. */
@@ -51,9 +52,17 @@ export interface TestResponse {
   json: any;
 }
 
-export async function startTestServer(
-  options: { demo?: boolean; clock?: TestClock; env?: Record<string, string>; limits?: StartOptions['limits'] } = {},
-): Promise<TestServer> {
+export interface TestServerOptions {
+  demo?: boolean;
+  clock?: TestClock;
+  env?: Record<string, string>;
+  /** Socket timeouts (tests of slow and idle clients, tests/reliability). */
+  limits?: StartOptions['limits'];
+  /** Rate limits other than the documents' (a test about something else lifts them). */
+  rateLimits?: (documented: ServiceLimits) => ServiceLimits;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'trio-test-'));
   const databasePath = join(dir, 'trio.sqlite');
   const clock = options.clock ?? new TestClock();
@@ -68,7 +77,11 @@ export async function startTestServer(
   // that a test asking for an empty database gets one.
   if (options.demo !== false) copyDemoDatabase(databasePath, clock.now());
   const baseEnv = { PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'info', ...options.env };
-  const config = readConfig(baseEnv);
+  const configOf = (env: Record<string, string>) => {
+    const read = readConfig(env);
+    return options.rateLimits ? { ...read, rateLimits: options.rateLimits(read.rateLimits) } : read;
+  };
+  const config = configOf(baseEnv);
   // `limits` shortens socket timeouts for the tests of slow and idle clients (tests/reliability).
   const startOptions: StartOptions = {
     clock: clock.now,
@@ -107,7 +120,7 @@ export async function startTestServer(
     stop: () => app.stop(),
     async restart(env = {}) {
       await app.stop();
-      app = await startApp(readConfig({ ...baseEnv, ...env }), startOptions);
+      app = await startApp(configOf({ ...baseEnv, ...env }), startOptions);
     },
     async cleanup() {
       await app.stop();

@@ -12,13 +12,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setSubscription } from '../../db/accounts.ts';
-import { TIER_LIMITS } from '../../routes/funding/access.ts';
-import { IMPACT_LIMITS, keyBucket as impactKeyBucket } from '../../routes/impact/access.ts';
+import { documentedLimits } from '../../lib/limits.ts';
 import { accountWithKey } from '../helpers/keys.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { burst, tally, type Answer } from './abuse/parallel.ts';
 import { bySize, recordFigures } from './size.ts';
 
+const LIMITS = documentedLimits();
 const PARALLEL = bySize(500, 2_000);
 // A hang fails its suite by name instead of stalling the run.
 const SUITE_TIMEOUT_MS = bySize(120_000, 300_000);
@@ -93,7 +93,7 @@ describe('one address, anonymous', { timeout: SUITE_TIMEOUT_MS }, () => {
   test(`funding: ${PARALLEL} at once against 60 a minute → exactly 60, the rest 429 until a slot frees`, async () => {
     freshDay();
     const answers = await timed('fundingAnonymous', () => burst(server.url, '/funding/v1/sources', PARALLEL));
-    const { ok, refused } = assertExactly(answers, TIER_LIMITS.anonymous.perMinute!, 60, 'x-ratelimit-remaining');
+    const { ok, refused } = assertExactly(answers, LIMITS.funding.anonymous.perMinute!, 60, 'x-ratelimit-remaining');
     for (const a of [...ok, ...refused]) {
       assert.equal(a.headers['x-api-tier'], 'anonymous');
       assert.equal(a.headers['x-ratelimit-limit'], '60');
@@ -123,7 +123,7 @@ describe('keyed buckets', { timeout: SUITE_TIMEOUT_MS }, () => {
     freshDay();
     const { key, row } = accountWithKey(server.app.db, 'impact', server.clock.ms);
     for (let i = 0; i < 9_900; i++)
-      server.app.ctx.limiter.take(impactKeyBucket(row.id), IMPACT_LIMITS.key, server.clock.ms);
+      server.app.ctx.limiter.take(`impact:key:${row.id}`, LIMITS.impact.key, server.clock.ms);
     const answers = await timed('impactKey', () =>
       burst(server.url, '/impact/v1/scenarios', PARALLEL, { headers: () => ({ authorization: `Bearer ${key}` }) }),
     );
@@ -174,7 +174,7 @@ describe('keyed buckets', { timeout: SUITE_TIMEOUT_MS }, () => {
       freshDay();
       const { account, key } = accountWithKey(server.app.db, 'funding', server.clock.ms);
       if (tier === 'pro') setSubscription(server.app.db, account.id, 'pro', server.clock.ms);
-      const perDay = TIER_LIMITS[tier].perDay!;
+      const perDay = LIMITS.funding[tier].perDay!;
       // Pre-spend all but 50 of the day (the minute count this leaves behind is rolled over below).
       for (let i = 0; i < perDay - 50; i++)
         server.app.ctx.limiter.take(`funding:account:${account.id}`, { perMinute: null, perDay }, server.clock.ms);

@@ -6,17 +6,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { HUMAN_LIMITS } from '../../../routes/human/access.ts';
 import { checkLedgerAfterEach, startHumanServer, verifyOrder, type HumanServer } from './harness.ts';
 
 let server: HumanServer;
 before(async () => {
   // fetch's default agent opens a socket per concurrent request, so the requests really overlap.
-  HUMAN_LIMITS.key.perMinute = 1000; // this test is about money, not the rate limit (tested in access.test.ts)
-  server = await startHumanServer();
+  // This test is about money, not the rate limit (tested in access.test.ts): 1,000 a minute per key.
+  server = await startHumanServer({
+    rateLimits: (limits) => ({ ...limits, human: { ...limits.human, key: { perMinute: 1000, perDay: null } } }),
+  });
 });
 after(async () => {
-  HUMAN_LIMITS.key.perMinute = 120;
   await server?.cleanup();
 });
 checkLedgerAfterEach(() => server);

@@ -4,10 +4,12 @@
  */
 import { startApp } from '../../../app.ts';
 import { readConfig } from '../../../lib/config.ts';
-import { HUMAN_LIMITS } from '../../../routes/human/access.ts';
+import { liftedLimits } from '../../../lib/limits.ts';
 
 const [databasePath] = process.argv.slice(2);
 if (!databasePath || !process.send) throw new Error('usage: fork crash-server.ts <database> (with IPC)');
-HUMAN_LIMITS.key.perMinute = 1e6; // many orders from one key in a few seconds
-const app = await startApp(readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent' }));
+const app = await startApp({
+  ...readConfig({ PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'silent' }),
+  rateLimits: liftedLimits(),
+});
 process.send({ port: app.port });

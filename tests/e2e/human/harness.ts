@@ -10,7 +10,7 @@ import { createAccount, createKey, type Environment } from '../../../db/accounts
 import { DEMO_CATALOGUE, loadCatalogue } from '../../../db/human/catalogue.ts';
 import { ledgerViolations } from '../../../db/human/invariants.ts';
 import { credit } from '../../../db/human/ledger.ts';
-import { startTestServer, type TestResponse, type TestServer } from '../../helpers/server.ts';
+import { startTestServer, type TestResponse, type TestServer, type TestServerOptions } from '../../helpers/server.ts';
 
 export const BASE = '/human/v1';
 export const SANDBOX_DELAY_MS = 1000;
@@ -37,13 +37,19 @@ export interface HumanServer extends TestServer {
 
 let accounts = 0;
 
-export async function startHumanServer(options: { env?: Record<string, string> } = {}): Promise<HumanServer> {
+export async function startHumanServer(
+  options: { env?: Record<string, string>; rateLimits?: TestServerOptions['rateLimits'] } = {},
+): Promise<HumanServer> {
   const env = {
     SANDBOX_DELAY_MS: String(SANDBOX_DELAY_MS),
     HUMAN_SCHEDULER_TICK_MS: '60000' /* tests drive the scheduler with tick() */,
     ...options.env,
   };
-  const server = (await startTestServer({ demo: false, env })) as HumanServer;
+  const server = (await startTestServer({
+    demo: false,
+    env,
+    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+  })) as HumanServer;
   loadCatalogue(server.app.db, DEMO_CATALOGUE, server.clock.ms);
   server.account = (environment, opts = {}) => {
     const email = `human${++accounts}-${process.pid}@example.org`;

@@ -88,8 +88,8 @@ test('a key has 10,000 a day of its own', async () => {
     .pluck()
     .get() as number;
   // Spend the rest of the day's allowance directly in the limiter (10,000 HTTP requests would only be slow).
-  const { IMPACT_LIMITS, keyBucket } = await import('../../../routes/impact/access.ts');
-  for (let i = 1; i < 10_000; i++) server.app.ctx.limiter.take(keyBucket(bucket), IMPACT_LIMITS.key, server.clock.ms);
+  const limits = server.app.ctx.config.rateLimits.impact.key;
+  for (let i = 1; i < 10_000; i++) server.app.ctx.limiter.take(`impact:key:${bucket}`, limits, server.clock.ms);
   const refused = await server.anon('/scenarios', { 'x-api-key': key });
   assert.equal(refused.status, 429);
   assert.equal(refused.headers.get('retry-after'), String(12 * 3600));

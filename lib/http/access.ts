@@ -1,0 +1,211 @@
+/**
+ * The access stage every service runs before its routes (SPEC "Keys", "Rate limits and quotas"): who
+ * is asking, and whether they may ask now. One mechanism, configured per service by an AccessPolicy
+ * (routes/<service>/access.ts): the key prefixes and the headers a key may come in, the query names
+ * refused as a key in a URL, the limits per tier, the accounting headers' style and the service's
+ * error codes. In order:
+ *  1. a request marked in process by server code (the explorer) is served as that account or key;
+ *  2. a key-like query parameter is refused: a key in a URL ends up in logs;
+ *  3. the credential is read from the policy's headers; a malformed or conflicting one is refused;
+ *  4. no key: anonymous, counted against the client address (unless the path needs a key);
+ *  5. a key that is unknown, revoked or expired is 401 on every service, never served anonymously;
+ *  6. a valid key is counted in the bucket its tier names (a key's, or its account's).
+ * Every refusal before 6 is counted against the address, so guessing keys is limited like anonymous
+ * traffic; every counted request carries the accounting headers, a 429 included.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { checkKey, type KeyCheck, type StoredKey } from '../key-check.ts';
+import type { KeyPrefix } from '../keys.ts';
+import type { Decision, Limiter, Limits } from '../rate-limit.ts';
+import type { HttpError } from './errors.ts';
+import { readPresentedKey } from './presented-key.ts';
+import type { ApiRequest } from './types.ts';
+
+/** What a request was served as, once the stage has let it through. */
+export interface Grant<K extends StoredKey = StoredKey> {
+  /** The tier's name (funding's X-API-Tier: anonymous, basic, pro; 'key' elsewhere). */
+  tier: string;
+  /** The counter this request was taken from, e.g. `funding:account:7`, `impact:ip:203.0.113.9`. */
+  bucket: string;
+  limits: Limits;
+  /** The key presented (or marked in process); absent for anonymous and account-marked requests. */
+  key?: K;
+  accountId?: number;
+}
+
+export interface AccessErrors {
+  /** A key-like query parameter (its name as sent). */
+  keyInQuery(name: string): HttpError;
+  /** An Authorization header on a service that takes keys only in X-API-Key. */
+  authorizationNotTaken(): HttpError;
+  /** Authorization that is not `Bearer <token>`. */
+  malformedAuthorization(): HttpError;
+  /** Authorization and X-API-Key carrying different keys. */
+  conflictingKeys(): HttpError;
+  unknownKey(): HttpError;
+  revokedKey(): HttpError;
+  expiredKey(): HttpError;
+  /** No key on a path that needs one (keyRequired). */
+  keyRequired(): HttpError;
+  /** A 429 for a refused decision: its code, message and Retry-After. */
+  limited(decision: Decision): HttpError;
+}
+
+export interface AccessPolicy<K extends StoredKey = StoredKey> {
+  /** Bucket namespace: `<service>:ip:<address>`, `<service>:key:<id>`, `<service>:account:<id>`. */
+  service: string;
+  keyPrefixes: readonly KeyPrefix[];
+  /** Where a key may be sent: only X-API-Key, or `Authorization: Bearer` as well. */
+  keyHeaders: 'x-api-key' | 'bearer-or-x-api-key';
+  /** Query names refused as a key in a URL (compared case-insensitively). */
+  refusedQueryNames: readonly string[];
+  anonymous: Limits;
+  /** The tier, bucket and limits of a valid key (or of an account a request was marked with). */
+  keyed(holder: { key?: K; accountId: number }, now: number): Omit<Grant<K>, 'key' | 'accountId'>;
+  /**
+   * Which windows the accounting headers show: `minute` or `day` for X-RateLimit-*, `minute+quota`
+   * for X-RateLimit-* from the minute and X-Quota-* from the day, with X-API-Tier (funding).
+   */
+  headers: 'minute' | 'day' | 'minute+quota';
+  errors: AccessErrors;
+  /** Paths that need a key, and whose requests the stage does not count (each MCP tool call counts itself). */
+  keyRequired?: (req: ApiRequest) => boolean;
+  /** A request server code marked in process: a key to check like a presented one, or an account. */
+  inProcess?: (req: ApiRequest) => { check: KeyCheck<K> } | { accountId: number } | undefined;
+}
+
+export interface AccessDeps<K extends StoredKey> {
+  limiter: Limiter;
+  lookupKey: (hash: string) => K | undefined;
+  noteKeyUse: (keyId: number, now: number) => void;
+}
+
+const grants = new WeakMap<ApiRequest, Grant>();
+
+/** What the stage served a request as (handlers that gate on the tier or need the caller's key). */
+export const grantOf = (req: ApiRequest): Grant | undefined => grants.get(req);
+
+export interface AccessStage<K extends StoredKey> {
+  /** The stage the service router runs before every operation. */
+  (req: ApiRequest): Promise<void>;
+  /** A presented credential → its checked key, or the policy's 401/400 (the MCP transport). */
+  authenticate(headers: IncomingHttpHeaders, now: number): K | null;
+  /** Counts one request of a grant; the policy's 429 when the bucket is empty. */
+  take(grant: Pick<Grant, 'bucket' | 'limits'>, now: number): Promise<Decision>;
+}
+
+export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: AccessDeps<K>): AccessStage<K> {
+  const { errors } = policy;
+  const refusedNames = new Set(policy.refusedQueryNames.map((n) => n.toLowerCase()));
+
+  const anonymousGrant = (req: ApiRequest): Grant<K> => ({
+    tier: 'anonymous',
+    bucket: `${policy.service}:ip:${req.ipBucket}`,
+    limits: policy.anonymous,
+  });
+
+  const take = async (grant: Pick<Grant, 'bucket' | 'limits'>, now: number): Promise<Decision> => {
+    const decision = await deps.limiter.take(grant.bucket, grant.limits, now);
+    if (!decision.allowed) throw errors.limited(decision);
+    return decision;
+  };
+
+  /** Counts the request and writes the accounting headers (on a 429 too). */
+  const count = async (req: ApiRequest, grant: Grant<K>): Promise<void> => {
+    const decision = await deps.limiter.take(grant.bucket, grant.limits, req.now);
+    writeHeaders(req.replyHeaders, policy.headers, grant.tier, decision);
+    if (!decision.allowed) throw errors.limited(decision);
+    grants.set(req, grant);
+  };
+
+  /** A refusal, counted against the address first: a 429 there wins, as for any anonymous request. */
+  const refuse = async (req: ApiRequest, err: HttpError): Promise<never> => {
+    await count(req, anonymousGrant(req));
+    throw err;
+  };
+
+  const checked = (check: KeyCheck<K>): K => {
+    if (check.kind === 'unknown') throw errors.unknownKey();
+    if (check.kind === 'revoked') throw errors.revokedKey();
+    if (check.kind === 'expired') throw errors.expiredKey();
+    return check.key;
+  };
+
+  /** The presented key string, or null when none was sent; throws the policy's refusal. */
+  const presented = (headers: IncomingHttpHeaders): string | null => {
+    if (policy.keyHeaders === 'x-api-key') {
+      if (headers.authorization !== undefined) throw errors.authorizationNotTaken();
+      const header = headers['x-api-key'];
+      return header === undefined ? null : Array.isArray(header) ? header.join(',') : header;
+    }
+    const read = readPresentedKey(headers);
+    if (read.kind === 'malformed') throw errors.malformedAuthorization();
+    if (read.kind === 'conflict') throw errors.conflictingKeys();
+    return read.kind === 'key' ? read.key : null;
+  };
+
+  const authenticate = (headers: IncomingHttpHeaders, now: number): K | null => {
+    const key = presented(headers);
+    return key === null ? null : checked(checkKey(key, policy.keyPrefixes, now, deps.lookupKey));
+  };
+
+  const keyedGrant = (req: ApiRequest, holder: { key?: K; accountId: number }): Grant<K> => ({
+    ...policy.keyed(holder, req.now),
+    ...holder,
+  });
+
+  const stage = async (req: ApiRequest): Promise<void> => {
+    const marked = policy.inProcess?.(req);
+    if (marked && 'accountId' in marked) return count(req, keyedGrant(req, { accountId: marked.accountId }));
+
+    let key: K | null;
+    if (marked) {
+      try {
+        key = checked(marked.check);
+      } catch (err) {
+        return refuse(req, err as HttpError);
+      }
+    } else {
+      const inQuery = Object.keys(req.query).find((name) => refusedNames.has(name.toLowerCase()));
+      if (inQuery !== undefined) return refuse(req, errors.keyInQuery(inQuery));
+      try {
+        key = authenticate(req.headers, req.now);
+      } catch (err) {
+        return refuse(req, err as HttpError);
+      }
+    }
+
+    const needsKey = policy.keyRequired?.(req) ?? false;
+    if (key === null) {
+      if (needsKey) return refuse(req, errors.keyRequired());
+      return count(req, anonymousGrant(req));
+    }
+    deps.noteKeyUse(key.id, req.now);
+    const grant = keyedGrant(req, { key, accountId: key.account_id });
+    if (needsKey)
+      grants.set(req, grant); // not counted here: each call on it counts itself
+    else await count(req, grant);
+  };
+
+  return Object.assign(stage, { authenticate, take });
+}
+
+/** The document's accounting headers for one counted request. */
+function writeHeaders(
+  h: Record<string, string>,
+  style: AccessPolicy['headers'],
+  tier: string,
+  decision: Decision,
+): void {
+  const shown = style === 'day' ? decision.day! : decision.minute!;
+  h['x-ratelimit-limit'] = String(shown.limit);
+  h['x-ratelimit-remaining'] = String(shown.remaining);
+  h['x-ratelimit-reset'] = String(shown.resetSeconds);
+  if (style !== 'minute+quota') return;
+  h['x-api-tier'] = tier;
+  if (decision.day) {
+    h['x-quota-limit'] = String(decision.day.limit);
+    h['x-quota-remaining'] = String(decision.day.remaining);
+    h['x-quota-reset'] = String(decision.day.resetSeconds);
+  }
+}
