@@ -9,6 +9,7 @@ import { HUMAN_BASE } from '../../lib/human/present.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { HUMAN_LIMITS, humanAccess } from './access.ts';
+import { humanBody } from './body.ts';
 import { catalogueOperations } from './catalogue.ts';
 import { humanEdgeError, renderHumanError } from './errors.ts';
 import {
@@ -69,6 +70,7 @@ export function humanApi(ctx: AppContext) {
     access: humanAccess(ctx),
     renderError: renderHumanError,
     domainErrors: humanEdgeError,
+    body: humanBody,
     log: ctx.log,
     operations: (contract) => [...catalogueOperations(svc), ...taskOperations(svc), mcpOperation(ctx, svc), contract],
     contract: {
