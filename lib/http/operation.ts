@@ -23,15 +23,14 @@ import type { ApiRequest, Reply } from './types.ts';
 
 type BodySchema = v.GenericSchema;
 
-/** What an operation without a query accepts: nothing (the router's default). */
-const NO_QUERY = v.object({});
-
-type Parsed<S> = S extends ParamsSchema ? v.InferOutput<S> : Record<string, never>;
+/** What an operation without a query accepts: nothing (the router's default); no params: none. */
+const NOTHING = v.object({});
+type Nothing = typeof NOTHING;
 
 /** The inputs a handler receives, typed from the schemas its spec declares. */
-export interface Inputs<Q, P, B, O extends boolean> {
-  query: Parsed<Q>;
-  params: Parsed<P>;
+export interface Inputs<Q extends ParamsSchema, P extends ParamsSchema, B, O extends boolean> {
+  query: v.InferOutput<Q>;
+  params: v.InferOutput<P>;
   /** The validated body; undefined when the spec declares none, or it is optional and was not sent. */
   body: B extends BodySchema ? v.InferOutput<B> | (O extends true ? undefined : never) : undefined;
 }
@@ -65,8 +64,8 @@ export interface Operation {
  * `spec.query`, `input.params` of `spec.params`, `input.body` of `spec.body` (integers as numbers).
  */
 export function defineOperation<
-  Q extends ParamsSchema | undefined = undefined,
-  P extends ParamsSchema | undefined = undefined,
+  Q extends ParamsSchema = Nothing,
+  P extends ParamsSchema = Nothing,
   B extends BodySchema | undefined = undefined,
   O extends boolean = false,
 >(operation: {
@@ -76,7 +75,7 @@ export function defineOperation<
   ownBody?: boolean;
   handle: (req: ApiRequest, input: Inputs<Q, P, B, O>) => Reply | Promise<Reply>;
 }): Operation {
-  // The one place the inputs' types are erased: parseInputs produces them from the same spec.
+  // The one place the inputs' types are erased: withInputs produces them from the same spec.
   return operation as unknown as Operation;
 }
 
@@ -91,7 +90,7 @@ export function withInputs(op: Operation, body: BodyParsing | undefined): (req: 
   const optional = op.spec.bodyOptional === true;
   return (req) => {
     op.before?.(req);
-    const query = parseQuery(op.spec.query ?? NO_QUERY, req);
+    const query = parseQuery(op.spec.query ?? NOTHING, req);
     const params = op.spec.params ? parseParams(op.spec.params, req) : {};
     op.beforeBody?.(req);
     if (!readsBody) return op.handle(req, { query, params, body: undefined });

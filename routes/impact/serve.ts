@@ -156,8 +156,8 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
   def: RouteDef<Q, P>,
   deps: ImpactDeps,
 ): Operation {
-  const spec: OperationSpec = {
-    method: 'GET',
+  const spec = {
+    method: 'GET' as const,
     path: def.path,
     operationId: def.operationId,
     summary: def.summary,
@@ -175,7 +175,7 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
         headers: CACHEABLE_HEADERS,
       },
     },
-  };
+  } satisfies OperationSpec;
   return defineOperation({
     spec,
     handle(req, parsed): Reply {
@@ -186,8 +186,7 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
         const asSent = `${state.key}\n${req.url}`;
         let entry = deps.cache.get(asSent);
         if (!entry) {
-          // Parsed by the router with def.query and def.params (`spec` above), so of their output types.
-          let input = parsed as Input<Q, P>;
+          let input: Input<Q, P> = parsed;
           if (def.normalize) input = def.normalize(input);
           const path = canonicalPath(def, input);
           const key = `${state.key}\n${path}`;
