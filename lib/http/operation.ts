@@ -84,20 +84,19 @@ export function defineOperation<
  * operation; a request without a body to read stays synchronous. `body` is the service's BodyParsing.
  */
 export function withInputs(op: Operation, body: BodyParsing | undefined): (req: ApiRequest) => Reply | Promise<Reply> {
-  const schema = op.spec.body;
-  const readsBody = schema !== undefined && !op.ownBody;
-  if (readsBody && !body) throw new Error(`${op.spec.operationId} declares a body, and its service reads none`);
+  const schema = op.ownBody ? undefined : op.spec.body;
+  if (schema && !body) throw new Error(`${op.spec.operationId} declares a body, and its service reads none`);
   const optional = op.spec.bodyOptional === true;
   return (req) => {
     op.before?.(req);
     const query = parseQuery(op.spec.query ?? NOTHING, req);
     const params = op.spec.params ? parseParams(op.spec.params, req) : {};
     op.beforeBody?.(req);
-    if (!readsBody) return op.handle(req, { query, params, body: undefined });
-    return body!
+    if (!schema || !body) return op.handle(req, { query, params, body: undefined });
+    return body
       .read(req, optional)
       .then((raw) =>
-        op.handle(req, { query, params, body: raw === undefined ? undefined : body!.validate(schema, raw) }),
+        op.handle(req, { query, params, body: raw === undefined ? undefined : body.validate(schema, raw) }),
       );
   };
 }
