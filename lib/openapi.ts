@@ -6,8 +6,8 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import type { ApiRequest, Reply } from './http/types.ts';
-import { parseQuery, type ParamsSchema } from './validate.ts';
+import type { Reply } from './http/types.ts';
+import type { ParamsSchema } from './validate.ts';
 
 type AnySchema = v.GenericSchema;
 export type Json = Record<string, unknown>;
@@ -29,10 +29,13 @@ export interface OperationSpec {
   operationId: string;
   summary: string;
   description?: string;
+  /** The query the router accepts (lib/http/operation.ts); none declared, none accepted. */
   query?: ParamsSchema;
+  /** The path parameters the router parses (URL-decoded) before the handler runs. */
   params?: ParamsSchema;
   /** Request headers the operation reads (documented as `in: header`; the handler validates them). */
   headers?: ParamsSchema;
+  /** The JSON body the router reads and validates through the service's BodyParsing. */
   body?: AnySchema;
   /** The body may be left out altogether (the contract's requestBody.required is then false). */
   bodyOptional?: boolean;
@@ -147,10 +150,8 @@ function responseObject(response: ResponseSpec, spec: ApiSpec): Json {
 
 /**
  * The `GET /openapi.json` operation every service serves: the contract generated, once, from the
- * same operation list that builds the router.
+ * same operation list that builds the router. It takes no query (the router refuses any parameter).
  */
-export const CONTRACT_QUERY = v.object({});
-
 /** `finish` may rewrite the generated document (the impact contract folds repeated schemas into $refs). */
 export function contractOperation(spec: () => ApiSpec, finish: (doc: Json) => Json = (doc) => doc) {
   let document: string | undefined;
@@ -160,11 +161,9 @@ export function contractOperation(spec: () => ApiSpec, finish: (doc: Json) => Js
       path: '/openapi.json',
       operationId: 'getContract',
       summary: 'This contract (OpenAPI 3.1)',
-      query: CONTRACT_QUERY,
       responses: { 200: { description: 'The OpenAPI 3.1 document', schema: v.record(v.string(), v.unknown()) } },
     } satisfies OperationSpec,
-    handle(req: ApiRequest): Reply {
-      parseQuery(CONTRACT_QUERY, req);
+    handle(): Reply {
       document ??= JSON.stringify(finish(buildOpenApi(spec())));
       return {
         status: 200,

@@ -6,10 +6,11 @@
  */
 import { Router } from 'itty-router';
 import type { Logger } from 'pino';
-import { contractOperation, type ApiSpec, type Json, type OperationSpec } from '../openapi.ts';
+import { contractOperation, type ApiSpec, type Json } from '../openapi.ts';
 import { answerMethodsUnder } from './any-method.ts';
 import { corsHeaders, preflight } from './cors.ts';
 import { HttpError } from './errors.ts';
+import { withInputs, type BodyParsing, type Operation } from './operation.ts';
 import type { ApiRequest, Reply } from './types.ts';
 import { isDatabaseUnavailable, serviceUnavailable } from './unavailable.ts';
 import { LimiterUnavailableError, limiterUnavailable } from './limiter-unavailable.ts';
@@ -17,15 +18,13 @@ import { readOnlyRefusal } from './read-only.ts';
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
-export interface Operation {
-  spec: OperationSpec;
-  handle: (req: ApiRequest) => Reply | Promise<Reply>;
-}
-
 export interface ServiceRouterOptions {
   name: string;
   base: string;
+  /** Each handler receives its inputs parsed with the schemas its spec declares (lib/http/operation.ts). */
   operations: Operation[];
+  /** How the service reads and validates a declared JSON body (its media-type rules and error shape). */
+  body?: BodyParsing;
   /** Runs after CORS, before routing; throws HttpError to refuse. */
   access: (req: ApiRequest) => void | Promise<void>;
   /** Turns an HttpError into the service's error body. */
@@ -96,12 +95,11 @@ export function serviceRouter(options: ServiceRouterOptions) {
     },
   });
   for (const op of operations) {
-    if (op.spec.method === 'GET') router.get(op.spec.path, op.handle);
+    const handle = withInputs(op, options.body);
+    if (op.spec.method === 'GET') router.get(op.spec.path, handle);
     // A write on a READ_ONLY node: refused in the service's shape before anything runs.
     else
-      router.post(op.spec.path, (req: ApiRequest) =>
-        req.readOnly ? Promise.reject(readOnlyRefusal()) : op.handle(req),
-      );
+      router.post(op.spec.path, (req: ApiRequest) => (req.readOnly ? Promise.reject(readOnlyRefusal()) : handle(req)));
   }
   router.all('*', (req: ApiRequest) => {
     const allow = allowedAt(req.path);

@@ -2,18 +2,14 @@
 import { fundingReads } from '../../db/funding/calls.ts';
 import { presentCall } from '../../lib/funding/present.ts';
 import { notFound } from '../../lib/http/errors.ts';
-import type { Operation } from '../../lib/http/service-router.ts';
+import { defineOperation } from '../../lib/http/operation.ts';
 import { jsonReply } from '../../lib/http/types.ts';
-import { parseParams, parseQuery } from '../../lib/validate.ts';
 import type { AppContext } from '../context.ts';
-import * as v from 'valibot';
 import { callParams } from './schemas.ts';
 
-const noQuery = v.object({});
-
-export function callOperation(ctx: AppContext): Operation {
+export function callOperation(ctx: AppContext) {
   const reads = fundingReads(ctx.db);
-  return {
+  return defineOperation({
     spec: {
       method: 'GET',
       path: '/calls/:id',
@@ -22,12 +18,9 @@ export function callOperation(ctx: AppContext): Operation {
       description:
         'A call by id, with the projects CORDIS lists under it (EU topics), the BOE notices about it (its announcement, bases, corrections, modifications, award resolutions) and the credit its sources require.',
       params: callParams,
-      query: noQuery,
       responses: { 200: { description: 'The call', schema: 'CallDetail' } },
     },
-    handle(req) {
-      parseQuery(noQuery, req);
-      const { id } = parseParams(callParams, req);
+    handle(req, { params: { id } }) {
       const row = reads.call(id);
       if (!row) throw notFound(`No published call with id '${id}'.`);
       const credits = reads.licences();
@@ -47,5 +40,5 @@ export function callOperation(ctx: AppContext): Operation {
         },
       });
     },
-  };
+  });
 }

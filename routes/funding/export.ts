@@ -6,17 +6,16 @@
 import { FundingSearch } from '../../db/funding/search.ts';
 import { CSV_COLUMNS, csvLine, csvValue, presentCall } from '../../lib/funding/present.ts';
 import { fundingError } from './errors.ts';
-import type { Operation } from '../../lib/http/service-router.ts';
+import { defineOperation } from '../../lib/http/operation.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
-import { parseQuery } from '../../lib/validate.ts';
 import type { AppContext } from '../context.ts';
 import { tierOf } from './access.ts';
 import { toFilters } from './filters.ts';
 import { exportQuery } from './schemas.ts';
 
-export function exportOperation(ctx: AppContext): Operation {
+export function exportOperation(ctx: AppContext) {
   const search = new FundingSearch(ctx.db);
-  return {
+  return defineOperation({
     spec: {
       method: 'GET',
       path: '/export',
@@ -36,14 +35,16 @@ export function exportOperation(ctx: AppContext): Operation {
         403: { description: "The key's account has no active subscription", schema: 'Error' },
       },
     },
-    handle(req) {
+    // The plan comes first: a key without a subscription is 403 whatever its parameters.
+    before(req) {
       if (tierOf(req) !== 'pro') {
         throw fundingError(
           'subscription_required',
           'Export is part of the paid plan: it needs a key whose account has an active subscription.',
         );
       }
-      const params = parseQuery(exportQuery, req);
+    },
+    handle(req, { query: params }) {
       const filters = toFilters(params, req.now);
       const csv = params.format === 'csv';
       return {
@@ -56,7 +57,7 @@ export function exportOperation(ctx: AppContext): Operation {
         body: stream(search, filters, csv, req),
       };
     },
-  };
+  });
 }
 
 async function* stream(search: FundingSearch, filters: ReturnType<typeof toFilters>, csv: boolean, req: ApiRequest) {

@@ -3,7 +3,8 @@
  * below are the whole URL space of the service, in the order they are matched; the OpenAPI contract
  * at /openapi.json is generated from the same list.
  */
-import { serviceApi, type Operation } from '../../lib/http/service-router.ts';
+import type { Operation } from '../../lib/http/operation.ts';
+import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { fundingAccess } from './access.ts';
 import { callOperation } from './calls.ts';

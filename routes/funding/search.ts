@@ -11,9 +11,8 @@ import { FundingSearch, positionAfter } from '../../db/funding/search.ts';
 import { ExpiringCache } from '../../lib/expiring-cache.ts';
 import { presentationChangesAt, presentCall } from '../../lib/funding/present.ts';
 import { badRequest } from '../../lib/http/errors.ts';
-import type { Operation } from '../../lib/http/service-router.ts';
+import { defineOperation } from '../../lib/http/operation.ts';
 import type { Reply } from '../../lib/http/types.ts';
-import { parseQuery } from '../../lib/validate.ts';
 import type { AppContext } from '../context.ts';
 import { decodeCursor, encodeCursor, toFilters } from './filters.ts';
 import { MAX_PAGE, MAX_PER_PAGE, searchQuery } from './schemas.ts';
@@ -27,7 +26,7 @@ const json = (body: string): Reply => ({
   body,
 });
 
-export function searchOperation(ctx: AppContext): Operation {
+export function searchOperation(ctx: AppContext) {
   const search = new FundingSearch(ctx.db);
   const epochs = corpusEpoch(ctx.db);
   const cache = new ExpiringCache(ctx.config.searchCacheEntries);
@@ -42,7 +41,7 @@ export function searchOperation(ctx: AppContext): Operation {
     return epoch;
   };
 
-  return {
+  return defineOperation({
     spec: {
       method: 'GET',
       path: '/search',
@@ -53,15 +52,14 @@ export function searchOperation(ctx: AppContext): Operation {
       query: searchQuery,
       responses: { 200: { description: 'A page of matching calls', schema: 'SearchResponse' } },
     },
-    handle(req) {
-      // Keyed by the query string as sent: one that validated once validates the same way again, so a
-      // hit skips validation and parsing too. (Quotas and headers were done by the access stage.)
+    handle(req, { query: params }) {
+      // Keyed by the query string as sent (the router has validated it; quotas and headers were done by
+      // the access stage): a hit skips the search and the rendering.
       const key = req.url.slice(req.url.indexOf('?') + 1 || req.url.length);
       const { validUntil } = currentEpoch(req.now);
       const cached = ctx.config.searchCacheEntries > 0 ? cache.get(key, req.now) : undefined;
       if (cached !== undefined) return json(cached);
 
-      const params = parseQuery(searchQuery, req);
       const filters = toFilters(params, req.now);
       if (params.cursor !== undefined && params.page !== undefined) {
         throw badRequest("Give either 'page' or 'cursor', not both.", 'cursor');
@@ -91,5 +89,5 @@ export function searchOperation(ctx: AppContext): Operation {
         cache.set(key, body, Math.min(validUntil, ...page.map((row) => presentationChangesAt(row, req.now))));
       return json(body);
     },
-  };
+  });
 }

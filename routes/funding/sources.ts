@@ -1,16 +1,12 @@
 /** GET /funding/v1/sources: the four sources, their licences, the credit each requires, and freshness. */
-import * as v from 'valibot';
 import { fundingReads } from '../../db/funding/calls.ts';
-import type { Operation } from '../../lib/http/service-router.ts';
+import { defineOperation } from '../../lib/http/operation.ts';
 import { jsonReply } from '../../lib/http/types.ts';
-import { parseQuery } from '../../lib/validate.ts';
 import type { AppContext } from '../context.ts';
 
-const noQuery = v.object({});
-
-export function sourcesOperation(ctx: AppContext): Operation {
+export function sourcesOperation(ctx: AppContext) {
   const reads = fundingReads(ctx.db);
-  return {
+  return defineOperation({
     spec: {
       method: 'GET',
       path: '/sources',
@@ -18,11 +14,9 @@ export function sourcesOperation(ctx: AppContext): Operation {
       summary: 'The sources of the corpus',
       description:
         'Each source with its licence, the credit that licence requires, its time zone, how many of its records are served, when it was last imported and last synced, and how old its data is.',
-      query: noQuery,
       responses: { 200: { description: 'The sources', schema: 'SourcesResponse' } },
     },
-    handle(req) {
-      parseQuery(noQuery, req);
+    handle() {
       const now = ctx.clock();
       const data = reads.sources().map(({ last_import_ms, last_sync_ms, ...source }) => {
         const asOf = Math.max(last_import_ms ?? 0, last_sync_ms ?? 0);
@@ -35,5 +29,5 @@ export function sourcesOperation(ctx: AppContext): Operation {
       });
       return jsonReply(200, { data });
     },
-  };
+  });
 }

@@ -1,15 +1,30 @@
 /**
- * JSON request bodies. The document says bodies are JSON (Content-Type: application/json): anything
+ * JSON request bodies, read by the router for every operation that declares one (lib/http/operation.ts,
+ * stage 5). The document says bodies are JSON (Content-Type: application/json): anything
  * else is 415 unsupported_media_type, naming what to send; text that is not JSON is 400
  * invalid_request with the parser's position. The adapter caps the size (413 above BODY_LIMIT_BYTES).
- * What the JSON must contain is checked by the service's valibot schemas (lib/human/inputs.ts).
+ * What the JSON must contain is checked by the operation's declared schema (lib/human/inputs.ts) with
+ * the service's validator: the first problem is a 400 invalid_request naming the field.
  */
+import type * as v from 'valibot';
+import type { BodyParsing } from '../../lib/http/operation.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { invalidRequest } from '../../lib/human/errors.ts';
+import { validateInput } from '../../lib/human/inputs.ts';
 import { humanHttpError } from './errors.ts';
 
+export const humanBody: BodyParsing = {
+  read: (req, optional) => readJson(req, { optional }),
+  validate<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
+    validateInput(schema, body);
+    // The body as sent: the schemas have no transforms, so it is their output type, and an order's
+    // idempotency fingerprint (db/human/orders.ts) is taken of the body as sent, every key included.
+    return body as v.InferOutput<S>;
+  },
+};
+
 /** The parsed body; undefined only when `optional` and no body was sent (POST /tasks/{ref}/cancel). */
-export async function readJson(req: ApiRequest, options: { optional?: boolean } = {}): Promise<unknown> {
+async function readJson(req: ApiRequest, options: { optional?: boolean } = {}): Promise<unknown> {
   const type = String(req.headers['content-type'] ?? '');
   const length = req.headers['content-length'];
   const chunked = req.headers['transfer-encoding'] !== undefined;

@@ -11,12 +11,9 @@ import type { HumanService } from '../../db/human/service.ts';
 import { MAX_FILE_BYTES, MAX_FILES } from '../../lib/human/uploads.ts';
 import { QuoteBody } from '../../lib/human/inputs.ts';
 import type { CapabilityRow, CityRow, PriceRow, SlaRow } from '../../lib/human/rows.ts';
-import type { Operation } from '../../lib/http/service-router.ts';
+import { defineOperation, type Operation } from '../../lib/http/operation.ts';
 import { jsonReply, type ApiRequest, type Reply } from '../../lib/http/types.ts';
-import { parseParams, parseQuery, stringParam } from '../../lib/validate.ts';
-import { readJson } from './body.ts';
-
-const noQuery = v.object({});
+import { stringParam } from '../../lib/validate.ts';
 const capabilityParams = v.object({
   capability: stringParam({
     max: 100,
@@ -153,26 +150,24 @@ export function catalogueOperations(svc: HumanService): Operation[] {
     'Cache-Control',
   ];
   return [
-    {
+    defineOperation({
       spec: {
         method: 'GET',
         path: '/capabilities',
         operationId: 'listCapabilities',
         summary: 'Every capability, with schemas, prices and live geographies',
         description: 'Public and cacheable (ETag; 304 with If-None-Match). No key needed.',
-        query: noQuery,
         responses: {
           200: { description: 'The capabilities', schema: 'CapabilityList', headers: cacheHeaders },
           304: { description: 'Not modified' },
         },
       },
       handle(req) {
-        parseQuery(noQuery, req);
         const b = view();
         return cacheable(req, b.version, b.list);
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'GET',
         path: '/capabilities/:capability',
@@ -181,41 +176,36 @@ export function catalogueOperations(svc: HumanService): Operation[] {
         description:
           'Its spec and result JSON Schemas, evidence rule, SLAs, prices per city and SLA, and live geographies. Public and cacheable.',
         params: capabilityParams,
-        query: noQuery,
         responses: {
           200: { description: 'The capability', schema: 'CapabilityResponse', headers: cacheHeaders },
           304: { description: 'Not modified' },
         },
       },
-      handle(req) {
-        parseQuery(noQuery, req);
-        const { capability } = parseParams(capabilityParams, req);
+      handle(req, { params: { capability } }) {
         const b = view();
         const found = b.capabilities.get(capability);
         if (!found) throw notFound(`No capability '${capability}'. GET /capabilities lists them.`);
         return cacheable(req, b.version, JSON.stringify({ data: found }));
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'GET',
         path: '/coverage',
         operationId: 'getCoverage',
         summary: 'Live geographies: countries, cities, and what each serves under which SLA',
         description: 'Public and cacheable.',
-        query: noQuery,
         responses: {
           200: { description: 'Coverage', schema: 'Coverage', headers: cacheHeaders },
           304: { description: 'Not modified' },
         },
       },
       handle(req) {
-        parseQuery(noQuery, req);
         const b = view();
         return cacheable(req, b.version, b.coverage);
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'POST',
         path: '/quote',
@@ -223,15 +213,12 @@ export function catalogueOperations(svc: HumanService): Operation[] {
         summary: 'The exact price, or a refusal with alternatives',
         description:
           'status quoted: price_cents, due_at, and a quote_id honoured until expires_at. status refused: the reason (location_not_served, sla_not_served) and alternatives that are served, with their prices. An unknown capability or sla is a 400. Public: no key needed.',
-        query: noQuery,
         body: QuoteBody,
         responses: { 200: { description: 'A quote or a refusal', schema: 'QuoteResponse' } },
       },
-      async handle(req) {
-        parseQuery(noQuery, req);
-        const body = await readJson(req);
+      handle(req, { body }) {
         return jsonReply(200, { data: quoteTask(svc, body, req.now) }, { 'cache-control': 'no-store' });
       },
-    },
+    }),
   ];
 }

@@ -9,6 +9,7 @@ import { HUMAN_BASE } from '../../lib/human/present.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { humanAccess } from './access.ts';
+import { humanBody } from './body.ts';
 import { catalogueOperations } from './catalogue.ts';
 import { humanEdgeError, renderHumanError } from './errors.ts';
 import {
@@ -71,6 +72,7 @@ export function humanApi(ctx: AppContext) {
     access,
     renderError: renderHumanError,
     domainErrors: humanEdgeError,
+    body: humanBody,
     log: ctx.log,
     operations: (contract) => [
       ...catalogueOperations(svc),

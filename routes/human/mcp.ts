@@ -10,9 +10,8 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import * as v from 'valibot';
 import { forbiddenOrigin } from './errors.ts';
 import type { HumanService } from '../../db/human/service.ts';
-import type { Operation } from '../../lib/http/service-router.ts';
+import { defineOperation } from '../../lib/http/operation.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
-import { parseQuery } from '../../lib/validate.ts';
 import type { AppContext } from '../context.ts';
 import { requireCaller, type HumanAccess } from './access.ts';
 import { grantOf } from '../../lib/http/access.ts';
@@ -23,7 +22,6 @@ import type { HumanCaller } from '../../db/human/service.ts';
 export const MCP_PATH = '/mcp';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
-const noQuery = v.object({});
 
 /** The body the MCP transport (the SDK) refuses a malformed exchange with. */
 const JsonRpcError = v.object({
@@ -73,7 +71,7 @@ function checkHostAndOrigin(req: ApiRequest, allowed: string[] | null): void {
   }
 }
 
-export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAccess): Operation {
+export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAccess) {
   const handler = createMcpHandler(
     ({ authInfo }) => {
       const { caller, count } = authInfo?.extra as McpCallerInfo;
@@ -82,7 +80,7 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
     { responseMode: 'json', onerror: (err) => ctx.log.warn({ err: err.message }, 'mcp request refused') },
   );
   const allowed = allowedHostNames(ctx.config);
-  return {
+  return defineOperation({
     spec: {
       method: 'POST',
       path: MCP_PATH,
@@ -91,7 +89,6 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
         'MCP server (Streamable HTTP, stateless) for agents: the same tools, keys, rules and rate-limit bucket as REST',
       description:
         "JSON-RPC messages of the Model Context Protocol (revisions 2026-07-28 and 2025). Tools: list_capabilities, get_capability, get_coverage, quote_task, create_task, list_tasks, get_task, get_task_result, get_task_evidence, cancel_task, dispute_task. Each tool call counts as one request against the key's bucket.",
-      query: noQuery,
       body: v.record(v.string(), v.unknown()),
       responses: {
         200: {
@@ -119,8 +116,10 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
         ),
       },
     },
+    // The MCP transport reads the body and refuses a malformed one in JSON-RPC's shape; the router has
+    // refused unknown query parameters (SPEC "Errors": everywhere).
+    ownBody: true,
     async handle(req): Promise<Reply> {
-      parseQuery(noQuery, req); // SPEC "Errors": unknown query parameters are refused everywhere
       checkHostAndOrigin(req, allowed);
       const caller = requireCaller(req);
       const grant = grantOf(req)!; // requireCaller found its key
@@ -132,5 +131,5 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
       response.headers.forEach((value, name) => (headers[name] = value));
       return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
     },
-  };
+  });
 }

@@ -1,7 +1,9 @@
 /**
  * The keyed part of the human API: order, list, read, collect, cancel and dispute tasks; the balance
- * and its ledger. Each handler parses the request and calls a service function (db/human/), which
- * checks the scope and does the work, so the MCP server can call the very same functions.
+ * and its ledger. The router parses each request's declared inputs (lib/http/operation.ts); each
+ * handler calls a service function (db/human/), which checks the scope and does the work, so the MCP
+ * server can call the very same functions. Writes check the caller, its scope and (orders) the
+ * Idempotency-Key in `beforeBody`: those refusals come before anything about the body.
  */
 import * as v from 'valibot';
 import { CancelBody, DisputeBody, LedgerQuery, ListQuery, OrderBody } from '../../lib/human/inputs.ts';
@@ -17,14 +19,12 @@ import {
   listTasks,
 } from '../../db/human/tasks-read.ts';
 import { requireScope, type HumanService } from '../../db/human/service.ts';
-import type { Operation } from '../../lib/http/service-router.ts';
-import { jsonReply } from '../../lib/http/types.ts';
+import { defineOperation, type Operation } from '../../lib/http/operation.ts';
+import { jsonReply, type ApiRequest } from '../../lib/http/types.ts';
 import type { OperationSpec } from '../../lib/openapi.ts';
-import { parseParams, parseQuery, stringParam } from '../../lib/validate.ts';
+import { stringParam } from '../../lib/validate.ts';
 import { requireCaller } from './access.ts';
-import { readJson } from './body.ts';
 
-const noQuery = v.object({});
 const ref = stringParam({
   min: 24,
   max: 24,
@@ -47,6 +47,17 @@ const read: OperationSpec['security'] = [{ bearer: ['tasks:read'] }, { apiKey: [
 const write: OperationSpec['security'] = [{ bearer: ['tasks:write'] }, { apiKey: ['tasks:write'] }];
 const noStore = { 'cache-control': 'no-store' };
 
+/** The Idempotency-Key header as sent (repeated: joined, so parseIdempotencyKey refuses it). */
+const idempotencyKey = (req: ApiRequest) => {
+  const header = req.headers['idempotency-key'];
+  return Array.isArray(header) ? header.join(',') : header;
+};
+
+/** A write's checks before its body is read: a caller, with tasks:write. */
+const mayWrite = (doing: string) => (req: ApiRequest) => {
+  requireScope(requireCaller(req), 'tasks:write', doing);
+};
+
 /** The order's Idempotency-Key, for the contract; parseIdempotencyKey checks it (bare or RFC 8941-quoted). */
 const idempotencyHeader = v.object({
   'Idempotency-Key': v.pipe(
@@ -60,7 +71,7 @@ const idempotencyHeader = v.object({
 
 export function taskOperations(svc: HumanService): Operation[] {
   return [
-    {
+    defineOperation({
       spec: {
         method: 'POST',
         path: '/tasks',
@@ -68,7 +79,6 @@ export function taskOperations(svc: HumanService): Operation[] {
         summary: 'Order a task (scope tasks:write; Idempotency-Key required)',
         description:
           'Idempotency-Key (a UUID) is required. The same key with the same body within 24 hours replays the first answer with Idempotent-Replayed: true; with another body it is 422; while the first is still being written it is 409 with Retry-After: 1. Live keys hold the price on the prepaid balance in the same transaction (402 when it does not cover it); sandbox keys move no money. Everything is validated before anything is stored. The answer is durable on disk when it is sent.',
-        query: noQuery,
         headers: idempotencyHeader,
         body: OrderBody,
         security: write,
@@ -87,16 +97,13 @@ export function taskOperations(svc: HumanService): Operation[] {
           },
         },
       },
-      async handle(req) {
-        parseQuery(noQuery, req);
-        const caller = requireCaller(req);
-        const header = req.headers['idempotency-key'];
-        const key = Array.isArray(header) ? header.join(',') : header;
-        // Refusals that do not depend on the body come first: scope, then the Idempotency-Key.
-        requireScope(caller, 'tasks:write', 'ordering a task');
-        parseIdempotencyKey(key);
-        const body = await readJson(req);
-        const outcome = await createOrder(svc, caller, key, body, req.now);
+      // Refusals that do not depend on the body come first: scope, then the Idempotency-Key.
+      beforeBody(req) {
+        mayWrite('ordering a task')(req);
+        parseIdempotencyKey(idempotencyKey(req));
+      },
+      async handle(req, { body }) {
+        const outcome = await createOrder(svc, requireCaller(req), idempotencyKey(req), body, req.now);
         return jsonReply(
           outcome.status,
           { data: outcome.task },
@@ -107,8 +114,8 @@ export function taskOperations(svc: HumanService): Operation[] {
           },
         );
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'GET',
         path: '/tasks',
@@ -120,12 +127,11 @@ export function taskOperations(svc: HumanService): Operation[] {
         security: read,
         responses: { 200: { description: 'A page of tasks', schema: 'TaskList' } },
       },
-      handle(req) {
-        const query = parseQuery(ListQuery, req);
+      handle(req, { query }) {
         return jsonReply(200, listTasks(svc, requireCaller(req), query, req.now), noStore);
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'GET',
         path: '/tasks/:ref',
@@ -133,17 +139,14 @@ export function taskOperations(svc: HumanService): Operation[] {
         summary: 'One task (scope tasks:read)',
         description: "Another account's task, or one of the other environment, is 404.",
         params: refParams,
-        query: noQuery,
         security: read,
         responses: { 200: { description: 'The task', schema: 'TaskResponse' } },
       },
-      handle(req) {
-        parseQuery(noQuery, req);
-        const { ref: r } = parseParams(refParams, req);
+      handle(req, { params: { ref: r } }) {
         return jsonReply(200, { data: getTask(svc, requireCaller(req), r, req.now) }, noStore);
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'GET',
         path: '/tasks/:ref/result',
@@ -152,7 +155,6 @@ export function taskOperations(svc: HumanService): Operation[] {
         description:
           'Until an answer exists: the status, answer null and poll_after_s, also sent as Retry-After. Poll no sooner than that; stop once answer is set (or the task ended without one).',
         params: refParams,
-        query: noQuery,
         security: read,
         responses: {
           200: {
@@ -162,9 +164,7 @@ export function taskOperations(svc: HumanService): Operation[] {
           },
         },
       },
-      handle(req) {
-        parseQuery(noQuery, req);
-        const { ref: r } = parseParams(refParams, req);
+      handle(req, { params: { ref: r } }) {
         const result = getResult(svc, requireCaller(req), r, req.now);
         return jsonReply(
           200,
@@ -172,8 +172,8 @@ export function taskOperations(svc: HumanService): Operation[] {
           { ...noStore, ...(result.poll_after_s === null ? {} : { 'retry-after': String(result.poll_after_s) }) },
         );
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'GET',
         path: '/tasks/:ref/evidence',
@@ -182,24 +182,20 @@ export function taskOperations(svc: HumanService): Operation[] {
         description:
           'Typed items: photo and document (SHA-256, size, capture time and position, with where each came from, and a download URL) and note.',
         params: refParams,
-        query: noQuery,
         security: read,
         responses: { 200: { description: 'The evidence', schema: 'EvidenceList' } },
       },
-      handle(req) {
-        parseQuery(noQuery, req);
-        const { ref: r } = parseParams(refParams, req);
+      handle(req, { params: { ref: r } }) {
         return jsonReply(200, { data: getEvidence(svc, requireCaller(req), r) }, noStore);
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'GET',
         path: '/tasks/:ref/evidence/:evidence',
         operationId: 'getEvidenceFile',
         summary: 'The bytes of one photo or document (scope tasks:read)',
         params: fileParams,
-        query: noQuery,
         security: read,
         responses: {
           200: {
@@ -209,9 +205,7 @@ export function taskOperations(svc: HumanService): Operation[] {
           },
         },
       },
-      handle(req) {
-        parseQuery(noQuery, req);
-        const p = parseParams(fileParams, req);
+      handle(req, { params: p }) {
         const file = getEvidenceFile(svc, requireCaller(req), p.ref, p.evidence);
         return {
           status: 200,
@@ -225,8 +219,8 @@ export function taskOperations(svc: HumanService): Operation[] {
           body: file.bytes,
         };
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'POST',
         path: '/tasks/:ref/cancel',
@@ -234,24 +228,19 @@ export function taskOperations(svc: HumanService): Operation[] {
         summary: 'Cancel a pending or dispatched task (scope tasks:write)',
         description:
           'The body is optional: {"reason": …}. A live hold is released in full. Any other state is 409 invalid_state.',
-        // The document sends nothing to cancel: the body (a reason) is optional (body.ts readJson).
+        // The document sends nothing to cancel: the body (a reason) is optional (body.ts).
         params: refParams,
-        query: noQuery,
         body: CancelBody,
         bodyOptional: true,
         security: write,
         responses: { 200: { description: 'The cancelled task', schema: 'TaskResponse' } },
       },
-      async handle(req) {
-        parseQuery(noQuery, req);
-        const { ref: r } = parseParams(refParams, req);
-        const caller = requireCaller(req);
-        requireScope(caller, 'tasks:write', 'cancelling a task');
-        const body = await readJson(req, { optional: true });
-        return jsonReply(200, { data: await cancelTask(svc, caller, r, body, req.now) }, noStore);
+      beforeBody: mayWrite('cancelling a task'),
+      async handle(req, { params: { ref: r }, body }) {
+        return jsonReply(200, { data: await cancelTask(svc, requireCaller(req), r, body, req.now) }, noStore);
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'POST',
         path: '/tasks/:ref/dispute',
@@ -260,37 +249,30 @@ export function taskOperations(svc: HumanService): Operation[] {
         description:
           'The task becomes disputed and its hold stays until an operator decides: the answer stands (completed) or a refund (refunded).',
         params: refParams,
-        query: noQuery,
         body: DisputeBody,
         security: write,
         responses: { 200: { description: 'The disputed task', schema: 'TaskResponse' } },
       },
-      async handle(req) {
-        parseQuery(noQuery, req);
-        const { ref: r } = parseParams(refParams, req);
-        const caller = requireCaller(req);
-        requireScope(caller, 'tasks:write', 'disputing a task');
-        const body = await readJson(req);
-        return jsonReply(200, { data: await disputeTask(svc, caller, r, body, req.now) }, noStore);
+      beforeBody: mayWrite('disputing a task'),
+      async handle(req, { params: { ref: r }, body }) {
+        return jsonReply(200, { data: await disputeTask(svc, requireCaller(req), r, body, req.now) }, noStore);
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'GET',
         path: '/balance',
         operationId: 'getBalance',
         summary: 'The prepaid balance: available and held (scope tasks:read)',
         description: "Live keys: the account's balance. Sandbox keys: always zero (sandbox orders move no money).",
-        query: noQuery,
         security: read,
         responses: { 200: { description: 'The balance', schema: 'BalanceResponse' } },
       },
       handle(req) {
-        parseQuery(noQuery, req);
         return jsonReply(200, { data: getBalance(svc, requireCaller(req)) }, noStore);
       },
-    },
-    {
+    }),
+    defineOperation({
       spec: {
         method: 'GET',
         path: '/ledger',
@@ -300,10 +282,9 @@ export function taskOperations(svc: HumanService): Operation[] {
         security: read,
         responses: { 200: { description: 'A page of ledger entries', schema: 'LedgerResponse' } },
       },
-      handle(req) {
-        const query = parseQuery(LedgerQuery, req);
+      handle(req, { query }) {
         return jsonReply(200, getLedger(svc, requireCaller(req), query), noStore);
       },
-    },
+    }),
   ];
 }

@@ -12,13 +12,12 @@
  */
 import * as v from 'valibot';
 import { notFound } from '../../lib/http/errors.ts';
-import type { Operation } from '../../lib/http/service-router.ts';
-import type { ApiRequest, Reply } from '../../lib/http/types.ts';
+import { defineOperation } from '../../lib/http/operation.ts';
+import type { Reply } from '../../lib/http/types.ts';
 import { checkRun } from '../../lib/impact/check-figure.ts';
 import { API_VERSION, type SourceFacts } from '../../lib/impact/envelope.ts';
 import { composeLicence } from '../../lib/impact/licence.ts';
 import { csvLine } from '../../lib/csv.ts';
-import { parseQuery } from '../../lib/validate.ts';
 import { etagOf, ifNoneMatch } from './cache.ts';
 import { BASES, materialPerKg, productFigure } from './headlines.ts';
 import { IMPACT_BASE } from './links.ts';
@@ -47,8 +46,8 @@ export const CSV_COLUMNS = [
   'url',
 ] as const;
 
-export function figuresCsvOperation(deps: ImpactDeps): Operation {
-  return {
+export function figuresCsvOperation(deps: ImpactDeps) {
+  return defineOperation({
     spec: {
       method: 'GET',
       path: '/figures.csv',
@@ -69,9 +68,9 @@ export function figuresCsvOperation(deps: ImpactDeps): Operation {
         },
       },
     },
-    handle(req: ApiRequest): Reply {
+    handle(req, { query }): Reply {
       try {
-        const scenario = parseQuery(scenarioQuery, req).scenario ?? DEFAULT_SCENARIO;
+        const scenario = query.scenario ?? DEFAULT_SCENARIO;
         const state = deps.serving.state();
         const runId = state.current.get(scenario);
         if (runId === undefined) {
@@ -99,7 +98,7 @@ export function figuresCsvOperation(deps: ImpactDeps): Operation {
         throw translate(err, req, deps.log);
       }
     },
-  };
+  });
 }
 
 function buildCsv(

@@ -12,12 +12,11 @@ import * as v from 'valibot';
 import { ROOT } from '../../db/impact/load.ts';
 import { notFound } from '../../lib/http/errors.ts';
 import { impactError } from './errors.ts';
-import type { Operation } from '../../lib/http/service-router.ts';
-import type { ApiRequest, Reply } from '../../lib/http/types.ts';
-import { parseParams, parseQuery, stringParam } from '../../lib/validate.ts';
+import { defineOperation } from '../../lib/http/operation.ts';
+import type { Reply } from '../../lib/http/types.ts';
+import { stringParam } from '../../lib/validate.ts';
 import { ifNoneMatch } from './cache.ts';
 import { IMPACT_BASE } from './links.ts';
-import { noQuery } from './schemas.ts';
 import { CACHEABLE_HEADERS, type ImpactDeps } from './serve.ts';
 
 const params = v.object({
@@ -29,9 +28,9 @@ const params = v.object({
   }),
 });
 
-export function methodologyDocumentOperation(deps: Pick<ImpactDeps, 'register' | 'log'>, root = ROOT): Operation {
+export function methodologyDocumentOperation(deps: Pick<ImpactDeps, 'register' | 'log'>, root = ROOT) {
   const read = new Map<string, Buffer>();
-  return {
+  return defineOperation({
     spec: {
       method: 'GET',
       path: '/methodology/:code',
@@ -39,7 +38,6 @@ export function methodologyDocumentOperation(deps: Pick<ImpactDeps, 'register' |
       summary: 'A methodology document',
       description:
         'The methodology document of a version, as Markdown: the bytes whose SHA-256 /methodology lists as document_sha256. Sections are linked by #anchor (e.g. #the-demo-data-set).',
-      query: noQuery,
       params,
       responses: {
         200: {
@@ -54,9 +52,7 @@ export function methodologyDocumentOperation(deps: Pick<ImpactDeps, 'register' |
         },
       },
     },
-    handle(req: ApiRequest): Reply {
-      parseQuery(noQuery, req);
-      const { code } = parseParams(params, req);
+    handle(req, { params: { code } }): Reply {
       const version = deps.register.methodologyDocument(code);
       if (!version)
         throw notFound(`No methodology version '${code}'. The versions are listed by ${IMPACT_BASE}/methodology.`);
@@ -86,5 +82,5 @@ export function methodologyDocumentOperation(deps: Pick<ImpactDeps, 'register' |
       if (ifNoneMatch(req.headers['if-none-match'], etag)) return { status: 304, headers };
       return { status: 200, headers, body };
     },
-  };
+  });
 }

@@ -1,5 +1,6 @@
 /**
- * How every impact endpoint is served, in one place: validate the request (400s), read the serving
+ * How every impact endpoint is served, in one place: the router validates the request against the
+ * schemas the route declares (400s, lib/http/operation.ts); here: read the serving
  * state, answer from the response cache or build the response, wrap it in the envelope, and answer
  * 304 to a matching If-None-Match. Each endpoint only declares its schemas and a `build` that reads
  * register facts and, separately, a `figures` step:
@@ -28,10 +29,10 @@ import { buildEnvelope, type GradeCounts, type SourceFacts } from '../../lib/imp
 import { productCap, type Grade } from '../../lib/impact/figure.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import { impactError } from './errors.ts';
-import type { Operation } from '../../lib/http/service-router.ts';
+import { defineOperation, type Operation } from '../../lib/http/operation.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { OperationSpec } from '../../lib/openapi.ts';
-import { parseParams, parseQuery, type ParamsSchema } from '../../lib/validate.ts';
+import type { ParamsSchema } from '../../lib/validate.ts';
 import { etagOf, ifNoneMatch, type CachedResponse, type ResponseCache } from './cache.ts';
 import { IMPACT_BASE } from './links.ts';
 
@@ -155,8 +156,8 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
   def: RouteDef<Q, P>,
   deps: ImpactDeps,
 ): Operation {
-  const spec: OperationSpec = {
-    method: 'GET',
+  const spec = {
+    method: 'GET' as const,
     path: def.path,
     operationId: def.operationId,
     summary: def.summary,
@@ -174,21 +175,18 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
         headers: CACHEABLE_HEADERS,
       },
     },
-  };
-  return {
+  } satisfies OperationSpec;
+  return defineOperation({
     spec,
-    handle(req: ApiRequest): Reply {
+    handle(req, parsed): Reply {
       try {
         const state = deps.serving.state();
-        // The URL exactly as sent names its entry too: a repeat skips parsing, since the same URL always
-        // parses the same way (and only a request that parsed and rendered was ever cached).
+        // The URL exactly as sent names its entry too: a repeat skips normalizing and rendering, since
+        // the same URL always parses the same way (and only a request that rendered was ever cached).
         const asSent = `${state.key}\n${req.url}`;
         let entry = deps.cache.get(asSent);
         if (!entry) {
-          let input: Input<Q, P> = {
-            query: parseQuery(def.query, req),
-            params: (def.params ? parseParams(def.params, req) : {}) as v.InferOutput<P>,
-          };
+          let input: Input<Q, P> = parsed;
           if (def.normalize) input = def.normalize(input);
           const path = canonicalPath(def, input);
           const key = `${state.key}\n${path}`;
@@ -210,7 +208,7 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
         throw translate(err, req, deps.log);
       }
     },
-  };
+  });
 }
 
 function render<Q extends ParamsSchema, P extends ParamsSchema>(
