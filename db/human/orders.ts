@@ -22,7 +22,7 @@ import {
   invalidRequest,
   priceAboveMax,
 } from '../../lib/human/errors.ts';
-import { OrderBody, QuoteBody, validateInput } from '../../lib/human/inputs.ts';
+import { validateInput, type OrderInput, type QuoteInput } from '../../lib/human/inputs.ts';
 import { presentTask, type TaskJson } from '../../lib/human/present.ts';
 import { checkTerms, quote, readQuote, type QuoteAnswer } from '../../lib/human/quote.ts';
 import { newTaskRef } from '../../lib/human/refs.ts';
@@ -31,9 +31,8 @@ import { requireScope, type HumanCaller, type HumanService } from './service.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** POST /quote: public; `body` is the parsed JSON. */
-export function quoteTask(svc: HumanService, body: unknown, now: number): QuoteAnswer {
-  const input = validateInput(QuoteBody, body);
+/** POST /quote: public; `input` was validated against QuoteBody (by the router, or the MCP SDK). */
+export function quoteTask(svc: HumanService, input: QuoteInput, now: number): QuoteAnswer {
   return quote(
     svc.catalogue,
     { capability: input.capability, location: input.location, sla: input.sla ?? 'standard' },
@@ -71,13 +70,13 @@ export async function createOrder(
   svc: HumanService,
   caller: HumanCaller,
   idempotencyKey: string | undefined,
-  body: unknown,
+  /** Validated against OrderBody (by the router, or the MCP SDK), and as sent: its fingerprint is of every key. */
+  input: OrderInput,
   now: number,
 ): Promise<OrderOutcome> {
   requireScope(caller, 'tasks:write', 'ordering a task');
   const key = parseIdempotencyKey(idempotencyKey);
-  const input = validateInput(OrderBody, body);
-  const print = fingerprint(body);
+  const print = fingerprint(input);
 
   const scope = `${caller.accountId}:${caller.environment}:${key}`;
   const previous = findIdempotency(svc.db, caller.accountId, caller.environment, key, now);

@@ -7,31 +7,41 @@
 import type { Db } from '../connection.ts';
 import { taskById, taskByRef, transition, type TaskRow } from './tasks.ts';
 import { invalidState, notFound } from '../../lib/human/errors.ts';
-import { CancelBody, DisputeBody, validateInput } from '../../lib/human/inputs.ts';
+import type { CancelInput, DisputeInput } from '../../lib/human/inputs.ts';
 import { presentTask } from '../../lib/human/present.ts';
 import { requireScope, type HumanCaller, type HumanService } from './service.ts';
 import { findOwnTask } from './tasks-read.ts';
 
 /** POST /tasks/{ref}/cancel: pending or dispatched → cancelled; a live hold is released in full. */
-export async function cancelTask(svc: HumanService, caller: HumanCaller, ref: string, body: unknown, now: number) {
+export async function cancelTask(
+  svc: HumanService,
+  caller: HumanCaller,
+  ref: string,
+  input: CancelInput | undefined,
+  now: number,
+) {
   requireScope(caller, 'tasks:write', 'cancelling a task');
-  const input = body === undefined ? {} : validateInput(CancelBody, body);
   const task = findOwnTask(svc, caller, ref);
   const after = await svc.writer.submit(() =>
     transition(svc.db, fresh(svc.db, task), 'cancel', {
       now,
       actor: 'client',
       delayMs: svc.config.sandboxDelayMs,
-      set: { cancel_reason: input.reason ?? 'other' },
+      set: { cancel_reason: input?.reason ?? 'other' },
     }),
   );
   return presentTask(after, now);
 }
 
 /** POST /tasks/{ref}/dispute: delivered → disputed, before the dispute deadline; the hold stays open. */
-export async function disputeTask(svc: HumanService, caller: HumanCaller, ref: string, body: unknown, now: number) {
+export async function disputeTask(
+  svc: HumanService,
+  caller: HumanCaller,
+  ref: string,
+  input: DisputeInput,
+  now: number,
+) {
   requireScope(caller, 'tasks:write', 'disputing a task');
-  const input = validateInput(DisputeBody, body);
   const task = findOwnTask(svc, caller, ref);
   const after = await svc.writer.submit(() => {
     const current = fresh(svc.db, task);

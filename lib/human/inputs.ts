@@ -166,6 +166,12 @@ type AnySchema = v.GenericSchema;
  * names the field by its path (location.city_slug) and says what is accepted. `prefix` names where
  * the input sits (spec. for a capability's spec).
  */
+/** The validated bodies the service functions take (db/human/): the router and the MCP SDK validate them. */
+export type QuoteInput = v.InferOutput<typeof QuoteBody>;
+export type OrderInput = v.InferOutput<typeof OrderBody>;
+export type CancelInput = v.InferOutput<typeof CancelBody>;
+export type DisputeInput = v.InferOutput<typeof DisputeBody>;
+
 export function validateInput<S extends AnySchema>(schema: S, input: unknown, prefix = ''): v.InferOutput<S> {
   if (prefix === '' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
     throw invalidRequest('The body must be a JSON object.');
