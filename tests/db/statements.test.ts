@@ -1,0 +1,53 @@
+/**
+ * The statement-preparation convention (db/statements.ts): fixed SQL through statementsFor, SQL built
+ * at run time through preparedSql. (`npm run lint` refuses a `.prepare(` elsewhere outside the one-off
+ * paths listed in eslint.config.js.)
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { openDatabase, type Db } from '../../db/connection.ts';
+import { PREPARED_SQL_LIMIT, preparedSql, statementsFor } from '../../db/statements.ts';
+
+test('statementsFor prepares on first use, once per connection, and each connection gets its own', () => {
+  const built: Db[] = [];
+  const statements = statementsFor((db) => {
+    built.push(db);
+    return { one: db.prepare('SELECT 1').pluck() };
+  });
+  const a = openDatabase(':memory:');
+  const b = openDatabase(':memory:');
+  try {
+    assert.equal(built.length, 0, 'nothing is prepared before it is used');
+    const first = statements(a);
+    assert.equal(statements(a), first, 'the same statements the second time');
+    assert.equal(first.one.get(), 1);
+    const other = statements(b);
+    assert.notEqual(other.one, first.one, 'another connection prepares its own');
+    assert.deepEqual(built, [a, b]);
+  } finally {
+    a.close();
+    b.close();
+  }
+});
+
+test('preparedSql reuses a statement per text and connection, keeping the most recently used', () => {
+  const db = openDatabase(':memory:');
+  const other = openDatabase(':memory:');
+  try {
+    const sql = (n: number) => `SELECT ${n}`;
+    const first = preparedSql(db, sql(0));
+    assert.equal(preparedSql(db, sql(0)), first, 'same text, same statement');
+    assert.notEqual(preparedSql(other, sql(0)), first, 'per connection');
+    assert.equal(first.pluck().get(), 0);
+    const one = preparedSql(db, sql(1));
+    // Fill the cache: 0 is used again on the way, so 1 is the least recently used when it overflows.
+    for (let n = 2; n < PREPARED_SQL_LIMIT; n++) preparedSql(db, sql(n));
+    assert.equal(preparedSql(db, sql(0)), first);
+    preparedSql(db, sql(PREPARED_SQL_LIMIT)); // one more than the limit: 1 goes
+    assert.equal(preparedSql(db, sql(0)), first, 'recently used: kept');
+    assert.notEqual(preparedSql(db, sql(1)), one, 'least recently used: prepared again');
+  } finally {
+    db.close();
+    other.close();
+  }
+});
