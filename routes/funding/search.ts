@@ -8,11 +8,11 @@
  */
 import { corpusEpoch, type Epoch } from '../../db/funding/corpus-epoch.ts';
 import { FundingSearch, positionAfter } from '../../db/funding/search.ts';
-import { ExpiringCache } from '../../lib/expiring-cache.ts';
 import { presentationChangesAt, presentCall } from '../../lib/funding/present.ts';
 import { badRequest } from '../../lib/http/errors.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
 import type { Reply } from '../../lib/http/types.ts';
+import { ResponseCache } from '../../lib/response-cache.ts';
 import { parseQuery } from '../../lib/validate.ts';
 import type { AppContext } from '../context.ts';
 import { decodeCursor, encodeCursor, toFilters } from './filters.ts';
@@ -30,7 +30,11 @@ const json = (body: string): Reply => ({
 export function searchOperation(ctx: AppContext): Operation {
   const search = new FundingSearch(ctx.db);
   const epochs = corpusEpoch(ctx.db);
-  const cache = new ExpiringCache(ctx.config.searchCacheEntries);
+  const cache = new ResponseCache<string>({
+    sizeOf: (body) => body.length,
+    maxEntries: ctx.config.searchCacheEntries,
+    maxBytes: 32 * 1024 * 1024,
+  });
   let epoch: (Epoch & { from: number }) | undefined;
 
   /** The epoch that holds at `now`, starting a new one (and emptying the cache) when it has ended. */

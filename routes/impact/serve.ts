@@ -32,7 +32,8 @@ import type { Operation } from '../../lib/http/service-router.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { OperationSpec } from '../../lib/openapi.ts';
 import { parseParams, parseQuery, type ParamsSchema } from '../../lib/validate.ts';
-import { etagOf, ifNoneMatch, type CachedResponse, type ResponseCache } from './cache.ts';
+import type { ResponseCache } from '../../lib/response-cache.ts';
+import { etagOf, ifNoneMatch, type CachedResponse } from './cache.ts';
 import { IMPACT_BASE } from './links.ts';
 
 /** The headers of every cacheable answer (200 and 304): the allowance, the request id and the validators. */
@@ -55,7 +56,7 @@ export interface ImpactDeps {
   register: RegisterReads;
   figures: FigureReads;
   lists: ListReads;
-  cache: ResponseCache;
+  cache: ResponseCache<CachedResponse>;
 }
 
 export interface Served {
@@ -183,7 +184,7 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
         // The URL exactly as sent names its entry too: a repeat skips parsing, since the same URL always
         // parses the same way (and only a request that parsed and rendered was ever cached).
         const asSent = `${state.key}\n${req.url}`;
-        let entry = deps.cache.get(asSent);
+        let entry = deps.cache.get(asSent, req.now);
         if (!entry) {
           let input: Input<Q, P> = {
             query: parseQuery(def.query, req),
@@ -192,7 +193,7 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
           if (def.normalize) input = def.normalize(input);
           const path = canonicalPath(def, input);
           const key = `${state.key}\n${path}`;
-          entry = deps.cache.get(key);
+          entry = deps.cache.get(key, req.now);
           if (!entry) {
             entry = render(def, input, path, state, deps);
             deps.cache.set(key, entry);
