@@ -7,7 +7,7 @@
  * has the same answer, so a hit costs what /healthz costs. Validation runs on every request.
  */
 import { corpusEpoch, type Epoch } from '../../db/funding/corpus-epoch.ts';
-import { FundingSearch, positionAfter } from '../../db/funding/search.ts';
+import { positionAfter } from '../../db/funding/search.ts';
 import { presentationChangesAt, presentCall } from '../../lib/funding/present.ts';
 import { badRequest } from '../../lib/http/errors.ts';
 import type { Operation } from '../../lib/http/service-router.ts';
@@ -28,7 +28,7 @@ const json = (body: string): Reply => ({
 });
 
 export function searchOperation(ctx: AppContext): Operation {
-  const search = new FundingSearch(ctx.db);
+  const search = ctx.fundingSearch;
   const epochs = corpusEpoch(ctx.db);
   const cache = new ResponseCache<string>({
     sizeOf: (body) => body.length,
