@@ -40,6 +40,9 @@ export function keyPrefix(service: Service, environment: Environment | null): Ke
 
 export class AccountError extends Error {}
 
+const KEY_COLUMNS =
+  'id, account_id, service, environment, name, display_prefix, scopes, created_at, last_used_at, revoked_at, expires_at, rotated_from';
+
 const statements = statementsFor((db) => ({
   insertAccount: db.prepare('INSERT INTO accounts (email, password_hash, created_at) VALUES (?, ?, ?)'),
   accountByEmail: db.prepare('SELECT id, email, created_at FROM accounts WHERE email = ?'),
@@ -125,9 +128,6 @@ export function createKey(
   );
   return { key, row: getKey(db, Number(info.lastInsertRowid))! };
 }
-
-const KEY_COLUMNS =
-  'id, account_id, service, environment, name, display_prefix, scopes, created_at, last_used_at, revoked_at, expires_at, rotated_from';
 
 export function getKey(db: Db, id: number): KeyRow | undefined {
   return statements(db).keyById.get(id) as KeyRow | undefined;

@@ -17,16 +17,28 @@ export interface SessionAccount {
   expires_at: number;
 }
 
-const sessionStatements = statementsFor((db) => ({
-  insert: db.prepare('INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)'),
-  find: db.prepare(`SELECT s.account_id, a.email, s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
-                           WHERE s.token_hash = ? AND s.ended_at IS NULL AND s.expires_at > ?`),
-  end: db.prepare('UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL'),
-  prune: db.prepare('DELETE FROM sessions WHERE expires_at < ? OR ended_at < ?'),
+const statements = statementsFor((db) => ({
+  session: {
+    insert: db.prepare('INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)'),
+    find: db.prepare(`SELECT s.account_id, a.email, s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
+                             WHERE s.token_hash = ? AND s.ended_at IS NULL AND s.expires_at > ?`),
+    end: db.prepare('UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL'),
+    prune: db.prepare('DELETE FROM sessions WHERE expires_at < ? OR ended_at < ?'),
+  },
+  attempt: {
+    add: db.prepare('INSERT INTO auth_attempts (bucket, at) VALUES (?, ?)'),
+    count: db.prepare('SELECT count(*) AS n, min(at) AS oldest FROM auth_attempts WHERE bucket = ? AND at > ?'),
+    clear: db.prepare('DELETE FROM auth_attempts WHERE bucket = ?'),
+    prune: db.prepare('DELETE FROM auth_attempts WHERE at < ?'),
+  },
+  secret: {
+    read: db.prepare('SELECT value FROM server_secrets WHERE name = ?').pluck(),
+    make: db.prepare('INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)'),
+  },
 }));
 
 export function sessionStore(db: Db) {
-  const { insert, find, end, prune } = sessionStatements(db);
+  const { insert, find, end, prune } = statements(db).session;
   return {
     create(accountId: number, now: number): { token: string; expiresAt: number } {
       const token = randomBytes(32).toString('base64url');
@@ -41,15 +53,8 @@ export function sessionStore(db: Db) {
   };
 }
 
-const attemptStatements = statementsFor((db) => ({
-  add: db.prepare('INSERT INTO auth_attempts (bucket, at) VALUES (?, ?)'),
-  count: db.prepare('SELECT count(*) AS n, min(at) AS oldest FROM auth_attempts WHERE bucket = ? AND at > ?'),
-  clear: db.prepare('DELETE FROM auth_attempts WHERE bucket = ?'),
-  prune: db.prepare('DELETE FROM auth_attempts WHERE at < ?'),
-}));
-
 export function attemptStore(db: Db) {
-  const { add, count, clear, prune } = attemptStatements(db);
+  const { add, count, clear, prune } = statements(db).attempt;
   return {
     add(bucket: string, now: number) {
       add.run(bucket, now);
@@ -67,17 +72,12 @@ export function attemptStore(db: Db) {
   };
 }
 
-const secretStatements = statementsFor((db) => ({
-  readSecret: db.prepare('SELECT value FROM server_secrets WHERE name = ?').pluck(),
-  makeSecret: db.prepare('INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)'),
-}));
-
 /** The server's own secret of a name, made at first use and kept in the database. */
 export function serverSecret(db: Db, name: string): Buffer {
   // Read first: a READ_ONLY node (a replica) cannot write, and finds the primary's secret here.
-  const read = secretStatements(db).readSecret;
+  const read = statements(db).secret.read;
   const existing = read.get(name) as Buffer | undefined;
   if (existing) return existing;
-  secretStatements(db).makeSecret.run(name, randomBytes(32));
+  statements(db).secret.make.run(name, randomBytes(32));
   return read.get(name) as Buffer;
 }

@@ -52,6 +52,16 @@ const statements = statementsFor((db) => ({
   fingerprint: db.prepare('SELECT fingerprint FROM funding_sync_items WHERE source = ? AND item_id = ?').pluck(),
   setFingerprint: db.prepare(`INSERT INTO funding_sync_items (source, item_id, fingerprint, seen_at) VALUES (?, ?, ?, ?)
     ON CONFLICT(source, item_id) DO UPDATE SET fingerprint = excluded.fingerprint, seen_at = excluded.seen_at`),
+  lock: {
+    row: db.prepare('SELECT holder, expires_at FROM funding_sync_lock WHERE name = ?'),
+    take: db.prepare(
+      `INSERT INTO funding_sync_lock (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+    ),
+    renew: db.prepare('UPDATE funding_sync_lock SET expires_at = ? WHERE name = ? AND holder = ?'),
+    release: db.prepare('DELETE FROM funding_sync_lock WHERE name = ? AND holder = ?'),
+    releaseOf: db.prepare('DELETE FROM funding_sync_lock WHERE holder LIKE ?'),
+  },
 }));
 
 export function syncState(db: Db) {
@@ -109,17 +119,6 @@ function processAlive(pid: number): boolean {
   }
 }
 
-const lockStatements = statementsFor((db) => ({
-  lockRow: db.prepare('SELECT holder, expires_at FROM funding_sync_lock WHERE name = ?'),
-  takeLock: db.prepare(
-    `INSERT INTO funding_sync_lock (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)
-      ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
-  ),
-  renewLock: db.prepare('UPDATE funding_sync_lock SET expires_at = ? WHERE name = ? AND holder = ?'),
-  releaseLock: db.prepare('DELETE FROM funding_sync_lock WHERE name = ? AND holder = ?'),
-  releaseLocksOf: db.prepare('DELETE FROM funding_sync_lock WHERE holder LIKE ?'),
-}));
-
 /**
  * Takes the sync lock or throws SyncLockedError naming the holder. The lock is a row with an expiry
  * renewed after every batch: a holder that hangs or dies loses it at expiry; a holder on this same
@@ -128,7 +127,7 @@ const lockStatements = statementsFor((db) => ({
  */
 export function acquireSyncLock(db: Db, now: number, ttlMs: number): SyncLock {
   const me = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const get = lockStatements(db).lockRow;
+  const get = statements(db).lock.row;
   db.transaction(() => {
     const row = get.get(LOCK) as { holder: string; expires_at: number } | undefined;
     if (row && row.expires_at > now) {
@@ -140,10 +139,10 @@ export function acquireSyncLock(db: Db, now: number, ttlMs: number): SyncLock {
         );
       }
     }
-    lockStatements(db).takeLock.run(LOCK, me, now, now + ttlMs);
+    statements(db).lock.take.run(LOCK, me, now, now + ttlMs);
   }).immediate();
-  const renew = lockStatements(db).renewLock;
-  const release = lockStatements(db).releaseLock;
+  const renew = statements(db).lock.renew;
+  const release = statements(db).lock.release;
   return {
     holder: me,
     renew: (at: number) => {
@@ -156,5 +155,5 @@ export function acquireSyncLock(db: Db, now: number, ttlMs: number): SyncLock {
 
 /** Drops the lock rows this process holds (a sync stopped by SIGTERM or SIGINT frees it at once). */
 export function releaseSyncLocksOf(db: Db, pid = process.pid): void {
-  lockStatements(db).releaseLocksOf.run(`${hostname()}:${pid}:%`);
+  statements(db).lock.releaseOf.run(`${hostname()}:${pid}:%`);
 }
