@@ -28,6 +28,7 @@ import { registerSyncMetrics } from './db/funding/sync/metrics.ts';
 import { syncReports } from './db/funding/sync/report.ts';
 import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/scheduler.ts';
 import { createHumanService, type HumanService } from './db/human/service.ts';
+import { FundingSearch } from './db/funding/search.ts';
 import { RateLimiter, type Limiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
 import { buildRoutes } from './routes/index.ts';
@@ -190,6 +191,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     lookupKey: keyLookup(db),
     activePlan: activePlanLookup(db),
     human,
+    fundingSearch: new FundingSearch(db),
     ...(lag ? { replica: { lag, maxLagMs: config.scaling.maxLagMs } } : {}),
   };
   const metrics = createMetrics(ctx.replica ? () => ctx.replica!.lag(clock()).lagMs : undefined);

@@ -23,6 +23,34 @@ export default tseslint.config(
     },
   },
   {
+    // One statement-preparation convention (db/statements.ts, docs/decisions.md): fixed SQL is prepared
+    // inside statementsFor, SQL built at run time through preparedSql. The files listed run once per
+    // process or command (migrations, backup, the demo check, the impact register's load and its whole
+    // read for a run, the consistency check, CLI commands) and prepare where they run.
+    files: ['app.ts', 'main.ts', 'cli/**/*.ts', 'db/**/*.ts', 'lib/**/*.ts', 'routes/**/*.ts'],
+    ignores: [
+      'db/statements.ts',
+      'db/migrate.ts',
+      'db/backup.ts',
+      'db/demo.ts',
+      'db/impact/load.ts',
+      'db/impact/register.ts',
+      'db/human/invariants.ts',
+      'cli/human.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[optional=false][callee.property.name='prepare']:not(CallExpression[callee.name='statementsFor'] CallExpression)",
+          message:
+            'Prepare fixed SQL inside statementsFor((db) => ({ … })), and SQL built at run time with preparedSql(db, sql) (db/statements.ts).',
+        },
+      ],
+    },
+  },
+  {
     // The pages' small scripts run in the browser (served by routes/console and routes/explore).
     files: ['routes/*/assets/*.js'],
     languageOptions: {

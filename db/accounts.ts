@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from './connection.ts';
 import { displayPrefix, formatKey, hashKey, type KeyPrefix } from '../lib/keys.ts';
 import type { StoredKey } from '../lib/key-check.ts';
+import { statementsFor } from './statements.ts';
 
 export type Service = 'impact' | 'human' | 'funding';
 export type Environment = 'test' | 'live';
@@ -39,20 +40,51 @@ export function keyPrefix(service: Service, environment: Environment | null): Ke
 
 export class AccountError extends Error {}
 
+const KEY_COLUMNS =
+  'id, account_id, service, environment, name, display_prefix, scopes, created_at, last_used_at, revoked_at, expires_at, rotated_from';
+
+const statements = statementsFor((db) => ({
+  insertAccount: db.prepare('INSERT INTO accounts (email, password_hash, created_at) VALUES (?, ?, ?)'),
+  accountByEmail: db.prepare('SELECT id, email, created_at FROM accounts WHERE email = ?'),
+  insertKey: db.prepare(
+    `INSERT INTO api_keys (account_id, service, environment, name, hash, display_prefix, scopes, created_at, expires_at, rotated_from)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  keyById: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`),
+  listKeys: db.prepare(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE (@accountId IS NULL OR account_id = @accountId)
+              AND (@service IS NULL OR service = @service) ORDER BY id`,
+  ),
+  revokeKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?'),
+  setKeyExpiry: db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?'),
+  keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = ?`),
+  endSubscription: db.prepare(
+    `UPDATE subscriptions SET ends_at = ? WHERE account_id = ? AND service = 'funding'
+                AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?)`,
+  ),
+  startSubscription: db.prepare(
+    `INSERT INTO subscriptions (account_id, service, plan, starts_at, ends_at, created_at)
+                  VALUES (?, 'funding', ?, ?, ?, ?)`,
+  ),
+  activePlan: db
+    .prepare(
+      `SELECT plan FROM subscriptions WHERE account_id = ? AND service = 'funding'
+                           AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?) LIMIT 1`,
+    )
+    .pluck(),
+}));
+
 export function createAccount(db: Db, email: string, now: number, passwordHash: string | null = null): Account {
   const clean = email.trim();
   if (!/^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/.test(clean))
     throw new AccountError(`'${clean}' is not an e-mail address`);
   if (findAccount(db, clean)) throw new AccountError(`an account with e-mail ${clean} exists already`);
-  const info = db
-    .prepare('INSERT INTO accounts (email, password_hash, created_at) VALUES (?, ?, ?)')
-    .run(clean, passwordHash, now);
+  const info = statements(db).insertAccount.run(clean, passwordHash, now);
   return { id: Number(info.lastInsertRowid), email: clean, created_at: now };
 }
 
 export function findAccount(db: Db, email: string): Account | undefined {
-  return db.prepare('SELECT id, email, created_at FROM accounts WHERE email = ?').get(email.trim()) as
-    Account | undefined;
+  return statements(db).accountByEmail.get(email.trim()) as Account | undefined;
 }
 
 export interface NewKey {
@@ -82,46 +114,36 @@ export function createKey(
   const name = input.name.trim();
   if (name.length < 1 || name.length > 80) throw new AccountError('a key name is 1 to 80 characters');
   const key = formatKey(keyPrefix(input.service, environment), randomBytes(32));
-  const info = db
-    .prepare(
-      `INSERT INTO api_keys (account_id, service, environment, name, hash, display_prefix, scopes, created_at, expires_at, rotated_from)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      input.accountId,
-      input.service,
-      environment,
-      name,
-      hashKey(key),
-      displayPrefix(key),
-      scopes.join(' '),
-      now,
-      input.expiresAt ?? null,
-      input.rotatedFrom ?? null,
-    );
+  const info = statements(db).insertKey.run(
+    input.accountId,
+    input.service,
+    environment,
+    name,
+    hashKey(key),
+    displayPrefix(key),
+    scopes.join(' '),
+    now,
+    input.expiresAt ?? null,
+    input.rotatedFrom ?? null,
+  );
   return { key, row: getKey(db, Number(info.lastInsertRowid))! };
 }
 
-const KEY_COLUMNS =
-  'id, account_id, service, environment, name, display_prefix, scopes, created_at, last_used_at, revoked_at, expires_at, rotated_from';
-
 export function getKey(db: Db, id: number): KeyRow | undefined {
-  return db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`).get(id) as KeyRow | undefined;
+  return statements(db).keyById.get(id) as KeyRow | undefined;
 }
 
 export function listKeys(db: Db, filter: { accountId?: number; service?: Service } = {}): KeyRow[] {
-  return db
-    .prepare(
-      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE (@accountId IS NULL OR account_id = @accountId)
-              AND (@service IS NULL OR service = @service) ORDER BY id`,
-    )
-    .all({ accountId: filter.accountId ?? null, service: filter.service ?? null }) as KeyRow[];
+  return statements(db).listKeys.all({
+    accountId: filter.accountId ?? null,
+    service: filter.service ?? null,
+  }) as KeyRow[];
 }
 
 export function revokeKey(db: Db, id: number, now: number): KeyRow {
   const row = getKey(db, id);
   if (!row) throw new AccountError(`no key with id ${id}`);
-  if (row.revoked_at === null) db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(now, id);
+  if (row.revoked_at === null) statements(db).revokeKey.run(now, id);
   return getKey(db, id)!;
 }
 
@@ -147,7 +169,7 @@ export function rotateKey(db: Db, id: number, now: number, oldExpiresAt: number 
         },
         now,
       );
-      if (oldExpiresAt !== null) db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(oldExpiresAt, id);
+      if (oldExpiresAt !== null) statements(db).setKeyExpiry.run(oldExpiresAt, id);
       return created;
     })
     .immediate();
@@ -155,7 +177,7 @@ export function rotateKey(db: Db, id: number, now: number, oldExpiresAt: number 
 
 /** Prepared once per database: the lookup every keyed request makes. */
 export function keyLookup(db: Db): (hash: string) => KeyRow | undefined {
-  const stmt = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = ?`);
+  const stmt = statements(db).keyByHash;
   return (hash) => stmt.get(hash) as KeyRow | undefined;
 }
 
@@ -169,25 +191,14 @@ export function setSubscription(
 ): void {
   if (endsAt !== null && endsAt <= now) throw new AccountError('the end of a subscription must be in the future');
   db.transaction(() => {
-    db.prepare(
-      `UPDATE subscriptions SET ends_at = ? WHERE account_id = ? AND service = 'funding'
-                AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?)`,
-    ).run(now, accountId, now, now);
+    statements(db).endSubscription.run(now, accountId, now, now);
     if (plan) {
-      db.prepare(
-        `INSERT INTO subscriptions (account_id, service, plan, starts_at, ends_at, created_at)
-                  VALUES (?, 'funding', ?, ?, ?, ?)`,
-      ).run(accountId, plan, now, endsAt, now);
+      statements(db).startSubscription.run(accountId, plan, now, endsAt, now);
     }
   }).immediate();
 }
 
 export function activePlanLookup(db: Db): (accountId: number, now: number) => 'pro' | null {
-  const stmt = db
-    .prepare(
-      `SELECT plan FROM subscriptions WHERE account_id = ? AND service = 'funding'
-                           AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?) LIMIT 1`,
-    )
-    .pluck();
+  const stmt = statements(db).activePlan;
   return (accountId, now) => (stmt.get(accountId, now, now) as 'pro' | undefined) ?? null;
 }

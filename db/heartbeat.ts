@@ -7,10 +7,16 @@
  */
 import { hostname } from 'node:os';
 import type { Db } from './connection.ts';
+import { statementsFor } from './statements.ts';
+
+const statements = statementsFor((db) => ({
+  write: db.prepare(`INSERT INTO replica_heartbeat (id, written_at, writer) VALUES (1, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at, writer = excluded.writer`),
+  read: db.prepare('SELECT written_at, writer FROM replica_heartbeat WHERE id = 1'),
+}));
 
 export function heartbeatWriter(db: Db): (now: number) => void {
-  const write = db.prepare(`INSERT INTO replica_heartbeat (id, written_at, writer) VALUES (1, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at, writer = excluded.writer`);
+  const write = statements(db).write;
   const writer = `${hostname()}:${process.pid}`;
   return (now) => void write.run(now, writer);
 }
@@ -23,7 +29,7 @@ export interface Lag {
 
 /** The age of this copy of the data: null when the primary has never written a heartbeat. */
 export function heartbeatReader(db: Db): (now: number) => Lag {
-  const read = db.prepare('SELECT written_at, writer FROM replica_heartbeat WHERE id = 1');
+  const read = statements(db).read;
   return (now) => {
     const row = read.get() as { written_at: number; writer: string } | undefined;
     if (!row) return { lagMs: null, writtenAt: null, writer: null };

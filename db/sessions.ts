@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from './connection.ts';
+import { statementsFor } from './statements.ts';
 
 export const SESSION_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -16,15 +17,28 @@ export interface SessionAccount {
   expires_at: number;
 }
 
+const statements = statementsFor((db) => ({
+  session: {
+    insert: db.prepare('INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)'),
+    find: db.prepare(`SELECT s.account_id, a.email, s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
+                             WHERE s.token_hash = ? AND s.ended_at IS NULL AND s.expires_at > ?`),
+    end: db.prepare('UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL'),
+    prune: db.prepare('DELETE FROM sessions WHERE expires_at < ? OR ended_at < ?'),
+  },
+  attempt: {
+    add: db.prepare('INSERT INTO auth_attempts (bucket, at) VALUES (?, ?)'),
+    count: db.prepare('SELECT count(*) AS n, min(at) AS oldest FROM auth_attempts WHERE bucket = ? AND at > ?'),
+    clear: db.prepare('DELETE FROM auth_attempts WHERE bucket = ?'),
+    prune: db.prepare('DELETE FROM auth_attempts WHERE at < ?'),
+  },
+  secret: {
+    read: db.prepare('SELECT value FROM server_secrets WHERE name = ?').pluck(),
+    make: db.prepare('INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)'),
+  },
+}));
+
 export function sessionStore(db: Db) {
-  const insert = db.prepare(
-    'INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
-  );
-  const find =
-    db.prepare(`SELECT s.account_id, a.email, s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id
-                           WHERE s.token_hash = ? AND s.ended_at IS NULL AND s.expires_at > ?`);
-  const end = db.prepare('UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL');
-  const prune = db.prepare('DELETE FROM sessions WHERE expires_at < ? OR ended_at < ?');
+  const { insert, find, end, prune } = statements(db).session;
   return {
     create(accountId: number, now: number): { token: string; expiresAt: number } {
       const token = randomBytes(32).toString('base64url');
@@ -40,10 +54,7 @@ export function sessionStore(db: Db) {
 }
 
 export function attemptStore(db: Db) {
-  const add = db.prepare('INSERT INTO auth_attempts (bucket, at) VALUES (?, ?)');
-  const count = db.prepare('SELECT count(*) AS n, min(at) AS oldest FROM auth_attempts WHERE bucket = ? AND at > ?');
-  const clear = db.prepare('DELETE FROM auth_attempts WHERE bucket = ?');
-  const prune = db.prepare('DELETE FROM auth_attempts WHERE at < ?');
+  const { add, count, clear, prune } = statements(db).attempt;
   return {
     add(bucket: string, now: number) {
       add.run(bucket, now);
@@ -64,9 +75,9 @@ export function attemptStore(db: Db) {
 /** The server's own secret of a name, made at first use and kept in the database. */
 export function serverSecret(db: Db, name: string): Buffer {
   // Read first: a READ_ONLY node (a replica) cannot write, and finds the primary's secret here.
-  const read = db.prepare('SELECT value FROM server_secrets WHERE name = ?').pluck();
+  const read = statements(db).secret.read;
   const existing = read.get(name) as Buffer | undefined;
   if (existing) return existing;
-  db.prepare('INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)').run(name, randomBytes(32));
+  statements(db).secret.make.run(name, randomBytes(32));
   return read.get(name) as Buffer;
 }

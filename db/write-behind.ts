@@ -6,13 +6,23 @@
  */
 import type { Db } from './connection.ts';
 import type { DayCount, RateLimiter } from '../lib/rate-limit.ts';
+import { statementsFor } from './statements.ts';
+
+const statements = statementsFor((db) => ({
+  load: db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck(),
+  saveCount: db.prepare(`INSERT INTO quota_daily (bucket, day, count) VALUES (?, ?, ?)
+      ON CONFLICT (bucket, day) DO UPDATE SET count = max(count, excluded.count)`),
+  saveUse: db.prepare(
+    'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+  ),
+}));
 
 /**
  * For RateLimiter: the persisted count of a bucket's day (0 when none). Apart from WriteBehind so that
  * the limiter (which reads counts) is built first and WriteBehind (which flushes them) takes it.
  */
 export function persistedDayCount(db: Db): (bucket: string, day: string) => number {
-  const load = db.prepare('SELECT count FROM quota_daily WHERE bucket = ? AND day = ?').pluck();
+  const load = statements(db).load;
   return (bucket, day) => (load.get(bucket, day) as number | undefined) ?? 0;
 }
 
@@ -32,11 +42,8 @@ export class WriteBehind {
     /** Told when a timed flush fails (logged as a warning; the counts are retried). */
     private readonly onFlushError: (err: unknown) => void = () => {},
   ) {
-    this.saveCount = db.prepare(`INSERT INTO quota_daily (bucket, day, count) VALUES (?, ?, ?)
-      ON CONFLICT (bucket, day) DO UPDATE SET count = max(count, excluded.count)`);
-    this.saveUse = db.prepare(
-      'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
-    );
+    this.saveCount = statements(db).saveCount;
+    this.saveUse = statements(db).saveUse;
   }
 
   noteKeyUse(keyId: number, now: number): void {

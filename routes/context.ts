@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/connection.ts';
 import type { Lag } from '../db/heartbeat.ts';
+import type { FundingSearch } from '../db/funding/search.ts';
 import type { HumanService } from '../db/human/service.ts';
 import type { WriteBehind } from '../db/write-behind.ts';
 import type { KeyRow } from '../db/accounts.ts';
@@ -27,4 +28,6 @@ export interface AppContext {
   replica?: { lag: (now: number) => Lag; maxLagMs: number };
   /** The human task service: one writer, scheduler and in-flight set for REST, MCP and the console. */
   human: HumanService;
+  /** The funding search, one for /search and /export: its prefix, facet and count caches are shared. */
+  fundingSearch: FundingSearch;
 }

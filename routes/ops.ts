@@ -4,8 +4,13 @@ import type { ApiRequest, Reply } from '../lib/http/types.ts';
 import { jsonReply } from '../lib/http/types.ts';
 import type { Metrics } from '../lib/http/metrics.ts';
 import type { AppContext } from './context.ts';
+import { statementsFor } from '../db/statements.ts';
 
 export const healthz = (): Reply => jsonReply(200, { status: 'ok' }, { 'cache-control': 'no-store' });
+
+const statements = statementsFor((db) => ({
+  ping: db.prepare('SELECT 1').pluck(),
+}));
 
 /**
  * On a READ_ONLY node (`replica`), also the age of its copy from the primary's heartbeat
@@ -13,7 +18,7 @@ export const healthz = (): Reply => jsonReply(200, { status: 'ok' }, { 'cache-co
  * seen, so a load balancer stops sending reads to a copy that stopped following.
  */
 export function readyz(db: Db, replica?: AppContext['replica'], clock: () => number = Date.now) {
-  const ping = db.prepare('SELECT 1').pluck();
+  const ping = statements(db).ping;
   return (): Reply => {
     try {
       ping.get();

@@ -2,26 +2,31 @@
 import type { Db } from '../connection.ts';
 import { dispositionKey } from '../../lib/funding/notice-kind.ts';
 import type { CallRow } from './search.ts';
+import { statementsFor } from '../statements.ts';
 
-export function fundingReads(db: Db) {
-  const call = db.prepare('SELECT * FROM funding_public_calls WHERE id = ?');
-  const projects = db.prepare(`SELECT source_id AS id, acronym, title, status, start_date, end_date, total_cost,
+const statements = statementsFor((db) => ({
+  call: db.prepare('SELECT * FROM funding_public_calls WHERE id = ?'),
+  projects: db.prepare(`SELECT source_id AS id, acronym, title, status, start_date, end_date, total_cost,
       ec_contribution, coordinator, coordinator_country, url
-    FROM funding_projects WHERE topic = ? AND personal_data = 0 ORDER BY start_date DESC, source_id`);
+    FROM funding_projects WHERE topic = ? AND personal_data = 0 ORDER BY start_date DESC, source_id`),
   // A call's notices: by its BDNS id; by its BOE id (its own item, or a notice naming it); or by the
   // disposition a notice corrects, modifies or resolves, which must be the call's own (or the bases
   // its text names) — from the same department unless the key is a numbered disposition (CNU/1230/2025).
-  const notices = db.prepare(`SELECT source_id AS id, kind, title, url, published_on, department
+  notices: db.prepare(`SELECT source_id AS id, kind, title, url, published_on, department
     FROM funding_notices WHERE personal_data = 0 AND (bdns_id = @bdns OR source_id = @boe OR refers_to = @boe
       OR (refers_to IN (@own, @bases) AND (instr(refers_to, '/') > 0 OR substr(@funder, 1, length(department)) = department)))
-    ORDER BY published_on, source_id`);
-  const sources = db.prepare(`SELECT s.*,
+    ORDER BY published_on, source_id`),
+  sources: db.prepare(`SELECT s.*,
       CASE s.code WHEN 'cordis' THEN (SELECT count(*) FROM funding_projects WHERE personal_data = 0)
                   ELSE (SELECT count(*) FROM funding_public_calls c WHERE c.source = s.code) END AS records,
       (SELECT max(imported_at) FROM funding_imports i WHERE i.source = s.code) AS last_import_ms,
       (SELECT last_success_at FROM funding_sync_state y WHERE y.source = s.code) AS last_sync_ms
-    FROM funding_sources s ORDER BY s.code`);
-  const licences = db.prepare('SELECT code, licence, attribution FROM funding_sources');
+    FROM funding_sources s ORDER BY s.code`),
+  licences: db.prepare('SELECT code, licence, attribution FROM funding_sources'),
+}));
+
+export function fundingReads(db: Db) {
+  const { call, projects, notices, sources, licences } = statements(db);
 
   return {
     call: (id: string) => call.get(id) as CallRow | undefined,

@@ -5,6 +5,7 @@
  * earliest of those instants, or until the import generation moves. Both checks are index lookups.
  */
 import type { Db } from '../connection.ts';
+import { statementsFor } from '../statements.ts';
 
 export interface Epoch {
   generation: number;
@@ -13,27 +14,31 @@ export interface Epoch {
 
 const DAY_MS = 86_400_000;
 
-export function corpusEpoch(db: Db) {
+const statements = statementsFor((db) => ({
   // Moves with every import and every `funding reapply-rules` run (db/funding/rules.ts).
-  const generation = db
+  generation: db
     .prepare(
       `SELECT (SELECT coalesce(max(id), 0) FROM funding_imports)
     + (SELECT coalesce(max(id), 0) FROM funding_rule_runs)`,
     )
-    .pluck();
+    .pluck(),
   // The served deadline (of several cut-offs, the next): its passing changes what a page shows and
   // how it sorts; the last cut-off's passing (status) is one of these instants too.
-  const nextClose = db
+  nextClose: db
     .prepare(
       `SELECT min(coalesce(served_closes_at, 253402300799999)) FROM funding_calls
     WHERE personal_data = 0 AND coalesce(served_closes_at, 253402300799999) > ?`,
     )
-    .pluck();
-  const nextOpen = db
+    .pluck(),
+  nextOpen: db
     .prepare(
       'SELECT min(opens_at) FROM funding_calls WHERE personal_data = 0 AND opens_at IS NOT NULL AND opens_at > ?',
     )
-    .pluck();
+    .pluck(),
+}));
+
+export function corpusEpoch(db: Db) {
+  const { generation, nextClose, nextOpen } = statements(db);
 
   return {
     generation: () => generation.get() as number,

@@ -14,6 +14,7 @@
  *    (undated): a call not closed at `now` closes at or after now, so its month is one of these.
  */
 import type { Db } from '../connection.ts';
+import { statementsFor } from '../statements.ts';
 
 const SELECTIVE = 0.25;
 
@@ -29,10 +30,14 @@ export interface FacetPlan {
   exact: { country: boolean; source: boolean };
 }
 
+const statements = statementsFor((db) => ({
+  generation: db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck(),
+  range: db.prepare('SELECT term, doc FROM temp.funding_vocab WHERE term >= ? AND term < ?'),
+}));
+
 export function facetPlanner(db: Db) {
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.funding_vocab USING fts5vocab(main, funding_calls_fts, row)');
-  const generation = db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck();
-  const range = db.prepare('SELECT term, doc FROM temp.funding_vocab WHERE term >= ? AND term < ?');
+  const { generation, range } = statements(db);
   let seen = -1;
   let docs = new Map<string, number>();
   let total = 0;

@@ -38,6 +38,7 @@ import { isAboutPerson } from '../../lib/funding/personal-data.ts';
 import { CALL_FIELDS, rowToRecord, type Row } from './call-row.ts';
 import { callRules, noticeRules, ruleLookups } from './rules.ts';
 import type { CallRecord, NoticeRecord, ProjectRecord, SourceCode } from '../../lib/funding/records.ts';
+import { statementsFor } from '../statements.ts';
 
 export interface ImportSummary {
   source: SourceCode;
@@ -120,10 +121,16 @@ export function importFundingText(
 
   db.transaction(() => {
     write();
-    db.prepare(
-      `INSERT INTO funding_imports (source, file_name, file_sha256, imported_at, inserted, updated, unchanged, withheld)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(source, fileName, fileSha, now, summary.inserted, summary.updated, summary.unchanged, summary.withheld);
+    statements(db).recordImport.run(
+      source,
+      fileName,
+      fileSha,
+      now,
+      summary.inserted,
+      summary.updated,
+      summary.unchanged,
+      summary.withheld,
+    );
   }).immediate();
   return summary;
 }
@@ -174,31 +181,37 @@ function toParams(rec: object): Row {
   return p;
 }
 
+const statements = statementsFor((db) => ({
+  getCall: db.prepare('SELECT * FROM funding_calls WHERE id = ?'),
+  insertCall: db.prepare(`INSERT INTO funding_calls (id, ${CALL_COLUMNS.join(', ')}, imported_at, updated_at)
+    VALUES (@id, ${CALL_COLUMNS.map((c) => `@${c}`).join(', ')}, @now, @now)`),
+  updateCall: db.prepare(
+    `UPDATE funding_calls SET ${CALL_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id`,
+  ),
+  hasBdns: db.prepare("SELECT 1 FROM funding_calls WHERE source = 'bdns' AND bdns_id = ? LIMIT 1").pluck(),
+  foldBoe: db.prepare("DELETE FROM funding_calls WHERE source = 'boe' AND bdns_id = ?"),
+  unserve: db.prepare('DELETE FROM funding_calls WHERE id = ?'),
+  bdnsCall: db.prepare("SELECT * FROM funding_calls WHERE source = 'bdns' AND bdns_id = ?"),
+  getProject: db.prepare('SELECT * FROM funding_projects WHERE source_id = ?'),
+  insertProject:
+    db.prepare(`INSERT INTO funding_projects (${PROJECT_FIELDS.join(', ')}, content_hash, imported_at, updated_at)
+    VALUES (${PROJECT_FIELDS.map((c) => `@${c}`).join(', ')}, @content_hash, @now, @now)`),
+  updateProject: db.prepare(`UPDATE funding_projects SET ${PROJECT_FIELDS.map((c) => `${c} = @${c}`).join(', ')},
+    content_hash = @content_hash, updated_at = @now WHERE source_id = @source_id`),
+  getNotice: db.prepare('SELECT * FROM funding_notices WHERE source_id = ?'),
+  insertNotice: db.prepare(`INSERT INTO funding_notices (${NOTICE_COLUMNS.join(', ')}, content_hash, imported_at)
+    VALUES (${NOTICE_COLUMNS.map((c) => `@${c}`).join(', ')}, @content_hash, @now)`),
+  updateNotice: db.prepare(`UPDATE funding_notices SET ${NOTICE_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
+    content_hash = @content_hash WHERE source_id = @source_id`),
+  recordImport: db.prepare(
+    `INSERT INTO funding_imports (source, file_name, file_sha256, imported_at, inserted, updated, unchanged, withheld)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+}));
+
 function writers(db: Db, now: number) {
   const lookups = ruleLookups(db);
-  const sql = {
-    getCall: db.prepare('SELECT * FROM funding_calls WHERE id = ?'),
-    insertCall: db.prepare(`INSERT INTO funding_calls (id, ${CALL_COLUMNS.join(', ')}, imported_at, updated_at)
-      VALUES (@id, ${CALL_COLUMNS.map((c) => `@${c}`).join(', ')}, @now, @now)`),
-    updateCall: db.prepare(
-      `UPDATE funding_calls SET ${CALL_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id`,
-    ),
-    hasBdns: db.prepare("SELECT 1 FROM funding_calls WHERE source = 'bdns' AND bdns_id = ? LIMIT 1").pluck(),
-    foldBoe: db.prepare("DELETE FROM funding_calls WHERE source = 'boe' AND bdns_id = ?"),
-    unserve: db.prepare('DELETE FROM funding_calls WHERE id = ?'),
-    bdnsCall: db.prepare("SELECT * FROM funding_calls WHERE source = 'bdns' AND bdns_id = ?"),
-    getProject: db.prepare('SELECT * FROM funding_projects WHERE source_id = ?'),
-    insertProject:
-      db.prepare(`INSERT INTO funding_projects (${PROJECT_FIELDS.join(', ')}, content_hash, imported_at, updated_at)
-      VALUES (${PROJECT_FIELDS.map((c) => `@${c}`).join(', ')}, @content_hash, @now, @now)`),
-    updateProject: db.prepare(`UPDATE funding_projects SET ${PROJECT_FIELDS.map((c) => `${c} = @${c}`).join(', ')},
-      content_hash = @content_hash, updated_at = @now WHERE source_id = @source_id`),
-    getNotice: db.prepare('SELECT * FROM funding_notices WHERE source_id = ?'),
-    insertNotice: db.prepare(`INSERT INTO funding_notices (${NOTICE_COLUMNS.join(', ')}, content_hash, imported_at)
-      VALUES (${NOTICE_COLUMNS.map((c) => `@${c}`).join(', ')}, @content_hash, @now)`),
-    updateNotice: db.prepare(`UPDATE funding_notices SET ${NOTICE_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
-      content_hash = @content_hash WHERE source_id = @source_id`),
-  };
+  const sql = statements(db);
 
   /** Writes a merged call with its rules applied, unless nothing the row holds would change. */
   const writeCall = (id: string, row: Row | undefined, merged: CallRecord): [Outcome, boolean] => {

@@ -7,18 +7,23 @@
  * until the next import changes the vocabulary; a prefix with more than 64 terms stays a prefix.
  */
 import type { Db } from '../connection.ts';
+import { statementsFor } from '../statements.ts';
 
 const MAX_TERMS = 64;
 
 /** Folds a prefix the way `unicode61 remove_diacritics 2` folds tokens: lower case, no marks. */
 export const foldToken = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
+const statements = statementsFor((db) => ({
+  generation: db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck(),
+  terms: db
+    .prepare('SELECT term FROM temp.funding_vocab WHERE term >= @lo AND term < @hi ORDER BY term LIMIT @limit')
+    .pluck(),
+}));
+
 export function prefixExpander(db: Db) {
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.funding_vocab USING fts5vocab(main, funding_calls_fts, row)');
-  const generation = db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck();
-  const terms = db
-    .prepare('SELECT term FROM temp.funding_vocab WHERE term >= @lo AND term < @hi ORDER BY term LIMIT @limit')
-    .pluck();
+  const { generation, terms } = statements(db);
   const cache = new Map<string, string>();
   let seen = -1;
 

@@ -12,11 +12,28 @@ import type { CallRecord, NoticeRecord } from '../../lib/funding/records.ts';
 import type { Publication } from '../../lib/funding/relative-deadline.ts';
 import { CALL_FIELDS, rowToRecord, type Row } from './call-row.ts';
 import { createHash } from 'node:crypto';
+import { statementsFor } from '../statements.ts';
+
+const statements = statementsFor((db) => ({
+  // The first BOE extract announcing a BDNS call: what "desde la publicación del extracto" counts from.
+  extract: db.prepare(`SELECT source_id AS id, published_on AS date FROM funding_notices
+    WHERE bdns_id = ? AND kind = 'call' ORDER BY published_on, source_id LIMIT 1`),
+  updateCall: db.prepare(`UPDATE funding_calls SET personal_data = @personal_data, deadline = @deadline,
+    deadline_time = @deadline_time, opens_at = @opens_at, closes_at = @closes_at, deadline_source = @deadline_source,
+    content_hash = @content_hash, updated_at = @now WHERE id = @id`),
+  updateNotice: db.prepare(`UPDATE funding_notices SET kind = @kind, refers_to = @refers_to,
+    personal_data = @personal_data WHERE source_id = @source_id`),
+  unserve: db.prepare('DELETE FROM funding_calls WHERE id = ?'),
+  allNotices: db.prepare('SELECT * FROM funding_notices'),
+  allCalls: db.prepare('SELECT * FROM funding_calls ORDER BY seq'),
+  recordRun: db.prepare(
+    `INSERT INTO funding_rule_runs (ran_at, calls, withheld, released, deadlines, unserved)
+      VALUES (?, ?, ?, ?, ?, ?)`,
+  ),
+}));
 
 export function ruleLookups(db: Db) {
-  // The first BOE extract announcing a BDNS call: what "desde la publicación del extracto" counts from.
-  const extract = db.prepare(`SELECT source_id AS id, published_on AS date FROM funding_notices
-    WHERE bdns_id = ? AND kind = 'call' ORDER BY published_on, source_id LIMIT 1`);
+  const extract = statements(db).extract;
   return { boeExtract: (bdnsId: string) => (extract.get(bdnsId) as Publication | undefined) ?? null };
 }
 export type RuleLookups = ReturnType<typeof ruleLookups>;
@@ -65,15 +82,10 @@ export function reapplyFundingRules(db: Db, now: number): ReapplySummary {
     released_ids: [],
   };
   const lookups = ruleLookups(db);
-  const updateCall = db.prepare(`UPDATE funding_calls SET personal_data = @personal_data, deadline = @deadline,
-    deadline_time = @deadline_time, opens_at = @opens_at, closes_at = @closes_at, deadline_source = @deadline_source,
-    content_hash = @content_hash, updated_at = @now WHERE id = @id`);
-  const updateNotice = db.prepare(`UPDATE funding_notices SET kind = @kind, refers_to = @refers_to,
-    personal_data = @personal_data WHERE source_id = @source_id`);
-  const unserve = db.prepare('DELETE FROM funding_calls WHERE id = ?');
+  const { updateCall, updateNotice, unserve } = statements(db);
   db.transaction(() => {
     // Notices first: a BDNS call's deadline may count from an extract's date.
-    for (const row of db.prepare('SELECT * FROM funding_notices').all() as Row[]) {
+    for (const row of statements(db).allNotices.all() as Row[]) {
       const rec = noticeRules({
         ...(row as unknown as NoticeRecord),
         personal_data: isAboutPerson({ title: row.title as string }),
@@ -89,7 +101,7 @@ export function reapplyFundingRules(db: Db, now: number): ReapplySummary {
         out.notices++;
       }
     }
-    for (const row of db.prepare('SELECT * FROM funding_calls ORDER BY seq').all() as Row[]) {
+    for (const row of statements(db).allCalls.all() as Row[]) {
       out.calls++;
       const rec = rowToRecord<CallRecord>(row, CALL_FIELDS);
       if (rec.source === 'boe' && noticeKind(rec.title) !== 'call') {
@@ -122,10 +134,7 @@ export function reapplyFundingRules(db: Db, now: number): ReapplySummary {
         id: row.id,
       });
     }
-    db.prepare(
-      `INSERT INTO funding_rule_runs (ran_at, calls, withheld, released, deadlines, unserved)
-      VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(now, out.calls, out.withheld, out.released, out.deadlines, out.unserved);
+    statements(db).recordRun.run(now, out.calls, out.withheld, out.released, out.deadlines, out.unserved);
   }).immediate();
   return out;
 }

@@ -20,6 +20,7 @@ import { undatedHorizon } from '../../lib/funding/status.ts';
 import { facetPlanner } from './facets.ts';
 import { prefixExpander } from './prefix-terms.ts';
 import { servedDeadlines } from './served-deadline.ts';
+import { preparedSql } from '../statements.ts';
 
 export const TOTAL_CAP = 10_000;
 /** The most text matches a filtered count examines (newest first); beyond, its total is a floor. */
@@ -120,9 +121,8 @@ export interface SearchPage {
   exact: boolean;
 }
 
-/** Statements are cached per SQL text: there are few distinct shapes (filters × sort). */
+/** Statements are kept per SQL text (db/statements.ts): there are few distinct shapes (filters × sort). */
 export class FundingSearch {
-  private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
   private readonly expand: (fts: string) => string;
   private readonly refreshServed: (now: number) => number;
   private readonly facets: ReturnType<typeof facetPlanner>;
@@ -150,9 +150,7 @@ export class FundingSearch {
   }
 
   private stmt(sql: string) {
-    let s = this.statements.get(sql);
-    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return preparedSql(this.db, sql);
   }
 
   private params(f: SearchFilters) {

@@ -11,14 +11,19 @@ import type { Db } from '../connection.ts';
 import { currentCutoff } from '../../lib/funding/status.ts';
 import type { Cutoff } from '../../lib/funding/records.ts';
 import { closesAt } from '../../lib/funding/zoned-time.ts';
+import { statementsFor } from '../statements.ts';
+
+const statements = statementsFor((db) => ({
+  stale: db.prepare(`SELECT seq, cutoffs, time_zone FROM funding_calls
+    WHERE served_closes_at < closes_at AND served_closes_at <= ?`),
+  anyStale: db
+    .prepare('SELECT 1 FROM funding_calls WHERE served_closes_at < closes_at AND served_closes_at <= ? LIMIT 1')
+    .pluck(),
+  update: db.prepare('UPDATE funding_calls SET deadline = ?, deadline_time = ? WHERE seq = ?'),
+}));
 
 export function servedDeadlines(db: Db) {
-  const stale = db.prepare(`SELECT seq, cutoffs, time_zone FROM funding_calls
-    WHERE served_closes_at < closes_at AND served_closes_at <= ?`);
-  const anyStale = db
-    .prepare('SELECT 1 FROM funding_calls WHERE served_closes_at < closes_at AND served_closes_at <= ? LIMIT 1')
-    .pluck();
-  const update = db.prepare('UPDATE funding_calls SET deadline = ?, deadline_time = ? WHERE seq = ?');
+  const { stale, anyStale, update } = statements(db);
   const refresh = db.transaction((now: number) => {
     let moved = 0;
     for (const row of stale.all(now) as Array<{ seq: number; cutoffs: string; time_zone: string }>) {

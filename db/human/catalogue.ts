@@ -14,6 +14,7 @@ import * as v from 'valibot';
 import { definition } from '../../lib/human/capabilities.ts';
 import type { Db } from '../connection.ts';
 import type { CapabilityRow, CatalogueReads, CityRow, PriceRow, SlaRow } from '../../lib/human/rows.ts';
+import { statementsFor } from '../statements.ts';
 
 export const DEMO_CATALOGUE = join(import.meta.dirname, '..', '..', 'fixtures', 'human', 'catalogue.json');
 
@@ -56,9 +57,43 @@ const CatalogueFile = v.strictObject({
 
 export class CatalogueError extends Error {}
 
+const statements = statementsFor((db) => ({
+  versionCount: db.prepare("SELECT count(*) FROM human_catalogue_meta WHERE key = 'version'").pluck(),
+  deletePrices: db.prepare('DELETE FROM human_prices'),
+  deleteCities: db.prepare('DELETE FROM human_cities'),
+  retireCapabilities: db.prepare('UPDATE human_capabilities SET active = 0'),
+  retireSlas: db.prepare('UPDATE human_slas SET active = 0'),
+  upsertCapability:
+    db.prepare(`INSERT INTO human_capabilities (id, title, description, ordinal, active) VALUES (?, ?, ?, ?, 1)
+      ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description, ordinal = excluded.ordinal, active = 1`),
+  upsertSla: db.prepare(`INSERT INTO human_slas (code, title, hours, ordinal, active) VALUES (?, ?, ?, ?, 1)
+      ON CONFLICT (code) DO UPDATE SET title = excluded.title, hours = excluded.hours, ordinal = excluded.ordinal, active = 1`),
+  insertCity: db.prepare(
+    'INSERT INTO human_cities (country_iso, city_slug, name, latitude, longitude, live) VALUES (?, ?, ?, ?, ?, ?)',
+  ),
+  insertPrice: db.prepare(
+    'INSERT INTO human_prices (capability, country_iso, city_slug, sla, price_cents) VALUES (?, ?, ?, ?, ?)',
+  ),
+  version: db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'version'").pluck(),
+  setMeta: db.prepare(
+    'INSERT INTO human_catalogue_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  ),
+  currency: db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'currency'").pluck(),
+  capabilities: db.prepare('SELECT id, title, description FROM human_capabilities WHERE active = 1 ORDER BY ordinal'),
+  slas: db.prepare('SELECT code, title, hours FROM human_slas WHERE active = 1 ORDER BY ordinal'),
+  cities: db.prepare(
+    'SELECT country_iso, city_slug, name, latitude, longitude, live FROM human_cities ORDER BY country_iso, city_slug',
+  ),
+  prices: db.prepare(
+    `SELECT p.capability, p.country_iso, p.city_slug, p.sla, p.price_cents FROM human_prices p
+    JOIN human_slas s ON s.code = p.sla JOIN human_capabilities c ON c.id = p.capability
+    WHERE c.active = 1 AND s.active = 1 ORDER BY c.ordinal, p.country_iso, p.city_slug, s.ordinal`,
+  ),
+}));
+
 /** True until a catalogue has been loaded: app start (DEMO=on) then loads the demo one. */
 export function isCatalogueEmpty(db: Db): boolean {
-  return db.prepare("SELECT count(*) FROM human_catalogue_meta WHERE key = 'version'").pluck().get() === 0;
+  return statements(db).versionCount.get() === 0;
 }
 
 export interface LoadSummary {
@@ -134,31 +169,21 @@ export function loadCatalogue(db: Db, path: string = DEMO_CATALOGUE, now: number
 
   return db
     .transaction(() => {
-      db.prepare('DELETE FROM human_prices').run();
-      db.prepare('DELETE FROM human_cities').run();
-      db.prepare('UPDATE human_capabilities SET active = 0').run();
-      db.prepare('UPDATE human_slas SET active = 0').run();
-      const cap =
-        db.prepare(`INSERT INTO human_capabilities (id, title, description, ordinal, active) VALUES (?, ?, ?, ?, 1)
-      ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description, ordinal = excluded.ordinal, active = 1`);
+      statements(db).deletePrices.run();
+      statements(db).deleteCities.run();
+      statements(db).retireCapabilities.run();
+      statements(db).retireSlas.run();
+      const cap = statements(db).upsertCapability;
       file.capabilities.forEach((c, i) => cap.run(c.id, c.title, c.description, i));
-      const sla = db.prepare(`INSERT INTO human_slas (code, title, hours, ordinal, active) VALUES (?, ?, ?, ?, 1)
-      ON CONFLICT (code) DO UPDATE SET title = excluded.title, hours = excluded.hours, ordinal = excluded.ordinal, active = 1`);
+      const sla = statements(db).upsertSla;
       file.slas.forEach((s, i) => sla.run(s.code, s.title, s.hours, i));
-      const city = db.prepare(
-        'INSERT INTO human_cities (country_iso, city_slug, name, latitude, longitude, live) VALUES (?, ?, ?, ?, ?, ?)',
-      );
+      const city = statements(db).insertCity;
       for (const c of file.cities)
         city.run(c.country_iso, c.city_slug, c.name, c.latitude, c.longitude, c.live ? 1 : 0);
-      const price = db.prepare(
-        'INSERT INTO human_prices (capability, country_iso, city_slug, sla, price_cents) VALUES (?, ?, ?, ?, ?)',
-      );
+      const price = statements(db).insertPrice;
       for (const p of prices) price.run(p.capability, p.country, p.city, p.sla, p.price);
-      const version =
-        Number(db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'version'").pluck().get() ?? 0) + 1;
-      const meta = db.prepare(
-        'INSERT INTO human_catalogue_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      );
+      const version = Number(statements(db).version.get() ?? 0) + 1;
+      const meta = statements(db).setMeta;
       meta.run('version', String(version));
       meta.run('currency', file.currency);
       meta.run('loaded_at', String(now));
@@ -182,27 +207,11 @@ function fail(message: string): never {
 export type { CatalogueReads };
 
 function readSnapshot(db: Db, version: string): CatalogueReads {
-  const currency = String(
-    db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'currency'").pluck().get() ?? 'EUR',
-  );
-  const capabilities = db
-    .prepare('SELECT id, title, description FROM human_capabilities WHERE active = 1 ORDER BY ordinal')
-    .all() as CapabilityRow[];
-  const slas = db
-    .prepare('SELECT code, title, hours FROM human_slas WHERE active = 1 ORDER BY ordinal')
-    .all() as SlaRow[];
-  const cities = db
-    .prepare(
-      'SELECT country_iso, city_slug, name, latitude, longitude, live FROM human_cities ORDER BY country_iso, city_slug',
-    )
-    .all() as CityRow[];
-  const prices = db
-    .prepare(
-      `SELECT p.capability, p.country_iso, p.city_slug, p.sla, p.price_cents FROM human_prices p
-    JOIN human_slas s ON s.code = p.sla JOIN human_capabilities c ON c.id = p.capability
-    WHERE c.active = 1 AND s.active = 1 ORDER BY c.ordinal, p.country_iso, p.city_slug, s.ordinal`,
-    )
-    .all() as PriceRow[];
+  const currency = String(statements(db).currency.get() ?? 'EUR');
+  const capabilities = statements(db).capabilities.all() as CapabilityRow[];
+  const slas = statements(db).slas.all() as SlaRow[];
+  const cities = statements(db).cities.all() as CityRow[];
+  const prices = statements(db).prices.all() as PriceRow[];
   const capabilityById = new Map(capabilities.map((c) => [c.id, c]));
   const slaByCode = new Map(slas.map((x) => [x.code, x]));
   const cityByKey = new Map(cities.map((c) => [`${c.country_iso}/${c.city_slug}`, c]));
@@ -229,14 +238,10 @@ function readSnapshot(db: Db, version: string): CatalogueReads {
  * (db/human/service.ts); take a snapshot once per request and use it throughout.
  */
 export function catalogueReader(db: Db): () => CatalogueReads {
-  let readVersion: (() => unknown) | undefined; // prepared on first use: the tables may not exist yet
   let snapshot: CatalogueReads | null = null;
   return () => {
-    if (!readVersion) {
-      const stmt = db.prepare("SELECT value FROM human_catalogue_meta WHERE key = 'version'").pluck();
-      readVersion = () => stmt.get();
-    }
-    const version = String(readVersion() ?? '0');
+    // Prepared on first use (db/statements.ts): the tables may not exist yet when the reader is made.
+    const version = String(statements(db).version.get() ?? '0');
     if (snapshot?.version() !== version) snapshot = readSnapshot(db, version);
     return snapshot;
   };

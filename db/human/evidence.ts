@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../connection.ts';
+import { statementsFor } from '../statements.ts';
 import type { EvidenceRow } from '../../lib/human/rows.ts';
 
 export interface NewEvidence {
@@ -22,34 +23,26 @@ export interface NewEvidence {
 
 export type { EvidenceRow };
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-function prepare(db: Db) {
-  return {
-    file: db.prepare(
-      'INSERT INTO human_files (sha256, media_type, size, bytes, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING',
-    ),
-    fileId: db.prepare('SELECT id FROM human_files WHERE sha256 = ?').pluck(),
-    add: db.prepare(`INSERT INTO human_evidence (task_id, kind, file_id, filename, note, captured_at, captured_source, latitude, longitude,
+const statements = statementsFor((db) => ({
+  file: db.prepare(
+    'INSERT INTO human_files (sha256, media_type, size, bytes, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING',
+  ),
+  fileId: db.prepare('SELECT id FROM human_files WHERE sha256 = ?').pluck(),
+  add: db.prepare(`INSERT INTO human_evidence (task_id, kind, file_id, filename, note, captured_at, captured_source, latitude, longitude,
       accuracy_m, position_source, synthetic, created_at) VALUES (@task_id, @kind, @file_id, @filename, @note, @captured_at, @captured_source,
       @latitude, @longitude, @accuracy_m, @position_source, @synthetic, @created_at)`),
-    list: db.prepare(`SELECT e.id, e.kind, e.filename, e.note, e.captured_at, e.captured_source, e.latitude, e.longitude, e.accuracy_m,
+  list: db.prepare(`SELECT e.id, e.kind, e.filename, e.note, e.captured_at, e.captured_source, e.latitude, e.longitude, e.accuracy_m,
       e.position_source, e.synthetic, e.created_at, f.sha256, f.media_type, f.size
       FROM human_evidence e LEFT JOIN human_files f ON f.id = e.file_id WHERE e.task_id = ? ORDER BY e.id`),
-    bytes:
-      db.prepare(`SELECT f.sha256, f.media_type, f.size, f.bytes, e.filename FROM human_evidence e JOIN human_files f ON f.id = e.file_id
+  bytes:
+    db.prepare(`SELECT f.sha256, f.media_type, f.size, f.bytes, e.filename FROM human_evidence e JOIN human_files f ON f.id = e.file_id
       WHERE e.task_id = ? AND e.id = ?`),
-  };
-}
-const q = (db: Db) => {
-  let s = cache.get(db);
-  if (!s) cache.set(db, (s = prepare(db)));
-  return s;
-};
+}));
 
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 export function addEvidence(db: Db, taskId: number, item: NewEvidence, now: number): number {
-  const s = q(db);
+  const s = statements(db);
   let fileId: number | null = null;
   if (item.file) {
     const hash = sha256(item.file.bytes);
@@ -75,8 +68,8 @@ export function addEvidence(db: Db, taskId: number, item: NewEvidence, now: numb
   );
 }
 
-export const evidenceOf = (db: Db, taskId: number) => q(db).list.all(taskId) as EvidenceRow[];
+export const evidenceOf = (db: Db, taskId: number) => statements(db).list.all(taskId) as EvidenceRow[];
 
 export const evidenceFile = (db: Db, taskId: number, evidenceId: number) =>
-  q(db).bytes.get(taskId, evidenceId) as
+  statements(db).bytes.get(taskId, evidenceId) as
     { sha256: string; media_type: string; size: number; bytes: Buffer; filename: string | null } | undefined;

@@ -6,6 +6,7 @@
  * A record older than 24 hours is treated as absent and replaced; pruneIdempotency deletes them.
  */
 import type { Db } from '../connection.ts';
+import { statementsFor } from '../statements.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
@@ -17,23 +18,15 @@ export interface IdempotencyRecord {
   created_at: number;
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-function prepare(db: Db) {
-  return {
-    find: db.prepare(`SELECT fingerprint, status, body, task_id, created_at FROM human_idempotency
+const statements = statementsFor((db) => ({
+  find: db.prepare(`SELECT fingerprint, status, body, task_id, created_at FROM human_idempotency
       WHERE account_id = ? AND environment = ? AND idempotency_key = ? AND created_at > ?`),
-    // A record past its 24 hours may still be there (pruned every few minutes): the new order replaces it.
-    save: db.prepare(`INSERT INTO human_idempotency (account_id, environment, idempotency_key, fingerprint, status, body, task_id, created_at)
+  // A record past its 24 hours may still be there (pruned every few minutes): the new order replaces it.
+  save: db.prepare(`INSERT INTO human_idempotency (account_id, environment, idempotency_key, fingerprint, status, body, task_id, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, environment, idempotency_key) DO UPDATE SET
       fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body, task_id = excluded.task_id, created_at = excluded.created_at`),
-    prune: db.prepare('DELETE FROM human_idempotency WHERE created_at <= ?'),
-  };
-}
-const q = (db: Db) => {
-  let s = cache.get(db);
-  if (!s) cache.set(db, (s = prepare(db)));
-  return s;
-};
+  prune: db.prepare('DELETE FROM human_idempotency WHERE created_at <= ?'),
+}));
 
 export function findIdempotency(
   db: Db,
@@ -42,7 +35,8 @@ export function findIdempotency(
   key: string,
   now: number,
 ): IdempotencyRecord | undefined {
-  return q(db).find.get(accountId, environment, key, now - IDEMPOTENCY_TTL_MS) as IdempotencyRecord | undefined;
+  return statements(db).find.get(accountId, environment, key, now - IDEMPOTENCY_TTL_MS) as
+    IdempotencyRecord | undefined;
 }
 
 export function saveIdempotency(
@@ -52,7 +46,7 @@ export function saveIdempotency(
   key: string,
   record: IdempotencyRecord,
 ): void {
-  q(db).save.run(
+  statements(db).save.run(
     accountId,
     environment,
     key,
@@ -65,5 +59,5 @@ export function saveIdempotency(
 }
 
 export function pruneIdempotency(db: Db, now: number): number {
-  return q(db).prune.run(now - IDEMPOTENCY_TTL_MS).changes;
+  return statements(db).prune.run(now - IDEMPOTENCY_TTL_MS).changes;
 }

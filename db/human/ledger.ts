@@ -14,6 +14,7 @@
  * Every function here runs inside the caller's transaction.
  */
 import type { Db } from '../connection.ts';
+import { statementsFor } from '../statements.ts';
 import { insufficientBalance } from '../../lib/human/errors.ts';
 
 /** The person's share of a captured price, in basis points; the rest is the platform's margin. */
@@ -21,33 +22,30 @@ export const WORKER_SHARE_BPS = 8_000;
 
 type Kind = 'customer_available' | 'customer_held' | 'worker_payable' | 'platform_revenue' | 'external';
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-
-function prepare(db: Db) {
-  return {
-    find: db.prepare('SELECT id FROM human_ledger_accounts WHERE kind = ? AND ifnull(account_id, 0) = ?').pluck(),
-    make: db.prepare('INSERT INTO human_ledger_accounts (kind, account_id) VALUES (?, ?)'),
-    add: db.prepare('UPDATE human_ledger_accounts SET balance = balance + ? WHERE id = ? RETURNING balance').pluck(),
-    take: db
-      .prepare(
-        'UPDATE human_ledger_accounts SET balance = balance - @amount WHERE id = @id AND balance >= @amount RETURNING balance',
-      )
-      .pluck(),
-    journal: db.prepare('INSERT INTO human_journals (kind, hold_id, memo, created_at) VALUES (?, ?, ?, ?)'),
-    posting: db.prepare(
-      'INSERT INTO human_postings (journal_id, ledger_account_id, amount, balance_after) VALUES (?, ?, ?, ?)',
-    ),
-    hold: db.prepare(
-      "INSERT INTO human_holds (task_id, account_id, amount, status, created_at) VALUES (?, ?, ?, 'open', ?)",
-    ),
-    resolve: db.prepare(
-      "UPDATE human_holds SET status = ?, resolved_at = ? WHERE task_id = ? AND status = 'open' RETURNING id, account_id, amount",
-    ),
-    balances: db.prepare(
-      `SELECT kind, balance FROM human_ledger_accounts WHERE account_id = ? AND kind IN ('customer_available', 'customer_held', 'worker_payable')`,
-    ),
-    openHolds: db.prepare("SELECT count(*) FROM human_holds WHERE account_id = ? AND status = 'open'").pluck(),
-    entries: db.prepare(`
+const statements = statementsFor((db) => ({
+  find: db.prepare('SELECT id FROM human_ledger_accounts WHERE kind = ? AND ifnull(account_id, 0) = ?').pluck(),
+  make: db.prepare('INSERT INTO human_ledger_accounts (kind, account_id) VALUES (?, ?)'),
+  add: db.prepare('UPDATE human_ledger_accounts SET balance = balance + ? WHERE id = ? RETURNING balance').pluck(),
+  take: db
+    .prepare(
+      'UPDATE human_ledger_accounts SET balance = balance - @amount WHERE id = @id AND balance >= @amount RETURNING balance',
+    )
+    .pluck(),
+  journal: db.prepare('INSERT INTO human_journals (kind, hold_id, memo, created_at) VALUES (?, ?, ?, ?)'),
+  posting: db.prepare(
+    'INSERT INTO human_postings (journal_id, ledger_account_id, amount, balance_after) VALUES (?, ?, ?, ?)',
+  ),
+  hold: db.prepare(
+    "INSERT INTO human_holds (task_id, account_id, amount, status, created_at) VALUES (?, ?, ?, 'open', ?)",
+  ),
+  resolve: db.prepare(
+    "UPDATE human_holds SET status = ?, resolved_at = ? WHERE task_id = ? AND status = 'open' RETURNING id, account_id, amount",
+  ),
+  balances: db.prepare(
+    `SELECT kind, balance FROM human_ledger_accounts WHERE account_id = ? AND kind IN ('customer_available', 'customer_held', 'worker_payable')`,
+  ),
+  openHolds: db.prepare("SELECT count(*) FROM human_holds WHERE account_id = ? AND status = 'open'").pluck(),
+  entries: db.prepare(`
       SELECT j.id, j.kind, j.memo, j.created_at, t.ref AS task_ref,
         sum(CASE WHEN a.kind = 'customer_available' THEN p.amount ELSE 0 END) AS available_change,
         sum(CASE WHEN a.kind = 'customer_held' THEN p.amount ELSE 0 END) AS held_change,
@@ -60,18 +58,11 @@ function prepare(db: Db) {
       LEFT JOIN human_tasks t ON t.id = h.task_id
       WHERE p.ledger_account_id IN (@available, @held) AND (@before IS NULL OR j.id < @before)
       GROUP BY j.id ORDER BY j.id DESC LIMIT @limit`),
-  };
-}
-
-const q = (db: Db) => {
-  let s = cache.get(db);
-  if (!s) cache.set(db, (s = prepare(db)));
-  return s;
-};
+}));
 
 /** The ledger account of a kind and owner, made on first use. */
 function account(db: Db, kind: Kind, owner: number | null, create = true): number | undefined {
-  const s = q(db);
+  const s = statements(db);
   const id = s.find.get(kind, owner ?? 0) as number | undefined;
   if (id !== undefined || !create) return id;
   return Number(s.make.run(kind, owner).lastInsertRowid);
@@ -85,7 +76,7 @@ function journal(
   now: number,
   postings: Array<[number, number]>,
 ): number {
-  const s = q(db);
+  const s = statements(db);
   if (postings.reduce((sum, [, amount]) => sum + amount, 0) !== 0) throw new Error(`journal ${kind} does not balance`);
   const id = Number(s.journal.run(kind, holdId, memo, now).lastInsertRowid);
   for (const [accountId, amount] of postings) {
@@ -118,7 +109,7 @@ export function placeHold(
   memo: string,
   now: number,
 ): number {
-  const s = q(db);
+  const s = statements(db);
   const available = account(db, 'customer_available', accountId, false);
   const short = () =>
     insufficientBalance(
@@ -137,7 +128,7 @@ export function placeHold(
 
 /** Captures a task's open hold: the person's share to them, the rest to the platform. */
 export function captureHold(db: Db, taskId: number, workerAccountId: number | null, memo: string, now: number): void {
-  const hold = q(db).resolve.get('captured', now, taskId) as
+  const hold = statements(db).resolve.get('captured', now, taskId) as
     { id: number; account_id: number; amount: number } | undefined;
   if (!hold) throw new Error(`task ${taskId} has no open hold to capture`);
   const share = workerAccountId === null ? 0 : Math.floor((hold.amount * WORKER_SHARE_BPS) / 10_000);
@@ -151,7 +142,7 @@ export function captureHold(db: Db, taskId: number, workerAccountId: number | nu
 
 /** Returns a task's open hold to the available balance. */
 export function releaseHold(db: Db, taskId: number, memo: string, now: number): void {
-  const hold = q(db).resolve.get('released', now, taskId) as
+  const hold = statements(db).resolve.get('released', now, taskId) as
     { id: number; account_id: number; amount: number } | undefined;
   if (!hold) throw new Error(`task ${taskId} has no open hold to release`);
   journal(db, 'release', hold.id, memo, now, [
@@ -168,7 +159,7 @@ export interface Balance {
 }
 
 export function balanceOf(db: Db, accountId: number): Balance {
-  const s = q(db);
+  const s = statements(db);
   const rows = s.balances.all(accountId) as Array<{ kind: Kind; balance: number }>;
   const of = (kind: Kind) => rows.find((r) => r.kind === kind)?.balance ?? 0;
   return {
@@ -199,5 +190,10 @@ export function ledgerEntries(
 ): LedgerEntry[] {
   const available = account(db, 'customer_available', accountId, false) ?? -1;
   const held = account(db, 'customer_held', accountId, false) ?? -1;
-  return q(db).entries.all({ available, held, before: page.before ?? null, limit: page.limit }) as LedgerEntry[];
+  return statements(db).entries.all({
+    available,
+    held,
+    before: page.before ?? null,
+    limit: page.limit,
+  }) as LedgerEntry[];
 }

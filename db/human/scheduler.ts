@@ -8,7 +8,7 @@
  * step at a time, in order, each a compare-and-set transition like any other. Time comes from the
  * injected clock, so tests move time by hand.
  */
-import type { Statement } from 'better-sqlite3';
+import { statementsFor } from '../statements.ts';
 import type { Logger } from 'pino';
 import type { Db } from '../connection.ts';
 import type { GroupCommitWriter } from './writer.ts';
@@ -37,6 +37,11 @@ export interface SchedulerHost {
 const BATCH = 200;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
+const statements = statementsFor((db) => ({
+  rearm: db.prepare('UPDATE human_tasks SET next_check_at = ? WHERE id = ? AND version = ?'),
+  city: db.prepare('SELECT latitude, longitude FROM human_cities WHERE country_iso = ? AND city_slug = ?'),
+}));
+
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<unknown> = Promise.resolve();
@@ -46,14 +51,9 @@ export class Scheduler {
 
   constructor(private readonly svc: SchedulerHost) {}
 
-  // Prepared on first use (not per step: a sandbox delivery ran db.prepare each time), and not in the
-  // constructor, which may run before the tables exist.
-  private statements: { rearm: Statement; city: Statement } | undefined;
+  // Prepared on first use, once per connection (db/statements.ts): the constructor may run before the tables exist.
   private get sql() {
-    return (this.statements ??= {
-      rearm: this.svc.db.prepare('UPDATE human_tasks SET next_check_at = ? WHERE id = ? AND version = ?'),
-      city: this.svc.db.prepare('SELECT latitude, longitude FROM human_cities WHERE country_iso = ? AND city_slug = ?'),
-    });
+    return statements(this.svc.db);
   }
 
   start(): void {

@@ -7,6 +7,7 @@
  * Every function runs inside the caller's transaction.
  */
 import type { Db } from '../connection.ts';
+import { preparedSql, statementsFor } from '../statements.ts';
 import { captureHold, releaseHold } from './ledger.ts';
 import { invalidState } from '../../lib/human/errors.ts';
 import { nextCheckAt } from '../../lib/human/schedule.ts';
@@ -59,43 +60,33 @@ export type TransitionFields = Partial<
   >
 >;
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-
-function prepare(db: Db) {
-  return {
-    insert:
-      db.prepare(`INSERT INTO human_tasks (ref, account_id, key_id, environment, capability, spec, country_iso, city_slug, sla,
+const statements = statementsFor((db) => ({
+  insert:
+    db.prepare(`INSERT INTO human_tasks (ref, account_id, key_id, environment, capability, spec, country_iso, city_slug, sla,
         price_cents, max_price_cents, currency, status, sandbox_plan, created_at, updated_at, due_at, next_check_at)
       VALUES (@ref, @account_id, @key_id, @environment, @capability, @spec, @country_iso, @city_slug, @sla,
         @price_cents, @max_price_cents, @currency, 'pending', @sandbox_plan, @created_at, @created_at, @due_at, @next_check_at)`),
-    byId: db.prepare('SELECT * FROM human_tasks WHERE id = ?'),
-    byRef: db.prepare('SELECT * FROM human_tasks WHERE ref = ?'),
-    own: db.prepare('SELECT * FROM human_tasks WHERE ref = ? AND account_id = ? AND environment = ?'),
-    event: db.prepare(
-      'INSERT INTO human_task_events (task_id, event, from_status, to_status, actor, at) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
-    events: db.prepare(
-      'SELECT event, from_status, to_status, actor, at FROM human_task_events WHERE task_id = ? ORDER BY id',
-    ),
-    list: db.prepare(`SELECT * FROM human_tasks WHERE account_id = @account AND environment = @environment
+  byId: db.prepare('SELECT * FROM human_tasks WHERE id = ?'),
+  byRef: db.prepare('SELECT * FROM human_tasks WHERE ref = ?'),
+  own: db.prepare('SELECT * FROM human_tasks WHERE ref = ? AND account_id = ? AND environment = ?'),
+  event: db.prepare(
+    'INSERT INTO human_task_events (task_id, event, from_status, to_status, actor, at) VALUES (?, ?, ?, ?, ?, ?)',
+  ),
+  events: db.prepare(
+    'SELECT event, from_status, to_status, actor, at FROM human_task_events WHERE task_id = ? ORDER BY id',
+  ),
+  list: db.prepare(`SELECT * FROM human_tasks WHERE account_id = @account AND environment = @environment
         AND (@status IS NULL OR status = @status) AND (@capability IS NULL OR capability = @capability)
         AND (@from IS NULL OR created_at >= @from) AND (@to IS NULL OR created_at < @to)
         AND (@cursorAt IS NULL OR created_at < @cursorAt OR (created_at = @cursorAt AND id < @cursorId))
       ORDER BY created_at DESC, id DESC LIMIT @limit`),
-    due: db.prepare(
-      'SELECT * FROM human_tasks WHERE next_check_at IS NOT NULL AND next_check_at <= ? ORDER BY next_check_at LIMIT ?',
-    ),
-  };
-}
-
-export const q = (db: Db) => {
-  let s = cache.get(db);
-  if (!s) cache.set(db, (s = prepare(db)));
-  return s;
-};
+  due: db.prepare(
+    'SELECT * FROM human_tasks WHERE next_check_at IS NOT NULL AND next_check_at <= ? ORDER BY next_check_at LIMIT ?',
+  ),
+}));
 
 export function insertTask(db: Db, task: NewTask, delayMs: number): TaskRow {
-  const s = q(db);
+  const s = statements(db);
   const draft = {
     ...task,
     status: 'pending' as Status,
@@ -129,15 +120,15 @@ export function insertTask(db: Db, task: NewTask, delayMs: number): TaskRow {
   };
 }
 
-export const taskById = (db: Db, id: number) => q(db).byId.get(id) as TaskRow | undefined;
-export const taskByRef = (db: Db, ref: string) => q(db).byRef.get(ref) as TaskRow | undefined;
+export const taskById = (db: Db, id: number) => statements(db).byId.get(id) as TaskRow | undefined;
+export const taskByRef = (db: Db, ref: string) => statements(db).byRef.get(ref) as TaskRow | undefined;
 
 /** A client's view: another account's task, or one of the other environment, does not exist. */
 export const ownTask = (db: Db, ref: string, accountId: number, environment: 'test' | 'live') =>
-  q(db).own.get(ref, accountId, environment) as TaskRow | undefined;
+  statements(db).own.get(ref, accountId, environment) as TaskRow | undefined;
 
 export const taskEvents = (db: Db, taskId: number) =>
-  q(db).events.all(taskId) as Array<{
+  statements(db).events.all(taskId) as Array<{
     event: string;
     from_status: string | null;
     to_status: string;
@@ -158,7 +149,7 @@ export interface ListFilter {
 
 /** Newest first; the cursor is the (created_at, id) of the last row of the previous page. */
 export function listTasks(db: Db, f: ListFilter): TaskRow[] {
-  return q(db).list.all({
+  return statements(db).list.all({
     account: f.accountId,
     environment: f.environment,
     status: f.status ?? null,
@@ -171,10 +162,7 @@ export function listTasks(db: Db, f: ListFilter): TaskRow[] {
   }) as TaskRow[];
 }
 
-export const dueTasks = (db: Db, now: number, limit: number) => q(db).due.all(now, limit) as TaskRow[];
-
-// One UPDATE statement per set of changed columns, prepared once per connection.
-const updates = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>();
+export const dueTasks = (db: Db, now: number, limit: number) => statements(db).due.all(now, limit) as TaskRow[];
 
 /**
  * Applies `event` to the task as the caller read it: compare-and-set on (status, version), the
@@ -206,16 +194,11 @@ export function transition(
   after.next_check_at = changes.next_check_at;
 
   const columns = Object.keys(changes).sort();
-  const key = columns.join(',');
-  let perDb = updates.get(db);
-  if (!perDb) updates.set(db, (perDb = new Map()));
-  let stmt = perDb.get(key);
-  if (!stmt) {
-    stmt = db.prepare(
-      `UPDATE human_tasks SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND status = @was AND version = @wasVersion`,
-    );
-    perDb.set(key, stmt);
-  }
+  // One UPDATE per set of changed columns (a dozen sets), kept by preparedSql.
+  const stmt = preparedSql(
+    db,
+    `UPDATE human_tasks SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND status = @was AND version = @wasVersion`,
+  );
   const info = stmt.run({ ...changes, id: task.id, was: task.status, wasVersion: task.version });
   if (info.changes !== 1) {
     const now2 = taskById(db, task.id)!;
@@ -228,7 +211,7 @@ export function transition(
     if (money === 'capture') captureHold(db, task.id, after.worker_account_id, `${task.ref} completed`, now);
     if (money === 'release') releaseHold(db, task.id, `${task.ref} ${to}`, now);
   }
-  q(db).event.run(task.id, event, task.status, to, opts.actor, now);
+  statements(db).event.run(task.id, event, task.status, to, opts.actor, now);
   return after;
 }
 

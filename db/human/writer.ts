@@ -13,6 +13,7 @@
  * around these commits only, and the fsync also covers earlier NORMAL commits in the same WAL file.
  */
 import type { Db } from '../connection.ts';
+import { statementsFor } from '../statements.ts';
 
 /** How long a batch may stay open while jobs keep arriving (it never waits on a quiet loop). */
 const FILL_WINDOW_NS = 2_000_000n;
@@ -30,6 +31,12 @@ export interface WriterStats {
   jobs: number;
   largestBatch: number;
 }
+
+const statements = statementsFor((db) => ({
+  savepoint: db.prepare('SAVEPOINT human_job'),
+  release: db.prepare('RELEASE human_job'),
+  rollback: db.prepare('ROLLBACK TO human_job'),
+}));
 
 export class GroupCommitWriter {
   private queue: Job[] = [];
@@ -62,9 +69,7 @@ export class GroupCommitWriter {
     private readonly durable = true,
   ) {
     this.base = db.pragma('synchronous', { simple: true }) as number;
-    this.savepoint = db.prepare('SAVEPOINT human_job');
-    this.release = db.prepare('RELEASE human_job');
-    this.rollback = db.prepare('ROLLBACK TO human_job');
+    ({ savepoint: this.savepoint, release: this.release, rollback: this.rollback } = statements(db));
     this.commitBatch = db.transaction((batch: Job[], outcomes: Outcome[]) => {
       for (const job of batch) {
         this.savepoint.run();

@@ -6,6 +6,7 @@
  */
 import type { Db } from '../connection.ts';
 import { bufferToDraws } from '../../lib/impact/rows.ts';
+import { statementsFor } from '../statements.ts';
 
 export interface ProductDraws {
   /** per unit, material route */
@@ -16,19 +17,19 @@ export interface ProductDraws {
   unitMassG: number | null;
 }
 
+const statements = statementsFor((db) => ({
+  product: db.prepare('SELECT unit_mass_g, mrio_column FROM impact_run_products WHERE run_id = ? AND product = ?'),
+  draws: db
+    .prepare('SELECT draws FROM impact_draws WHERE run_id = ? AND subject_type = ? AND subject_key = ? AND metric = ?')
+    .pluck(),
+}));
+
 /** A product's draws in a run, or null if the run did not compute it. */
 export function readDraws(db: Db, runId: number, product: string, metric: 'deaths' | 'injuries'): ProductDraws | null {
-  const p = db
-    .prepare('SELECT unit_mass_g, mrio_column FROM impact_run_products WHERE run_id = ? AND product = ?')
-    .get(runId, product) as { unit_mass_g: number | null; mrio_column: string } | undefined;
+  const p = statements(db).product.get(runId, product) as
+    { unit_mass_g: number | null; mrio_column: string } | undefined;
   if (!p) return null;
-  const blob = (type: string, key: string) =>
-    db
-      .prepare(
-        'SELECT draws FROM impact_draws WHERE run_id = ? AND subject_type = ? AND subject_key = ? AND metric = ?',
-      )
-      .pluck()
-      .get(runId, type, key, metric) as Buffer | undefined;
+  const blob = (type: string, key: string) => statements(db).draws.get(runId, type, key, metric) as Buffer | undefined;
   const unit = blob('product', product);
   const eur = blob('mrio_column', p.mrio_column);
   if (!unit || !eur) return null;

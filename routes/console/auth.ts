@@ -15,6 +15,7 @@ import { email, fields, password, readForm } from './form.ts';
 import { notice, page, redirect } from './layout.ts';
 import { endSession, startSession, stateOf, type ConsoleState } from './state.ts';
 import { HttpError } from '../../lib/http/errors.ts';
+import { statementsFor } from '../../db/statements.ts';
 
 export const FAILURES_PER_ACCOUNT = 5;
 export const FAILURES_PER_ADDRESS = 20;
@@ -39,10 +40,14 @@ ${message ? notice('error', message) : ''}
 <p>${signUp ? html`Have an account? <a href="/console/sign-in">Sign in</a>.` : html`New here? <a href="/console/sign-up">Create an account</a>.`}</p>`;
 }
 
+const statements = statementsFor((db) => ({
+  passwordOf: db.prepare('SELECT id, email, password_hash FROM accounts WHERE email = ?'),
+}));
+
 export function authRoutes(ctx: AppContext, secret: Buffer) {
   const sessions = sessionStore(ctx.db);
   const attempts = attemptStore(ctx.db);
-  const passwordOf = ctx.db.prepare('SELECT id, email, password_hash FROM accounts WHERE email = ?');
+  const passwordOf = statements(ctx.db).passwordOf;
   const title = { 'sign-in': 'Sign in', 'sign-up': 'Create an account' } as const;
 
   /** Renders the form again with the problem, keeping what was typed (never the password). */

@@ -3,7 +3,7 @@
  * (pro). Rows are read in chunks between writes, so a slow client holds no statement open and other
  * requests keep being served; the whole export counts as one request.
  */
-import { FundingSearch } from '../../db/funding/search.ts';
+import type { FundingSearch } from '../../db/funding/search.ts';
 import { CSV_COLUMNS, csvLine, csvValue, presentCall } from '../../lib/funding/present.ts';
 import { fundingError } from './errors.ts';
 import { defineOperation } from '../../lib/http/operation.ts';
@@ -14,7 +14,7 @@ import { toFilters } from './filters.ts';
 import { exportQuery } from './schemas.ts';
 
 export function exportOperation(ctx: AppContext) {
-  const search = new FundingSearch(ctx.db);
+  const search = ctx.fundingSearch;
   return defineOperation({
     spec: {
       method: 'GET',

@@ -7,12 +7,12 @@
  * has the same answer, so a hit costs what /healthz costs. Validation runs on every request.
  */
 import { corpusEpoch, type Epoch } from '../../db/funding/corpus-epoch.ts';
-import { FundingSearch, positionAfter } from '../../db/funding/search.ts';
-import { ExpiringCache } from '../../lib/expiring-cache.ts';
+import { positionAfter } from '../../db/funding/search.ts';
 import { presentationChangesAt, presentCall } from '../../lib/funding/present.ts';
 import { badRequest } from '../../lib/http/errors.ts';
 import { defineOperation } from '../../lib/http/operation.ts';
 import type { Reply } from '../../lib/http/types.ts';
+import { ResponseCache } from '../../lib/response-cache.ts';
 import type { AppContext } from '../context.ts';
 import { decodeCursor, encodeCursor, toFilters } from './filters.ts';
 import { MAX_PAGE, MAX_PER_PAGE, searchQuery } from './schemas.ts';
@@ -27,9 +27,13 @@ const json = (body: string): Reply => ({
 });
 
 export function searchOperation(ctx: AppContext) {
-  const search = new FundingSearch(ctx.db);
+  const search = ctx.fundingSearch;
   const epochs = corpusEpoch(ctx.db);
-  const cache = new ExpiringCache(ctx.config.searchCacheEntries);
+  const cache = new ResponseCache<string>({
+    sizeOf: (body) => body.length,
+    maxEntries: ctx.config.searchCacheEntries,
+    maxBytes: 32 * 1024 * 1024,
+  });
   let epoch: (Epoch & { from: number }) | undefined;
 
   /** The epoch that holds at `now`, starting a new one (and emptying the cache) when it has ended. */

@@ -80,7 +80,7 @@ export function figuresCsvOperation(deps: ImpactDeps) {
           );
         }
         const key = `${state.key}\nfigures.csv ${scenario}`;
-        let entry = deps.cache.get(key);
+        let entry = deps.cache.get(key, req.now);
         if (!entry) {
           const body = Buffer.from(buildCsv(deps, state, scenario, runId));
           entry = { body, etag: etagOf(runId, body), cacheControl: PUBLISHED_CACHE_CONTROL };

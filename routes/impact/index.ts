@@ -17,7 +17,7 @@ import { openApiPath } from '../../lib/openapi.ts';
 import type { AppContext } from '../context.ts';
 import { impactAccess } from './access.ts';
 import { contributionsRoute, explainRoute } from './breakdowns.ts';
-import { ResponseCache } from './cache.ts';
+import { ResponseCache } from '../../lib/response-cache.ts';
 import { compareRoute } from './compare.ts';
 import { declareOptionalKey, foldComponents } from './contract-doc.ts';
 import { COMPONENTS } from './contract-payloads.ts';
@@ -66,7 +66,9 @@ export function impactApi(ctx: AppContext) {
     register: registerReads(ctx.db),
     figures: figureReads(ctx.db),
     lists: listReads(ctx.db),
-    cache: new ResponseCache(),
+    // Bounded by bytes only: /spend takes any amount and /compare any pair, so the keys are many; entries
+    // never expire (a new serving state changes every key: routes/impact/cache.ts).
+    cache: new ResponseCache({ sizeOf: (entry) => entry.body.length, maxBytes: 64 * 1024 * 1024 }),
   };
   // The index lists every endpoint, the contract included: it reads the final list.
   let operations: Operation[] = [];

@@ -33,7 +33,8 @@ import { defineOperation, type Operation } from '../../lib/http/operation.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { OperationSpec } from '../../lib/openapi.ts';
 import type { ParamsSchema } from '../../lib/validate.ts';
-import { etagOf, ifNoneMatch, type CachedResponse, type ResponseCache } from './cache.ts';
+import type { ResponseCache } from '../../lib/response-cache.ts';
+import { etagOf, ifNoneMatch, type CachedResponse } from './cache.ts';
 import { IMPACT_BASE } from './links.ts';
 
 /** The headers of every cacheable answer (200 and 304): the allowance, the request id and the validators. */
@@ -56,7 +57,7 @@ export interface ImpactDeps {
   register: RegisterReads;
   figures: FigureReads;
   lists: ListReads;
-  cache: ResponseCache;
+  cache: ResponseCache<CachedResponse>;
 }
 
 export interface Served {
@@ -184,13 +185,13 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
         // The URL exactly as sent names its entry too: a repeat skips normalizing and rendering, since
         // the same URL always parses the same way (and only a request that rendered was ever cached).
         const asSent = `${state.key}\n${req.url}`;
-        let entry = deps.cache.get(asSent);
+        let entry = deps.cache.get(asSent, req.now);
         if (!entry) {
           let input: Input<Q, P> = parsed;
           if (def.normalize) input = def.normalize(input);
           const path = canonicalPath(def, input);
           const key = `${state.key}\n${path}`;
-          entry = deps.cache.get(key);
+          entry = deps.cache.get(key, req.now);
           if (!entry) {
             entry = render(def, input, path, state, deps);
             deps.cache.set(key, entry);

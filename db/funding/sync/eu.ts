@@ -13,6 +13,7 @@
 import { ImportFormatError } from '../../../lib/funding/records.ts';
 import { FetchFailedError } from '../../../lib/http/polite-fetch.ts';
 import { answerValidators, sha256, type SourceRun } from './context.ts';
+import { statementsFor } from '../../statements.ts';
 
 interface EuWatermark {
   page: number | null;
@@ -44,6 +45,10 @@ function totalPages(text: string, pageSize: number, url: string): number {
   return Math.max(1, Math.ceil(data.totalResults / pageSize));
 }
 
+const statements = statementsFor((db) => ({
+  storedLanguage: db.prepare('SELECT language FROM funding_calls WHERE id = ?').pluck(),
+}));
+
 /**
  * SEDIA returns one hit per translation, and the translations of a topic can fall on different
  * pages. The importer keeps the English hit of a page; across pages, a later page's German hit must
@@ -52,7 +57,7 @@ function totalPages(text: string, pageSize: number, url: string): number {
 function withoutStoredTranslations(run: SourceRun, text: string): string {
   const data = JSON.parse(text) as { results?: unknown };
   if (!Array.isArray(data.results)) return text;
-  const stored = run.db.prepare('SELECT language FROM funding_calls WHERE id = ?').pluck();
+  const stored = statements(run.db).storedLanguage;
   const results = data.results.filter(
     (r: { language?: unknown; metadata?: { identifier?: unknown; language?: unknown } }) => {
       const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);

@@ -6,16 +6,21 @@
  */
 import type { Db } from '../../connection.ts';
 import type { SyncFigures } from './metrics.ts';
+import { statementsFor } from '../../statements.ts';
 
-export function syncReports(db: Db): () => SyncFigures[] {
-  const read = db.prepare(`SELECT s.code AS source,
+const statements = statementsFor((db) => ({
+  read: db.prepare(`SELECT s.code AS source,
       (SELECT count(*) FROM funding_sync_runs r WHERE r.source = s.code AND r.outcome = 'ok') AS runs_ok,
       (SELECT count(*) FROM funding_sync_runs r WHERE r.source = s.code AND r.outcome = 'failed') AS runs_failed,
       (SELECT coalesce(sum(finished_at - started_at), 0) / 1000.0 FROM funding_sync_runs r WHERE r.source = s.code AND r.finished_at IS NOT NULL) AS seconds_total,
       (SELECT (finished_at - started_at) / 1000.0 FROM funding_sync_runs r WHERE r.source = s.code AND r.finished_at IS NOT NULL ORDER BY id DESC LIMIT 1) AS last_seconds,
       st.last_success_at, coalesce(st.consecutive_failures, 0) AS consecutive_failures,
       max(coalesce(st.last_success_at, 0), coalesce((SELECT max(imported_at) FROM funding_imports i WHERE i.source = s.code), 0)) AS data_as_of
-    FROM funding_sources s LEFT JOIN funding_sync_state st ON st.source = s.code ORDER BY s.code`);
+    FROM funding_sources s LEFT JOIN funding_sync_state st ON st.source = s.code ORDER BY s.code`),
+}));
+
+export function syncReports(db: Db): () => SyncFigures[] {
+  const { read } = statements(db);
   return () =>
     (read.all() as SyncFigures[]).map((r) => ({ ...r, data_as_of: r.data_as_of === 0 ? null : r.data_as_of }));
 }

@@ -12,6 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Logger } from 'pino';
 import type { Db } from '../../connection.ts';
+import { statementsFor } from '../../statements.ts';
 
 export interface SchedulerOptions {
   everyMs: number;
@@ -32,9 +33,13 @@ function ownEntry(): { file: string; args: string[] } {
   return { file: process.execPath, args: [...process.execArgv, process.argv[1]!, 'funding', 'sync', '--json'] };
 }
 
+const statements = statementsFor((db) => ({
+  lastStart: db.prepare('SELECT max(started_at) FROM funding_sync_runs').pluck(),
+}));
+
 export function startSyncScheduler(o: SchedulerOptions): SyncScheduler {
   const command = o.command ?? ownEntry();
-  const lastStart = o.db.prepare('SELECT max(started_at) FROM funding_sync_runs').pluck();
+  const lastStart = statements(o.db).lastStart;
   let timer: NodeJS.Timeout | null = null;
   let child: ChildProcess | null = null;
   let stopped = false;

@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../connection.ts';
 import type { SourceCode } from '../../../lib/funding/records.ts';
+import { statementsFor } from '../../statements.ts';
 
 export interface RunCounts {
   fetched: number;
@@ -28,33 +29,43 @@ export interface Validators {
   body_sha256: string | null;
 }
 
+const statements = statementsFor((db) => ({
+  ensure: db.prepare('INSERT OR IGNORE INTO funding_sync_state (source) VALUES (?)'),
+  watermark: db.prepare('SELECT watermark FROM funding_sync_state WHERE source = ?').pluck(),
+  setWatermark: db.prepare('UPDATE funding_sync_state SET watermark = ? WHERE source = ?'),
+  startRun: db.prepare('INSERT INTO funding_sync_runs (source, started_at) VALUES (?, ?)'),
+  addCounts: db.prepare(`UPDATE funding_sync_runs SET fetched = fetched + @fetched, inserted = inserted + @inserted,
+    updated = updated + @updated, unchanged = unchanged + @unchanged, withheld = withheld + @withheld,
+    skipped = skipped + @skipped, failed = failed + @failed WHERE id = @id`),
+  finishRun: db.prepare('UPDATE funding_sync_runs SET finished_at = ?, outcome = ?, error = ? WHERE id = ?'),
+  success: db.prepare(`UPDATE funding_sync_state SET last_success_at = ?, last_attempt_at = ?, consecutive_failures = 0,
+    last_error = NULL WHERE source = ?`),
+  failure:
+    db.prepare(`UPDATE funding_sync_state SET last_attempt_at = ?, consecutive_failures = consecutive_failures + 1,
+    last_error = ? WHERE source = ?`),
+  stateRow: db.prepare('SELECT * FROM funding_sync_state WHERE source = ?'),
+  validators: db.prepare('SELECT etag, last_modified, body_sha256 FROM funding_sync_http_cache WHERE url = ?'),
+  setValidators:
+    db.prepare(`INSERT INTO funding_sync_http_cache (url, etag, last_modified, body_sha256, fetched_at) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT(url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+      body_sha256 = excluded.body_sha256, fetched_at = excluded.fetched_at`),
+  fingerprint: db.prepare('SELECT fingerprint FROM funding_sync_items WHERE source = ? AND item_id = ?').pluck(),
+  setFingerprint: db.prepare(`INSERT INTO funding_sync_items (source, item_id, fingerprint, seen_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT(source, item_id) DO UPDATE SET fingerprint = excluded.fingerprint, seen_at = excluded.seen_at`),
+  lock: {
+    row: db.prepare('SELECT holder, expires_at FROM funding_sync_lock WHERE name = ?'),
+    take: db.prepare(
+      `INSERT INTO funding_sync_lock (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+    ),
+    renew: db.prepare('UPDATE funding_sync_lock SET expires_at = ? WHERE name = ? AND holder = ?'),
+    release: db.prepare('DELETE FROM funding_sync_lock WHERE name = ? AND holder = ?'),
+    releaseOf: db.prepare('DELETE FROM funding_sync_lock WHERE holder LIKE ?'),
+  },
+}));
+
 export function syncState(db: Db) {
-  const sql = {
-    ensure: db.prepare('INSERT OR IGNORE INTO funding_sync_state (source) VALUES (?)'),
-    watermark: db.prepare('SELECT watermark FROM funding_sync_state WHERE source = ?').pluck(),
-    setWatermark: db.prepare('UPDATE funding_sync_state SET watermark = ? WHERE source = ?'),
-    startRun: db.prepare('INSERT INTO funding_sync_runs (source, started_at) VALUES (?, ?)'),
-    addCounts: db.prepare(`UPDATE funding_sync_runs SET fetched = fetched + @fetched, inserted = inserted + @inserted,
-      updated = updated + @updated, unchanged = unchanged + @unchanged, withheld = withheld + @withheld,
-      skipped = skipped + @skipped, failed = failed + @failed WHERE id = @id`),
-    finishRun: db.prepare('UPDATE funding_sync_runs SET finished_at = ?, outcome = ?, error = ? WHERE id = ?'),
-    success:
-      db.prepare(`UPDATE funding_sync_state SET last_success_at = ?, last_attempt_at = ?, consecutive_failures = 0,
-      last_error = NULL WHERE source = ?`),
-    failure:
-      db.prepare(`UPDATE funding_sync_state SET last_attempt_at = ?, consecutive_failures = consecutive_failures + 1,
-      last_error = ? WHERE source = ?`),
-    stateRow: db.prepare('SELECT * FROM funding_sync_state WHERE source = ?'),
-    validators: db.prepare('SELECT etag, last_modified, body_sha256 FROM funding_sync_http_cache WHERE url = ?'),
-    setValidators:
-      db.prepare(`INSERT INTO funding_sync_http_cache (url, etag, last_modified, body_sha256, fetched_at) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT(url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
-        body_sha256 = excluded.body_sha256, fetched_at = excluded.fetched_at`),
-    fingerprint: db.prepare('SELECT fingerprint FROM funding_sync_items WHERE source = ? AND item_id = ?').pluck(),
-    setFingerprint:
-      db.prepare(`INSERT INTO funding_sync_items (source, item_id, fingerprint, seen_at) VALUES (?, ?, ?, ?)
-      ON CONFLICT(source, item_id) DO UPDATE SET fingerprint = excluded.fingerprint, seen_at = excluded.seen_at`),
-  };
+  const sql = statements(db);
   return {
     watermark<T extends object>(source: SourceCode): Partial<T> {
       sql.ensure.run(source);
@@ -116,7 +127,7 @@ function processAlive(pid: number): boolean {
  */
 export function acquireSyncLock(db: Db, now: number, ttlMs: number): SyncLock {
   const me = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const get = db.prepare('SELECT holder, expires_at FROM funding_sync_lock WHERE name = ?');
+  const get = statements(db).lock.row;
   db.transaction(() => {
     const row = get.get(LOCK) as { holder: string; expires_at: number } | undefined;
     if (row && row.expires_at > now) {
@@ -128,13 +139,10 @@ export function acquireSyncLock(db: Db, now: number, ttlMs: number): SyncLock {
         );
       }
     }
-    db.prepare(
-      `INSERT INTO funding_sync_lock (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)
-      ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
-    ).run(LOCK, me, now, now + ttlMs);
+    statements(db).lock.take.run(LOCK, me, now, now + ttlMs);
   }).immediate();
-  const renew = db.prepare('UPDATE funding_sync_lock SET expires_at = ? WHERE name = ? AND holder = ?');
-  const release = db.prepare('DELETE FROM funding_sync_lock WHERE name = ? AND holder = ?');
+  const renew = statements(db).lock.renew;
+  const release = statements(db).lock.release;
   return {
     holder: me,
     renew: (at: number) => {
@@ -147,5 +155,5 @@ export function acquireSyncLock(db: Db, now: number, ttlMs: number): SyncLock {
 
 /** Drops the lock rows this process holds (a sync stopped by SIGTERM or SIGINT frees it at once). */
 export function releaseSyncLocksOf(db: Db, pid = process.pid): void {
-  db.prepare('DELETE FROM funding_sync_lock WHERE holder LIKE ?').run(`${hostname()}:${pid}:%`);
+  statements(db).lock.releaseOf.run(`${hostname()}:${pid}:%`);
 }

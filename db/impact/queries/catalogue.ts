@@ -6,6 +6,7 @@
  */
 import type { Db } from '../../connection.ts';
 import type { BomLineFact } from '../../../lib/impact/present-product.ts';
+import { statementsFor } from '../../statements.ts';
 
 export interface ProductRow {
   slug: string;
@@ -64,35 +65,51 @@ const PRODUCT = `SELECT p.slug, p.name, p.tier, p.category, c.name AS category_n
   (SELECT count(*) FROM impact_bom_lines b WHERE b.product = p.slug) AS bom_lines
   FROM impact_products p JOIN impact_product_categories c ON c.code = p.category`;
 
-export function catalogueReads(db: Db) {
-  const products = db.prepare(
+const statements = statementsFor((db) => ({
+  products: db.prepare(
     `${PRODUCT} WHERE (@tier IS NULL OR p.tier = @tier) AND (@category IS NULL OR p.category = @category) ORDER BY p.slug`,
-  );
-  const product = db.prepare(`${PRODUCT} WHERE p.slug = ?`);
-  const category = db.prepare('SELECT code, name FROM impact_product_categories WHERE code = ?');
-  const bom =
-    db.prepare(`SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor, source_text, source_url,
-    confidence, note FROM impact_bom_lines WHERE product = ? ORDER BY line`);
-  const allBom =
-    db.prepare(`SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor
-    FROM impact_bom_lines ORDER BY product, line`);
-  const rawInputs = db.prepare(`SELECT r.type, r.key, r.name, r.qty, r.unit, m.sector FROM impact_product_raw_inputs r
-    LEFT JOIN impact_materials m ON m.slug = r.key WHERE r.product = ? ORDER BY r.seq`);
-  const usedIn =
+  ),
+  product: db.prepare(`${PRODUCT} WHERE p.slug = ?`),
+  category: db.prepare('SELECT code, name FROM impact_product_categories WHERE code = ?'),
+  bom: db.prepare(`SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor, source_text, source_url,
+    confidence, note FROM impact_bom_lines WHERE product = ? ORDER BY line`),
+  allBom: db.prepare(`SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor
+    FROM impact_bom_lines ORDER BY product, line`),
+  rawInputs: db.prepare(`SELECT r.type, r.key, r.name, r.qty, r.unit, m.sector FROM impact_product_raw_inputs r
+    LEFT JOIN impact_materials m ON m.slug = r.key WHERE r.product = ? ORDER BY r.seq`),
+  usedIn:
     db.prepare(`SELECT b.product, p.name, p.tier, p.unit, b.line, b.role, b.qty, b.unit AS line_unit FROM impact_bom_lines b
-    JOIN impact_products p ON p.slug = b.product WHERE b.component_type = ? AND b.component_key = ? ORDER BY b.product, b.line`);
-  const sectors = db.prepare('SELECT code, name, kind FROM impact_sectors ORDER BY ordinal');
-  const regions = db.prepare('SELECT code, name FROM impact_mrio_regions ORDER BY ordinal');
-  const material =
+    JOIN impact_products p ON p.slug = b.product WHERE b.component_type = ? AND b.component_key = ? ORDER BY b.product, b.line`),
+  sectors: db.prepare('SELECT code, name, kind FROM impact_sectors ORDER BY ordinal'),
+  regions: db.prepare('SELECT code, name FROM impact_mrio_regions ORDER BY ordinal'),
+  material:
     db.prepare(`SELECT slug, name, category, unit, content_basis, sector, flags, criticality_level, criticality_source, conflict_mineral,
-    conflict_mineral_source, note FROM impact_materials WHERE slug = ?`);
-  const materialSlugs = db.prepare('SELECT slug FROM impact_materials ORDER BY slug').pluck();
-  const productionYear = db.prepare(
+    conflict_mineral_source, note FROM impact_materials WHERE slug = ?`),
+  materialSlugs: db.prepare('SELECT slug FROM impact_materials ORDER BY slug').pluck(),
+  productionYear: db.prepare(
     'SELECT year, unit, world_total FROM impact_material_world WHERE material = ? ORDER BY year DESC LIMIT 1',
-  );
-  const production =
+  ),
+  production:
     db.prepare(`SELECT p.iso3, c.name, p.qty, p.quality FROM impact_material_production p JOIN impact_countries c ON c.iso3 = p.iso3
-    WHERE p.material = ? AND p.year = ? ORDER BY p.qty DESC, p.iso3`);
+    WHERE p.material = ? AND p.year = ? ORDER BY p.qty DESC, p.iso3`),
+}));
+
+export function catalogueReads(db: Db) {
+  const {
+    products,
+    product,
+    category,
+    bom,
+    allBom,
+    rawInputs,
+    usedIn,
+    sectors,
+    regions,
+    material,
+    materialSlugs,
+    productionYear,
+    production,
+  } = statements(db);
 
   return {
     products: (filter: { tier: string | null; category: string | null }) => products.all(filter) as ProductRow[],

@@ -6,6 +6,7 @@
  */
 import type { Db } from '../../connection.ts';
 import type { StatRow } from '../../../lib/impact/check-figure.ts';
+import { statementsFor } from '../../statements.ts';
 
 const STATS = 'run_id, low, median, high, mean, central, grade';
 
@@ -45,43 +46,61 @@ export interface RunProductRow {
   unit_mass_g: number | null;
 }
 
-export function figureReads(db: Db) {
-  const subjectFigures = db.prepare(`SELECT ${STATS}, subject_key, metric, basis, route FROM impact_figures
-    WHERE run_id = ? AND subject_type = ? AND subject_key = ? ORDER BY metric, basis`);
-  const productFigures = db.prepare(`SELECT ${STATS}, subject_key, metric, basis, route FROM impact_figures
-    WHERE run_id = ? AND subject_type = 'product' AND metric = ? AND basis IN ('per_unit', 'per_kg') ORDER BY subject_key, basis`);
-  const figure = db.prepare(`SELECT ${STATS}, subject_key, metric, basis, route FROM impact_figures
-    WHERE run_id = ? AND subject_type = ? AND subject_key = ? AND metric = ? AND basis = ?`);
-  const runProduct = db.prepare(
+const statements = statementsFor((db) => ({
+  subjectFigures: db.prepare(`SELECT ${STATS}, subject_key, metric, basis, route FROM impact_figures
+    WHERE run_id = ? AND subject_type = ? AND subject_key = ? ORDER BY metric, basis`),
+  productFigures: db.prepare(`SELECT ${STATS}, subject_key, metric, basis, route FROM impact_figures
+    WHERE run_id = ? AND subject_type = 'product' AND metric = ? AND basis IN ('per_unit', 'per_kg') ORDER BY subject_key, basis`),
+  figure: db.prepare(`SELECT ${STATS}, subject_key, metric, basis, route FROM impact_figures
+    WHERE run_id = ? AND subject_type = ? AND subject_key = ? AND metric = ? AND basis = ?`),
+  runProduct: db.prepare(
     'SELECT product, complete, bom_confidence, unit_mass_g FROM impact_run_products WHERE run_id = ? AND product = ?',
-  );
-  const runProducts = db.prepare(
+  ),
+  runProducts: db.prepare(
     'SELECT product, complete, bom_confidence, unit_mass_g FROM impact_run_products WHERE run_id = ?',
-  );
-  const contributions = db.prepare(`SELECT ${STATS}, dimension, key, label, seq FROM impact_contributions
-    WHERE run_id = ? AND product = ? AND metric = ? AND route = ? ORDER BY dimension, seq`);
-  const quantities = db.prepare(
+  ),
+  contributions: db.prepare(`SELECT ${STATS}, dimension, key, label, seq FROM impact_contributions
+    WHERE run_id = ? AND product = ? AND metric = ? AND route = ? ORDER BY dimension, seq`),
+  quantities: db.prepare(
     'SELECT material, name, qty, unit FROM impact_run_quantities WHERE run_id = ? AND product = ? ORDER BY seq',
-  );
-  const reach = db.prepare(`SELECT ${STATS}, metric, rank, product, counted FROM impact_reach
-    WHERE run_id = ? AND subject_type = ? AND subject_key = ? ORDER BY metric, rank`);
-  const spend = db.prepare(`SELECT ${STATS}, code, metric, reference, share_of_spend, made_in_consumer FROM impact_spend
-    WHERE run_id = ? AND consumer = ? ORDER BY reference DESC, code, metric`);
-  const leftOut = db.prepare(
+  ),
+  reach: db.prepare(`SELECT ${STATS}, metric, rank, product, counted FROM impact_reach
+    WHERE run_id = ? AND subject_type = ? AND subject_key = ? ORDER BY metric, rank`),
+  spend: db.prepare(`SELECT ${STATS}, code, metric, reference, share_of_spend, made_in_consumer FROM impact_spend
+    WHERE run_id = ? AND consumer = ? ORDER BY reference DESC, code, metric`),
+  leftOut: db.prepare(
     'SELECT industries, share_of_spend, why FROM impact_spend_left_out WHERE run_id = ? AND consumer = ?',
-  );
-  const nearest =
+  ),
+  nearest:
     db.prepare(`SELECT n.other, p.name, p.tier, p.unit FROM impact_nearest n JOIN impact_products p ON p.slug = n.other
-    WHERE n.run_id = ? AND n.product = ? ORDER BY n.rank`);
-  const sources = db
+    WHERE n.run_id = ? AND n.product = ? ORDER BY n.rank`),
+  sources: db
     .prepare(
       `SELECT DISTINCT source FROM impact_run_sources
     WHERE run_id = ? AND subject IN (SELECT value FROM json_each(?)) ORDER BY source`,
     )
-    .pluck();
-  const sourcesLike = db
+    .pluck(),
+  sourcesLike: db
     .prepare('SELECT DISTINCT source FROM impact_run_sources WHERE run_id = ? AND subject LIKE ? ORDER BY source')
-    .pluck();
+    .pluck(),
+}));
+
+export function figureReads(db: Db) {
+  const {
+    subjectFigures,
+    productFigures,
+    figure,
+    runProduct,
+    runProducts,
+    contributions,
+    quantities,
+    reach,
+    spend,
+    leftOut,
+    nearest,
+    sources,
+    sourcesLike,
+  } = statements(db);
 
   return {
     /** Headline figures of one product or material, every metric and basis. */

@@ -4,6 +4,7 @@
  * stable order. Prepared once.
  */
 import type { Db } from '../../connection.ts';
+import { statementsFor } from '../../statements.ts';
 
 export interface MaterialListRow {
   slug: string;
@@ -37,22 +38,26 @@ export interface CategoryListRow {
   products: number;
 }
 
-export function listReads(db: Db) {
-  const materials = db.prepare(
+const statements = statementsFor((db) => ({
+  materials: db.prepare(
     'SELECT slug, name, category, unit, criticality_level, conflict_mineral FROM impact_materials ORDER BY slug',
-  );
-  const conflicts = db.prepare(
+  ),
+  conflicts: db.prepare(
     'SELECT slug, name, ucdp_conflict_id, type, region, year_from, year_to FROM impact_conflicts ORDER BY slug',
-  );
-  const countries = db.prepare(`SELECT c.iso3, c.name, c.region, c.income_group,
+  ),
+  countries: db.prepare(`SELECT c.iso3, c.name, c.region, c.income_group,
       EXISTS (SELECT 1 FROM impact_harm_counted h WHERE h.iso3 = c.iso3) AS harm_counted,
       EXISTS (SELECT 1 FROM impact_material_production p WHERE p.iso3 = c.iso3) AS production,
       coalesce((SELECT sum(h.deaths) FROM impact_harm_counted h WHERE h.iso3 = c.iso3), 0) AS deaths_counted
     FROM impact_countries c
     WHERE EXISTS (SELECT 1 FROM impact_harm_counted h WHERE h.iso3 = c.iso3) OR EXISTS (SELECT 1 FROM impact_material_production p WHERE p.iso3 = c.iso3)
-    ORDER BY c.iso3`);
-  const categories = db.prepare(`SELECT c.code, c.name, count(p.slug) AS products FROM impact_product_categories c
-    LEFT JOIN impact_products p ON p.category = c.code GROUP BY c.code, c.name ORDER BY c.code`);
+    ORDER BY c.iso3`),
+  categories: db.prepare(`SELECT c.code, c.name, count(p.slug) AS products FROM impact_product_categories c
+    LEFT JOIN impact_products p ON p.category = c.code GROUP BY c.code, c.name ORDER BY c.code`),
+}));
+
+export function listReads(db: Db) {
+  const { materials, conflicts, countries, categories } = statements(db);
   return {
     materials: () => materials.all() as MaterialListRow[],
     conflicts: () => conflicts.all() as ConflictListRow[],

@@ -6,6 +6,7 @@
 import type { Db } from '../../connection.ts';
 import type { SourceFacts } from '../../../lib/impact/envelope.ts';
 import type { SearchEntry } from '../../../lib/impact/present-search.ts';
+import { statementsFor } from '../../statements.ts';
 
 export interface ConflictRow {
   slug: string;
@@ -62,53 +63,70 @@ export interface CoicopRow {
   note: string;
 }
 
-export function registerReads(db: Db) {
-  const conflict = db.prepare(
+const statements = statementsFor((db) => ({
+  conflict: db.prepare(
     'SELECT slug, name, ucdp_conflict_id, ucdp_id_note, type, region, year_from, year_to, resource_linked FROM impact_conflicts WHERE slug = ?',
-  );
-  const periods = db.prepare(
+  ),
+  periods: db.prepare(
     'SELECT label, year_from, year_to, rationale FROM impact_conflict_periods WHERE conflict = ? AND scenario = ? ORDER BY ordinal, label',
-  );
-  const shares =
+  ),
+  shares:
     db.prepare(`SELECT s.label, s.sector, x.name, s.share, s.confidence FROM impact_conflict_shares s JOIN impact_sectors x ON x.code = s.sector
-    WHERE s.conflict = ? AND s.scenario = ? ORDER BY x.ordinal`);
-  const ledger =
+    WHERE s.conflict = ? AND s.scenario = ? ORDER BY x.ordinal`),
+  ledger:
     db.prepare(`SELECT count(*) AS rows, coalesce(sum(events), 0) AS events, coalesce(sum(deaths_best), 0) AS deaths_best,
     coalesce(sum(precise_events), 0) AS precise_events, min(year) AS year_min, max(year) AS year_max, count(DISTINCT iso3) AS countries
-    FROM impact_conflict_ledger WHERE conflict = ?`);
-  const country = db.prepare('SELECT iso3, iso2, name, region, income_group FROM impact_countries WHERE iso3 = ?');
-  const harm = db.prepare(`SELECT h.channel, sum(h.deaths) AS deaths, min(h.year) AS year_min, max(h.year) AS year_max,
+    FROM impact_conflict_ledger WHERE conflict = ?`),
+  country: db.prepare('SELECT iso3, iso2, name, region, income_group FROM impact_countries WHERE iso3 = ?'),
+  harm: db.prepare(`SELECT h.channel, sum(h.deaths) AS deaths, min(h.year) AS year_min, max(h.year) AS year_max,
     (SELECT l.deaths FROM impact_harm_counted l WHERE l.iso3 = h.iso3 AND l.channel = h.channel ORDER BY l.year DESC LIMIT 1) AS latest_year_deaths
-    FROM impact_harm_counted h WHERE h.iso3 = ? GROUP BY h.channel ORDER BY h.channel`);
-  const channel = db.prepare(
+    FROM impact_harm_counted h WHERE h.iso3 = ? GROUP BY h.channel ORDER BY h.channel`),
+  channel: db.prepare(
     'SELECT code, name, description, requires_paf, exclusion_rule, attribution FROM impact_channels WHERE code = ?',
-  );
-  const channelRecords =
+  ),
+  channelRecords:
     db.prepare(`SELECT count(*) AS rows, coalesce(sum(events), 0) AS events, coalesce(sum(deaths), 0) AS deaths,
-    count(DISTINCT iso3) AS countries, min(year) AS year_min, max(year) AS year_max FROM impact_harm_counted WHERE channel = ?`);
-  const scenarios = db.prepare(
-    'SELECT code, name, description, is_default, params FROM impact_scenarios ORDER BY ordinal',
-  );
-  const methodology = db.prepare(
+    count(DISTINCT iso3) AS countries, min(year) AS year_min, max(year) AS year_max FROM impact_harm_counted WHERE channel = ?`),
+  scenarios: db.prepare('SELECT code, name, description, is_default, params FROM impact_scenarios ORDER BY ordinal'),
+  methodology: db.prepare(
     'SELECT code, version, published_on, summary, frozen, document_sha256, links FROM impact_methodology_versions ORDER BY code',
-  );
-  const document = db.prepare(
-    'SELECT code, document_path, document_sha256 FROM impact_methodology_versions WHERE code = ?',
-  );
-  const sources =
+  ),
+  document: db.prepare('SELECT code, document_path, document_sha256 FROM impact_methodology_versions WHERE code = ?'),
+  sources:
     db.prepare(`SELECT code, name, publisher, homepage, enabled, verified_on, basis, licence_name, licence_url, licence_spdx, credit,
-    usage_restriction, note FROM impact_sources ORDER BY code`);
-  const releases = db.prepare(
+    usage_restriction, note FROM impact_sources ORDER BY code`),
+  releases: db.prepare(
     'SELECT source, release, published_on, accessed_on, url, note FROM impact_source_releases ORDER BY source, release',
-  );
-  const coicop = db.prepare('SELECT code, level, parent, name, group_code, note FROM impact_coicop ORDER BY code');
-  const corpus = {
+  ),
+  coicop: db.prepare('SELECT code, level, parent, name, group_code, note FROM impact_coicop ORDER BY code'),
+  // The search corpus, one list per type.
+  corpus: {
     product: db.prepare("SELECT 'product' AS type, slug AS key, name FROM impact_products ORDER BY slug"),
     material: db.prepare("SELECT 'material' AS type, slug AS key, name FROM impact_materials ORDER BY slug"),
     conflict: db.prepare("SELECT 'conflict' AS type, slug AS key, name FROM impact_conflicts ORDER BY slug"),
     country: db.prepare("SELECT 'country' AS type, iso3 AS key, name, iso2 FROM impact_countries ORDER BY iso3"),
     channel: db.prepare("SELECT 'channel' AS type, code AS key, name FROM impact_channels ORDER BY ordinal"),
-  };
+  },
+}));
+
+export function registerReads(db: Db) {
+  const {
+    conflict,
+    periods,
+    shares,
+    ledger,
+    country,
+    harm,
+    channel,
+    channelRecords,
+    scenarios,
+    methodology,
+    document,
+    sources,
+    releases,
+    coicop,
+    corpus,
+  } = statements(db);
 
   type SourceRow = Omit<SourceFacts, 'releases'> & { enabled: number; basis: string | null; note: string | null };
   type ReleaseRow = SourceFacts['releases'][number] & { source: string; note: string | null };

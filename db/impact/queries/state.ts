@@ -16,6 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../../connection.ts';
 import type { RunFacts } from '../../../lib/impact/envelope.ts';
+import { statementsFor } from '../../statements.ts';
 
 export interface ServingState {
   /** Identifies everything a response depends on besides the request. */
@@ -46,8 +47,8 @@ export const STATE_TTL_MS = 500;
 const RUN_COLUMNS = `id, scenario, status, draws, seed, quantiles, methodology_version, data_version, inputs_sha256, rows_sha256,
   engine, illustrative, started_at, finished_at, published_at, failed_gates`;
 
-export function servingReads(db: Db) {
-  const stateStmt = db
+const statements = statementsFor((db) => ({
+  stateStmt: db
     .prepare(
       `SELECT
       (SELECT group_concat(scenario || ':' || run_id, ',') FROM (SELECT scenario, run_id FROM impact_current_runs ORDER BY scenario)),
@@ -55,15 +56,19 @@ export function servingReads(db: Db) {
       (SELECT value FROM impact_register_meta WHERE key = 'data_version'),
       (SELECT value FROM impact_register_meta WHERE key = 'illustrative')`,
     )
-    .raw();
-  const runStmt = db.prepare(`SELECT ${RUN_COLUMNS} FROM impact_runs WHERE id = ?`);
-  const publishedStmt =
+    .raw(),
+  runStmt: db.prepare(`SELECT ${RUN_COLUMNS} FROM impact_runs WHERE id = ?`),
+  publishedStmt:
     db.prepare(`SELECT ${RUN_COLUMNS}, (SELECT 1 FROM impact_current_runs c WHERE c.run_id = r.id) AS current
-    FROM impact_runs r WHERE published_at IS NOT NULL ORDER BY id DESC`);
-  const gatesStmt = db.prepare(
+    FROM impact_runs r WHERE published_at IS NOT NULL ORDER BY id DESC`),
+  gatesStmt: db.prepare(
     'SELECT gate, passed, offenders, explained, detail, engine, checked_at FROM impact_run_gates WHERE run_id = ? ORDER BY ordinal',
-  );
-  const methodologyStmt = db.prepare('SELECT code FROM impact_methodology_versions ORDER BY code DESC LIMIT 1').pluck();
+  ),
+  methodologyStmt: db.prepare('SELECT code FROM impact_methodology_versions ORDER BY code DESC LIMIT 1').pluck(),
+}));
+
+export function servingReads(db: Db) {
+  const { stateStmt, runStmt, publishedStmt, gatesStmt, methodologyStmt } = statements(db);
   const published = new Map<number, RunRow>();
   let last: { raw: string; state: ServingState; at: number } | undefined;
 
