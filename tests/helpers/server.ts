@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import { startApp, type RunningApp, type StartOptions } from '../../app.ts';
 import { readConfig } from '../../lib/config.ts';
 import { copyDemoDatabase } from './demo-template.ts';
+import { inProcessRequest } from './in-process.ts';
 
 /** A clock tests move by hand: time-dependent behaviour is tested without waiting. */
 export class TestClock {
@@ -34,7 +35,7 @@ export interface TestServer {
   request(
     method: string,
     path: string,
-    init?: { headers?: Record<string, string>; body?: string },
+    init?: { headers?: Record<string, string>; body?: string | Uint8Array; redirect?: 'follow' | 'manual' },
   ): Promise<TestResponse>;
   /** Stops the server; the database file stays until `cleanup`. */
   stop(): Promise<void>;
@@ -51,9 +52,20 @@ export interface TestResponse {
   json: any;
 }
 
-export async function startTestServer(
-  options: { demo?: boolean; clock?: TestClock; env?: Record<string, string>; limits?: StartOptions['limits'] } = {},
-): Promise<TestServer> {
+export interface TestServerOptions {
+  demo?: boolean;
+  clock?: TestClock;
+  env?: Record<string, string>;
+  limits?: StartOptions['limits'];
+  /**
+   * No socket: `request` goes through the app's dispatch (tests/helpers/in-process.ts), the same
+   * pipeline without the connection, and `url` throws. For tests of what routes answer; keep the
+   * socket where the connection is the point.
+   */
+  inProcess?: boolean;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'trio-test-'));
   const databasePath = join(dir, 'trio.sqlite');
   const clock = options.clock ?? new TestClock();
@@ -73,12 +85,14 @@ export async function startTestServer(
   const startOptions: StartOptions = {
     clock: clock.now,
     logDestination: sink,
+    ...(options.inProcess ? { listen: false } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
   };
   let app = await startApp(config, startOptions);
 
   const server: TestServer = {
     get url() {
+      if (options.inProcess) throw new Error('an in-process test server has no URL: use server.request');
       return app.url;
     },
     get app() {
@@ -90,10 +104,12 @@ export async function startTestServer(
     logs,
     get: (path, headers = {}) => server.request('GET', path, { headers }),
     async request(method, path, init = {}) {
+      if (options.inProcess) return inProcessRequest(app.dispatch, method, path, init);
       const res = await fetch(app.url + path, {
         method,
         headers: init.headers ?? {},
         ...(init.body !== undefined ? { body: init.body } : {}),
+        ...(init.redirect ? { redirect: init.redirect } : {}),
       });
       const text = await res.text();
       let json: unknown = undefined;
