@@ -37,13 +37,16 @@ export interface HumanServer extends TestServer {
 
 let accounts = 0;
 
-export async function startHumanServer(options: { env?: Record<string, string> } = {}): Promise<HumanServer> {
+/** `inProcess`: requests without a socket (tests/helpers/in-process.ts). */
+export async function startHumanServer(
+  options: { env?: Record<string, string>; inProcess?: boolean } = {},
+): Promise<HumanServer> {
   const env = {
     SANDBOX_DELAY_MS: String(SANDBOX_DELAY_MS),
     HUMAN_SCHEDULER_TICK_MS: '60000' /* tests drive the scheduler with tick() */,
     ...options.env,
   };
-  const server = (await startTestServer({ demo: false, env })) as HumanServer;
+  const server = (await startTestServer({ demo: false, env, inProcess: options.inProcess ?? false })) as HumanServer;
   loadCatalogue(server.app.db, DEMO_CATALOGUE, server.clock.ms);
   server.account = (environment, opts = {}) => {
     const email = `human${++accounts}-${process.pid}@example.org`;
