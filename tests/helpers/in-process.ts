@@ -15,7 +15,8 @@ import type { TestResponse } from './server.ts';
 
 export interface InProcessInit {
   headers?: Record<string, string>;
-  body?: string | Uint8Array;
+  /** A FormData body is encoded as fetch encodes it (multipart, with its boundary). */
+  body?: string | Uint8Array | FormData;
   /** 'follow' (fetch's default) follows 301/302/303/307/308 as fetch does. */
   redirect?: 'follow' | 'manual';
   /** The peer address the socket would have shown. */
@@ -40,11 +41,17 @@ export async function inProcessRequest(
 ): Promise<TestResponse> {
   let target = path;
   let currentMethod = method.toUpperCase();
-  let body = init.body === undefined ? undefined : Buffer.from(init.body);
   const given: Record<string, string> = {};
   for (const [name, value] of Object.entries(init.headers ?? {})) given[name.toLowerCase()] = value;
-  if (typeof init.body === 'string' && given['content-type'] === undefined)
-    given['content-type'] = 'text/plain;charset=UTF-8';
+  let body: Buffer | undefined;
+  if (init.body instanceof FormData) {
+    const encoded = new Response(init.body); // fetch's own multipart encoding
+    body = Buffer.from(await encoded.arrayBuffer());
+    given['content-type'] ??= encoded.headers.get('content-type')!;
+  } else if (init.body !== undefined) {
+    body = Buffer.from(init.body);
+    if (typeof init.body === 'string') given['content-type'] ??= 'text/plain;charset=UTF-8';
+  }
 
   for (let hops = 0; ; hops++) {
     const headers: Record<string, string> = {
@@ -99,7 +106,7 @@ export async function inProcessRequest(
     } catch {
       // not JSON: tests read .text
     }
-    return { status: out.status, headers: responseHeaders, text, json };
+    return { status: out.status, headers: responseHeaders, bytes, text, json };
   }
 }
 

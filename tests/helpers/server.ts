@@ -35,7 +35,7 @@ export interface TestServer {
   request(
     method: string,
     path: string,
-    init?: { headers?: Record<string, string>; body?: string | Uint8Array; redirect?: 'follow' | 'manual' },
+    init?: { headers?: Record<string, string>; body?: string | Uint8Array | FormData; redirect?: 'follow' | 'manual' },
   ): Promise<TestResponse>;
   /** Stops the server; the database file stays until `cleanup`. */
   stop(): Promise<void>;
@@ -47,6 +47,9 @@ export interface TestServer {
 export interface TestResponse {
   status: number;
   headers: Headers;
+  /** The body as sent (a photo, an export). */
+  bytes: Buffer;
+  /** The body decoded as fetch's text() decodes it. */
   text: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
@@ -111,14 +114,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         ...(init.body !== undefined ? { body: init.body } : {}),
         ...(init.redirect ? { redirect: init.redirect } : {}),
       });
-      const text = await res.text();
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const text = new TextDecoder().decode(bytes);
       let json: unknown = undefined;
       try {
         json = text ? JSON.parse(text) : undefined;
       } catch {
         // not JSON: tests read .text
       }
-      return { status: res.status, headers: res.headers, text, json };
+      return { status: res.status, headers: res.headers, bytes, text, json };
     },
     stop: () => app.stop(),
     async restart(env = {}) {
