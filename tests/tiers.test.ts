@@ -3,13 +3,15 @@
  * the tiers split that list without gaps or overlap: `test:unit` (pure modules, route tables, db,
  * the repository checks), `test:e2e` (the real server, processes, browsers) and the reliability suite
  * (`test:reliability`, one file at a time). The file lists are the ones the scripts' own shell
- * expressions give. A unit file never starts the server, so the tier stays fast.
+ * expressions give; test:unit's tests/unit-pure.ts stands for the pure-module tests it imports
+ * (tests/helpers/tiers.ts). A unit file never starts the server, so the tier stays fast.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { pureModuleTests, testFilesUnder } from './helpers/tiers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
@@ -23,23 +25,14 @@ function filesOf(script: string): string[] {
   return out.split('\n').filter(Boolean);
 }
 
-function everyTestFile(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? everyTestFile(join(dir, e.name))
-      : e.name.endsWith('.test.ts')
-        ? [relative(ROOT, join(dir, e.name))]
-        : [],
-  );
-}
-
 const full = filesOf('test');
-const unit = filesOf('test:unit');
+const unitArgs = filesOf('test:unit');
+const unit = unitArgs.flatMap((file) => (file === 'tests/unit-pure.ts' ? pureModuleTests() : [file]));
 const e2e = filesOf('test:e2e');
-const reliability = everyTestFile(join(ROOT, 'tests', 'reliability'));
+const reliability = testFilesUnder('tests/reliability');
 
 test('npm test runs every test file of the repository exactly once', () => {
-  assert.deepEqual([...full].sort(), everyTestFile(join(ROOT, 'tests')).sort());
+  assert.deepEqual([...full].sort(), testFilesUnder('tests'));
   assert.equal(new Set(full).size, full.length, 'no file twice');
 });
 
@@ -60,8 +53,10 @@ const STARTS_SERVER =
   /from '[./]*(app\.ts|main\.ts|helpers\/(server|serve-process|browser)\.ts|e2e\/\w+\/harness\.ts)'|\bstartApp\(/;
 
 test('the unit tier holds every pure-module, route-table and db test, and none starts the server', () => {
+  assert.ok(unitArgs.includes('tests/unit-pure.ts'), 'test:unit runs the pure-module tests');
+  assert.ok(pureModuleTests().length > 40, 'tests/unit-pure.ts finds the pure-module tests');
   for (const dir of ['tests/lib', 'tests/db', 'tests/routes'])
-    for (const file of everyTestFile(join(ROOT, dir))) assert.ok(unit.includes(file), `${file} is in test:unit`);
+    for (const file of testFilesUnder(dir)) assert.ok(unit.includes(file), `${file} is in test:unit`);
   const starting = unit.filter((file) => STARTS_SERVER.test(readFileSync(join(ROOT, file), 'utf8')));
   assert.deepEqual(starting, []);
 });
