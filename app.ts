@@ -19,7 +19,7 @@ import { migrate } from './db/migrate.ts';
 import { acquireServerLock, type ServerLock } from './db/server-lock.ts';
 import { persistedDayCount, WriteBehind } from './db/write-behind.ts';
 import type { Config } from './lib/config.ts';
-import { createListener } from './lib/http/adapter.ts';
+import { createDispatch, httpListener, type Dispatch } from './lib/http/adapter.ts';
 import type { ApiRequest } from './lib/http/types.ts';
 import { DEFAULT_LIMITS, listen, type ServerLimits } from './lib/http/server.ts';
 import { createLogger } from './lib/http/log.ts';
@@ -45,6 +45,8 @@ export interface StartOptions {
   syncCommand?: SchedulerOptions['command'];
   /** 'worker': a cluster worker (cli/cluster.ts); the primary owns the file and the jobs. */
   role?: 'single' | 'worker';
+  /** false: no socket; requests come only through `dispatch` (the tests' in-process client). */
+  listen?: boolean;
 }
 
 export interface RunningApp {
@@ -52,6 +54,8 @@ export interface RunningApp {
   port: number;
   db: Db;
   ctx: AppContext;
+  /** The adapter's whole pipeline short of the socket (lib/http/adapter.ts). */
+  dispatch: Dispatch;
   stop(): Promise<void>;
 }
 
@@ -206,7 +210,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const fetch = readOnly
     ? refuseWritesOutsideServices((req) => router.fetch(req))
     : (req: ApiRequest) => router.fetch(req);
-  const listener = createListener({
+  const dispatch = createDispatch({
     fetch,
     log,
     clock,
@@ -214,10 +218,13 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     bodyLimitBytes: config.bodyLimitBytes,
     observe: metrics.observe,
   });
-  const server = await listen(listener, config.host, config.port, { ...DEFAULT_LIMITS, ...options.limits });
+  const server =
+    options.listen === false
+      ? null
+      : await listen(httpListener(dispatch, log), config.host, config.port, { ...DEFAULT_LIMITS, ...options.limits });
   log.info(
     {
-      url: server.url,
+      url: server?.url ?? null,
       database: config.databasePath,
       ...(role === 'worker' ? { pid: process.pid } : {}),
       ...(readOnly ? { readOnly } : {}),
@@ -239,14 +246,15 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
 
   let stopping: Promise<void> | undefined;
   return {
-    url: server.url,
-    port: server.port,
+    url: server?.url ?? '',
+    port: server?.port ?? 0,
     db,
     ctx,
+    dispatch,
     stop: () =>
       (stopping ??= (async () => {
         await syncScheduler?.stop();
-        await server.stop();
+        await server?.stop();
         if (jobs) jobs.stop();
         else human.stop(); // commits what its writer has queued
         forwarder?.stop();

@@ -66,8 +66,13 @@ export async function listen(
       new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();
+        // A keep-alive socket whose request was in flight turns idle when it is answered: close it
+        // then, instead of waiting for the client (or keepAliveTimeoutMs) to let it go.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        sweep.unref();
         server.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();

@@ -4,7 +4,7 @@
  * so handlers get these plain objects; `toWebRequest()` builds a real Request only for a handler that
  * needs one.
  */
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 
 export interface ApiRequest {
   /** The method routes are matched on: HEAD is routed as GET (the body is dropped on the way out). */
@@ -36,7 +36,6 @@ export interface ApiRequest {
   readOnly?: boolean;
   /** Service name for logs and metrics, set by the service's first stage. */
   service?: string;
-  raw: IncomingMessage;
   /**
    * Reads the body, refusing more than BODY_LIMIT_BYTES with 413; a route that takes more (photo
    * uploads) passes its own limit. The first call reads; later calls get the same bytes.

@@ -67,7 +67,6 @@ export function apiClient(dispatch: Dispatch) {
       ipBucket: visitor.ipBucket,
       now: visitor.now,
       replyHeaders: {},
-      raw: visitor.raw,
       body: async () => body,
       toWebRequest: async () => new Request(req.url, { method, headers, body: method === 'GET' ? undefined : body }),
     };

@@ -106,7 +106,7 @@ const smallLimits = (): ServiceLimits => ({
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer({ env: { TRUST_PROXY: 'loopback' }, rateLimits: smallLimits });
+  server = await startTestServer({ env: { TRUST_PROXY: 'loopback' }, rateLimits: smallLimits, inProcess: true });
   server.clock.set('2026-11-25T12:00:00.000Z');
 });
 after(() => server?.cleanup());

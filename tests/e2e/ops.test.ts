@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ inProcess: true });
 });
 after(() => server.cleanup());
 

@@ -1,8 +1,9 @@
 /**
  * A cookie-keeping client for the console's forms, without a browser: fetches a page, reads its CSRF
- * token, posts forms as a browser would (urlencoded, same cookies), does not follow redirects.
+ * token, posts forms as a browser would (urlencoded, same cookies), does not follow redirects. It
+ * goes through `server.request`: over the socket, or in-process when the server was started so.
  */
-import type { TestServer } from './server.ts';
+import type { TestResponse, TestServer } from './server.ts';
 
 export class ConsoleClient {
   cookies = new Map<string, string>();
@@ -15,7 +16,7 @@ export class ConsoleClient {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  private remember(res: Response) {
+  private remember(res: TestResponse) {
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const at = pair!.indexOf('=');
@@ -27,9 +28,12 @@ export class ConsoleClient {
   }
 
   async get(path: string) {
-    const res = await fetch(this.server.url + path, { headers: { cookie: this.cookieHeader() }, redirect: 'manual' });
+    const res = await this.server.request('GET', path, {
+      headers: { cookie: this.cookieHeader() },
+      redirect: 'manual',
+    });
     this.remember(res);
-    return { status: res.status, headers: res.headers, text: await res.text() };
+    return { status: res.status, headers: res.headers, text: res.text };
   }
 
   /** The CSRF token of the first form on a page. */
@@ -48,8 +52,7 @@ export class ConsoleClient {
     for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) body.append(k, one);
     if (options.csrfFrom !== undefined && !('csrf' in fields))
       body.set('csrf', ConsoleClient.csrf((await this.get(options.csrfFrom)).text));
-    const res = await fetch(this.server.url + path, {
-      method: 'POST',
+    const res = await this.server.request('POST', path, {
       headers: {
         cookie: this.cookieHeader(),
         'content-type': options.contentType ?? 'application/x-www-form-urlencoded',
@@ -58,7 +61,7 @@ export class ConsoleClient {
       redirect: 'manual',
     });
     this.remember(res);
-    return { status: res.status, headers: res.headers, text: await res.text() };
+    return { status: res.status, headers: res.headers, text: res.text };
   }
 
   async signUp(email: string, password = 'a long enough password') {

@@ -10,6 +10,7 @@ import { startApp, type RunningApp, type StartOptions } from '../../app.ts';
 import { readConfig } from '../../lib/config.ts';
 import type { ServiceLimits } from '../../lib/limits.ts';
 import { copyDemoDatabase } from './demo-template.ts';
+import { inProcessRequest } from './in-process.ts';
 
 /** A clock tests move by hand: time-dependent behaviour is tested without waiting. */
 export class TestClock {
@@ -35,7 +36,7 @@ export interface TestServer {
   request(
     method: string,
     path: string,
-    init?: { headers?: Record<string, string>; body?: string },
+    init?: { headers?: Record<string, string>; body?: string | Uint8Array | FormData; redirect?: 'follow' | 'manual' },
   ): Promise<TestResponse>;
   /** Stops the server; the database file stays until `cleanup`. */
   stop(): Promise<void>;
@@ -47,6 +48,9 @@ export interface TestServer {
 export interface TestResponse {
   status: number;
   headers: Headers;
+  /** The body as sent (a photo, an export). */
+  bytes: Buffer;
+  /** The body decoded as fetch's text() decodes it. */
   text: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
@@ -60,6 +64,12 @@ export interface TestServerOptions {
   limits?: StartOptions['limits'];
   /** Rate limits other than the documents' (a test about something else lifts them). */
   rateLimits?: (documented: ServiceLimits) => ServiceLimits;
+  /**
+   * No socket: `request` goes through the app's dispatch (tests/helpers/in-process.ts), the same
+   * pipeline without the connection, and `url` throws. For tests of what routes answer; keep the
+   * socket where the connection is the point.
+   */
+  inProcess?: boolean;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -86,12 +96,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const startOptions: StartOptions = {
     clock: clock.now,
     logDestination: sink,
+    ...(options.inProcess ? { listen: false } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
   };
   let app = await startApp(config, startOptions);
 
   const server: TestServer = {
     get url() {
+      if (options.inProcess) throw new Error('an in-process test server has no URL: use server.request');
       return app.url;
     },
     get app() {
@@ -103,19 +115,22 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logs,
     get: (path, headers = {}) => server.request('GET', path, { headers }),
     async request(method, path, init = {}) {
+      if (options.inProcess) return inProcessRequest(app.dispatch, method, path, init);
       const res = await fetch(app.url + path, {
         method,
         headers: init.headers ?? {},
         ...(init.body !== undefined ? { body: init.body } : {}),
+        ...(init.redirect ? { redirect: init.redirect } : {}),
       });
-      const text = await res.text();
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const text = new TextDecoder().decode(bytes);
       let json: unknown = undefined;
       try {
         json = text ? JSON.parse(text) : undefined;
       } catch {
         // not JSON: tests read .text
       }
-      return { status: res.status, headers: res.headers, text, json };
+      return { status: res.status, headers: res.headers, bytes, text, json };
     },
     stop: () => app.stop(),
     async restart(env = {}) {

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer({ demo: false });
+  server = await startTestServer({ demo: false, inProcess: true });
 });
 after(() => server.cleanup());
 

@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ inProcess: true });
 });
 after(async () => {
   await server?.cleanup();
@@ -196,7 +196,7 @@ test('paging keeps the region and the deadline window, and walks the same calls 
     assert.ok(links.length >= 1, `${query} has more than one page`);
     assert.deepEqual(seen, ids(api), query);
     for (const link of links) {
-      const params = new URL(link, server.url).searchParams;
+      const params = new URL(link, 'http://localhost').searchParams; // only the query matters
       for (const [name, value] of new URLSearchParams(query))
         assert.equal(params.get(name), value, `${link} keeps ${name}`);
     }

@@ -16,7 +16,7 @@ type Json = any;
 
 let server: ImpactServer;
 before(async () => {
-  server = await startImpactServer();
+  server = await startImpactServer({ inProcess: true });
   server.app.db.prepare("DELETE FROM impact_current_runs WHERE scenario = 'S-RES'").run();
 });
 after(() => server.cleanup());

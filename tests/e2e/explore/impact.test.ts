@@ -19,7 +19,7 @@ type Json = any;
 
 let server: ImpactServer;
 before(async () => {
-  server = await startImpactServer();
+  server = await startImpactServer({ inProcess: true });
   server.app.db.prepare("DELETE FROM impact_current_runs WHERE scenario = 'S-RES'").run();
 });
 after(() => server.cleanup());
@@ -305,7 +305,7 @@ describe('refusals', () => {
 describe('everything withheld (the register alone)', () => {
   let empty: ImpactServer;
   before(async () => {
-    empty = await startImpactServer({ published: false });
+    empty = await startImpactServer({ published: false, inProcess: true });
   });
   after(() => empty.cleanup());
 

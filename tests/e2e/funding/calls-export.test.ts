@@ -12,7 +12,7 @@ let server: TestServer;
 let proKey: string;
 let basicKey: string;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ inProcess: true });
   const pro = accountWithKey(server.app.db, 'funding', server.clock.ms);
   setSubscription(server.app.db, pro.account.id, 'pro', server.clock.ms);
   proKey = pro.key;

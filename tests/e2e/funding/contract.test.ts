@@ -21,7 +21,7 @@ let headers: Record<string, string>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let doc: any;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ inProcess: true });
   const pro = accountWithKey(server.app.db, 'funding', server.clock.ms);
   setSubscription(server.app.db, pro.account.id, 'pro', server.clock.ms);
   headers = { 'x-api-key': pro.key };

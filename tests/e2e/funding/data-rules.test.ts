@@ -15,7 +15,7 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 let server: TestServer;
 let proKey: string;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ inProcess: true });
   const pro = accountWithKey(server.app.db, 'funding', server.clock.ms);
   setSubscription(server.app.db, pro.account.id, 'pro', server.clock.ms);
   proKey = pro.key;

@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 let server: TestServer;
 before(async () => {
   // No page cache: every page is computed from the corpus as it is at that moment.
-  server = await startTestServer({ env: { SEARCH_CACHE_ENTRIES: '0' } });
+  server = await startTestServer({ env: { SEARCH_CACHE_ENTRIES: '0' }, inProcess: true });
 });
 after(() => server.cleanup());
 

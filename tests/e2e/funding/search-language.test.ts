@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 let server: TestServer;
 let proHeaders: Record<string, string>;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ inProcess: true });
   const pro = accountWithKey(server.app.db, 'funding', server.clock.ms);
   setSubscription(server.app.db, pro.account.id, 'pro', server.clock.ms);
   proHeaders = { 'x-api-key': pro.key };

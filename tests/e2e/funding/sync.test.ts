@@ -19,7 +19,7 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 let fake: FakeSources;
 let server: TestServer;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ inProcess: true }); // the `serve` process below keeps the socket
   fake = await startFakeSources({ today: toLocal(server.clock.now(), 'Europe/Madrid').date });
 });
 after(async () => {

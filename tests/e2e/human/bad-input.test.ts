@@ -21,7 +21,7 @@ let key: string;
 let pending: string;
 let delivered: string;
 before(async () => {
-  server = await startHumanServer();
+  server = await startHumanServer({ inProcess: true });
   key = server.account('test').key;
   pending = (await server.order(key, verifyOrder({ spec: { claim: 'sandbox:stay_pending', subject: 's' } }))).json.data
     .ref;

@@ -13,7 +13,7 @@ import { checkLedgerAfterEach, startHumanServer, verifyOrder, type HumanServer }
 
 let server: HumanServer;
 before(async () => {
-  server = await startHumanServer();
+  server = await startHumanServer({ inProcess: true });
 });
 after(() => server?.cleanup());
 checkLedgerAfterEach(() => server);
@@ -56,16 +56,14 @@ test('the delivery form: multipart only, and no larger than the upload limit', a
   assert.equal(urlencoded.status, 415);
   assert.match(urlencoded.text, /multipart\/form-data/);
   const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const big = await fetch(`${server.url}/console/worker/tasks/tsk_00000000000000000000/deliver`, {
-    method: 'POST',
+  const big = await server.request('POST', '/console/worker/tasks/tsk_00000000000000000000/deliver', {
     redirect: 'manual',
     body: Buffer.alloc(MAX_UPLOAD_BODY_BYTES + 1),
     headers: { cookie, 'content-type': 'multipart/form-data; boundary=xyz' },
   });
   assert.equal(big.status, 413);
-  assert.match(await big.text(), /at most 4 files of 5 MiB each/);
-  const broken = await fetch(`${server.url}/console/worker/tasks/tsk_00000000000000000000/deliver`, {
-    method: 'POST',
+  assert.match(big.text, /at most 4 files of 5 MiB each/);
+  const broken = await server.request('POST', '/console/worker/tasks/tsk_00000000000000000000/deliver', {
     redirect: 'manual',
     body: 'garbage',
     headers: { cookie, 'content-type': 'multipart/form-data; boundary=xyz' },

@@ -20,7 +20,7 @@ let server: HumanServer;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let doc: any;
 before(async () => {
-  server = await startHumanServer();
+  server = await startHumanServer({ inProcess: true });
   doc = (await server.call('GET', '/openapi.json', null)).json;
 });
 after(() => server?.cleanup());

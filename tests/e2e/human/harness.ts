@@ -37,8 +37,9 @@ export interface HumanServer extends TestServer {
 
 let accounts = 0;
 
+/** `inProcess`: requests without a socket (tests/helpers/in-process.ts). */
 export async function startHumanServer(
-  options: { env?: Record<string, string>; rateLimits?: TestServerOptions['rateLimits'] } = {},
+  options: { env?: Record<string, string>; inProcess?: boolean; rateLimits?: TestServerOptions['rateLimits'] } = {},
 ): Promise<HumanServer> {
   const env = {
     SANDBOX_DELAY_MS: String(SANDBOX_DELAY_MS),
@@ -48,6 +49,7 @@ export async function startHumanServer(
   const server = (await startTestServer({
     demo: false,
     env,
+    inProcess: options.inProcess ?? false,
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
   })) as HumanServer;
   loadCatalogue(server.app.db, DEMO_CATALOGUE, server.clock.ms);

@@ -16,7 +16,7 @@ import { operator } from './operator.ts';
 
 let server: HumanServer;
 before(async () => {
-  server = await startHumanServer();
+  server = await startHumanServer({ inProcess: true });
 });
 after(() => server?.cleanup());
 checkLedgerAfterEach(() => server);
@@ -51,13 +51,12 @@ async function deliver(
   form.set('csrf', fields.csrf ?? ConsoleClient.csrf(page.text));
   for (const [k, v] of Object.entries(fields)) if (k !== 'csrf') form.set(k, v);
   for (const f of files) form.append('files', new Blob([f.bytes], { type: f.type }), f.name);
-  const res = await fetch(`${server.url}/console/worker/tasks/${ref}/deliver`, {
-    method: 'POST',
+  const res = await server.request('POST', `/console/worker/tasks/${ref}/deliver`, {
     body: form,
     redirect: 'manual',
     headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
   });
-  return { status: res.status, text: await res.text(), location: res.headers.get('location') };
+  return { status: res.status, text: res.text, location: res.headers.get('location') };
 }
 const form = (client: ConsoleClient, action: string, ref: string, fields: Record<string, string> = {}) =>
   client.post(`/console/worker/tasks/${ref}/${action}`, fields, { csrfFrom: '/console/worker' });
@@ -158,8 +157,8 @@ describe('doing it', () => {
       ],
       [488643, 23789, 6, 'exif'],
     );
-    const file = await fetch(server.url + p.download_url, { headers: { authorization: `Bearer ${order.key}` } });
-    assert.ok(Buffer.from(await file.arrayBuffer()).equals(photo));
+    const file = await server.request('GET', p.download_url, { headers: { authorization: `Bearer ${order.key}` } });
+    assert.ok(file.bytes.equals(photo));
     assert.deepEqual(await balance(order.key), {
       environment: 'live',
       currency: 'EUR',

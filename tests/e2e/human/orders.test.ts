@@ -10,7 +10,7 @@ import { checkLedgerAfterEach, startHumanServer, verifyOrder, type HumanServer }
 
 let server: HumanServer;
 before(async () => {
-  server = await startHumanServer();
+  server = await startHumanServer({ inProcess: true });
 });
 after(() => server?.cleanup());
 checkLedgerAfterEach(() => server);

@@ -17,7 +17,7 @@ import {
 
 let server: HumanServer;
 before(async () => {
-  server = await startHumanServer();
+  server = await startHumanServer({ inProcess: true });
 });
 after(() => server?.cleanup());
 checkLedgerAfterEach(() => server);
@@ -158,9 +158,9 @@ describe('magic values reach every branch', () => {
     assert.equal(photo.synthetic, true);
     assert.match(photo.sha256, /^[0-9a-f]{64}$/);
     assert.equal(photo.position.source, 'synthetic');
-    const file = await fetch(server.url + photo.download_url, { headers: { authorization: `Bearer ${key}` } });
+    const file = await server.request('GET', photo.download_url, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(file.headers.get('content-type'), 'image/png');
-    const bytes = Buffer.from(await file.arrayBuffer());
+    const bytes = file.bytes;
     assert.equal(bytes.length, photo.size_bytes);
     assert.equal((await import('node:crypto')).createHash('sha256').update(bytes).digest('hex'), photo.sha256);
     assert.equal(server.app.db.prepare('SELECT count(*) FROM human_journals').pluck().get(), 0, 'no ledger row');

@@ -18,7 +18,7 @@ let server: HumanServer;
 let owner: { key: string; accountId: number };
 const refs: string[] = [];
 before(async () => {
-  server = await startHumanServer();
+  server = await startHumanServer({ inProcess: true });
   owner = server.account('test');
   // Five orders, a minute apart: three verify (one cancelled), two photo.
   for (let i = 0; i < 5; i++) {

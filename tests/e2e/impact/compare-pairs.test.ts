@@ -21,7 +21,7 @@ let server: ImpactServer;
 let products: string[];
 const own = new Map<string, Json>();
 before(async () => {
-  server = await startImpactServer();
+  server = await startImpactServer({ inProcess: true });
   products = server.app.db.prepare('SELECT slug FROM impact_products ORDER BY slug').pluck().all() as string[];
   for (const slug of products) {
     const res = await server.api(`/product/${slug}`);

@@ -21,7 +21,7 @@ let products: string[];
 let indicative = 0;
 let indicativeChecked = 0;
 before(async () => {
-  server = await startImpactServer();
+  server = await startImpactServer({ inProcess: true });
   products = server.app.db.prepare('SELECT slug FROM impact_products ORDER BY slug').pluck().all() as string[];
 });
 after(() => server.cleanup());

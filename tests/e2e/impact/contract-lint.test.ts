@@ -16,7 +16,7 @@ const CLI = join(import.meta.dirname, '..', '..', '..', 'node_modules', '@redocl
 
 let server: ImpactServer;
 before(async () => {
-  server = await startImpactServer();
+  server = await startImpactServer({ inProcess: true });
 });
 after(() => server.cleanup());
 

@@ -16,7 +16,10 @@ let server: ImpactServer;
 let withheld: ImpactServer;
 let doc: Json;
 before(async () => {
-  [server, withheld] = await Promise.all([startImpactServer(), startImpactServer({ published: false })]);
+  [server, withheld] = await Promise.all([
+    startImpactServer({ inProcess: true }),
+    startImpactServer({ published: false, inProcess: true }),
+  ]);
   doc = (await server.api('/openapi.json')).json;
 });
 after(async () => {

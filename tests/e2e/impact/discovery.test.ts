@@ -15,7 +15,10 @@ type Json = any;
 let server: ImpactServer;
 let withheld: ImpactServer;
 before(async () => {
-  [server, withheld] = await Promise.all([startImpactServer(), startImpactServer({ published: false })]);
+  [server, withheld] = await Promise.all([
+    startImpactServer({ inProcess: true }),
+    startImpactServer({ published: false, inProcess: true }),
+  ]);
 });
 after(async () => {
   await Promise.all([server.cleanup(), withheld.cleanup()]);

@@ -11,7 +11,7 @@ import { BASE, startImpactServer, type ImpactServer } from './harness.ts';
 
 let server: ImpactServer;
 before(async () => {
-  server = await startImpactServer();
+  server = await startImpactServer({ inProcess: true });
   // A run that exists but was never published: /runs/{id} must not serve it.
   server.app.db
     .prepare(

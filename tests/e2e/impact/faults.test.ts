@@ -10,7 +10,7 @@ import { startImpactServer, type ImpactServer } from './harness.ts';
 
 let server: ImpactServer;
 before(async () => {
-  server = await startImpactServer();
+  server = await startImpactServer({ inProcess: true });
 });
 after(() => server.cleanup());
 

@@ -22,9 +22,13 @@ export interface ImpactServer extends TestServer {
   newKey(): string;
 }
 
-export async function startImpactServer(options: { published?: boolean } = {}): Promise<ImpactServer> {
+/** `inProcess`: requests without a socket (tests/helpers/in-process.ts). */
+export async function startImpactServer(
+  options: { published?: boolean; inProcess?: boolean } = {},
+): Promise<ImpactServer> {
   const published = options.published !== false;
-  const server = (await startTestServer(published ? {} : { demo: false })) as ImpactServer;
+  const inProcess = options.inProcess ?? false;
+  const server = (await startTestServer(published ? { inProcess } : { demo: false, inProcess })) as ImpactServer;
   if (!published) loadImpactDemo(server.app.db, server.clock.ms, { publish: false });
   server.newKey = () => accountWithKey(server.app.db, 'impact', server.clock.ms).key;
   server.key = server.newKey();

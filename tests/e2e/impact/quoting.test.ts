@@ -16,7 +16,7 @@ type Json = any;
 
 let server: ImpactServer;
 before(async () => {
-  server = await startImpactServer();
+  server = await startImpactServer({ inProcess: true });
 });
 after(() => server.cleanup());
 
@@ -76,7 +76,7 @@ describe('licence composed from the sources used', () => {
 describe('runs listed whenever any scenario is published', () => {
   let partial: ImpactServer;
   before(async () => {
-    partial = await startImpactServer();
+    partial = await startImpactServer({ inProcess: true });
     partial.app.db.prepare("DELETE FROM impact_current_runs WHERE scenario <> 'S-RES'").run();
   });
   after(() => partial.cleanup());
@@ -102,7 +102,7 @@ describe('runs listed whenever any scenario is published', () => {
   });
 
   test('nothing published: /runs is empty and the index says no scenario has figures', async () => {
-    const none = await startImpactServer({ published: false });
+    const none = await startImpactServer({ published: false, inProcess: true });
     try {
       assert.deepEqual((await none.api('/runs')).json.data.runs, []);
       const index = (await none.api('/')).json.data;

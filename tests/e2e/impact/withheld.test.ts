@@ -84,7 +84,7 @@ function assertWithheld(
 describe('the register alone (demo --no-publish): everything withheld', () => {
   let server: ImpactServer;
   before(async () => {
-    server = await startImpactServer({ published: false });
+    server = await startImpactServer({ published: false, inProcess: true });
   });
   after(() => server.cleanup());
 
@@ -107,7 +107,7 @@ describe('one scenario unpublished next to published ones', () => {
   let server: ImpactServer;
   let stored: string[];
   before(async () => {
-    server = await startImpactServer();
+    server = await startImpactServer({ inProcess: true });
     const db = server.app.db;
     // Every number run 3 (S-RES) stored about the products and materials asked for below, as JSON prints it.
     const numbers = db

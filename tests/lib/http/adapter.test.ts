@@ -1,6 +1,7 @@
 /**
  * The node:http adapter over real sockets, with a small router: request ids, the body limit, HEAD,
- * streaming, faults, odd request targets and graceful shutdown.
+ * streaming, faults, odd request targets and graceful shutdown; and its dispatch alone (no socket),
+ * for the bodies a socket cannot easily send on cue.
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
@@ -8,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Router } from 'itty-router';
-import { createListener } from '../../../lib/http/adapter.ts';
+import { createDispatch, createListener, type Inbound } from '../../../lib/http/adapter.ts';
 import { trustNothing } from '../../../lib/http/client-address.ts';
 import { listen, type RunningServer } from '../../../lib/http/server.ts';
 import { jsonReply, type ApiRequest, type Reply } from '../../../lib/http/types.ts';
@@ -17,9 +18,9 @@ const logs: string[] = [];
 const log = pino({ level: 'info' }, new Writable({ write: (c, _e, done) => (logs.push(String(c)), done()) }));
 let server: RunningServer;
 let release: () => void = () => {};
+const router = Router<ApiRequest, [], Reply>();
 
 before(async () => {
-  const router = Router<ApiRequest, [], Reply>();
   router
     .get('/hello', (req: ApiRequest) => jsonReply(200, { hello: 'world', ip: req.ip }))
     .post('/echo', async (req: ApiRequest) => ({ status: 200, body: await req.body() }))
@@ -138,4 +139,79 @@ test('graceful stop finishes the request in flight, then closes', async () => {
   assert.deepEqual(await res.json(), { slow: true });
   await stopped;
   await assert.rejects(fetch(`${server.url}/hello`));
+});
+
+const dispatch = createDispatch({
+  fetch: (req) => router.fetch(req),
+  log,
+  clock: Date.now,
+  trustProxy: trustNothing,
+  bodyLimitBytes: 1024,
+});
+const inbound = (chunks: AsyncIterable<Buffer>, closed = false, headers: Inbound['headers'] = {}): Inbound => ({
+  method: 'POST',
+  target: '/echo',
+  headers,
+  socketAddress: '127.0.0.1',
+  encrypted: false,
+  body: chunks,
+  closed: () => closed,
+});
+async function* pieces(...sizes: number[]) {
+  for (const size of sizes) yield Buffer.alloc(size, 'x');
+}
+
+test('dispatch: a body without Content-Length is counted as it arrives, 413 past the limit', async () => {
+  const ok = await dispatch(inbound(pieces(512, 512)));
+  assert.equal(ok.status, 200);
+  assert.equal((ok.body as Buffer).length, 1024);
+  assert.equal(ok.headers['content-length'], '1024');
+  const big = await dispatch(inbound(pieces(512, 512, 1)));
+  assert.equal(big.status, 413);
+  assert.equal(big.headers.connection, 'close', 'the rest of a refused body is not read');
+  assert.equal(JSON.parse(big.body as string).error, 'payload_too_large');
+  // A declared length over the limit is refused before a byte is read.
+  let read = false;
+  const declared = await dispatch(
+    inbound(
+      (async function* () {
+        read = true;
+        yield Buffer.alloc(1);
+      })(),
+      false,
+      { 'content-length': '1025' },
+    ),
+  );
+  assert.equal(declared.status, 413);
+  assert.equal(read, false);
+});
+
+test('dispatch: a body cut off by the client leaving is a 400, a failing read otherwise a 500', async () => {
+  async function* broken() {
+    yield Buffer.alloc(10);
+    throw new Error('aborted');
+  }
+  const left = await dispatch(inbound(broken(), true));
+  assert.equal(left.status, 400);
+  assert.match(JSON.parse(left.body as string).message, /connection closed before the request body was complete/);
+  const fault = await dispatch(inbound(broken(), false));
+  assert.equal(fault.status, 500);
+  assert.equal(JSON.parse(fault.body as string).error, 'internal_error');
+});
+
+test('dispatch: the access line is written when the transport says the answer is sent', async () => {
+  const before = logs.length;
+  const out = await dispatch({
+    ...inbound(pieces()),
+    method: 'GET',
+    target: '/hello',
+    headers: { 'x-request-id': 'dispatch-log-1' },
+  });
+  assert.equal(logs.length, before, 'nothing logged before finish()');
+  out.finish();
+  const line = JSON.parse(logs.at(-1)!);
+  assert.deepEqual(
+    [line.msg, line.reqId, line.method, line.path, line.status],
+    ['request', 'dispatch-log-1', 'GET', '/hello', 200],
+  );
 });
