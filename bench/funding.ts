@@ -97,7 +97,7 @@ function rng(seed: number) {
  * titles, phrases, prefixes, identifiers, regions, with the filters people add (open calls, a country,
  * deadline order), in a fixed random order.
  */
-function buildMix(db: Database.Database, calls: number): string[] {
+export function buildMix(db: Database.Database, calls: number): string[] {
   const r = rng(13);
   const row = db.prepare(
     'SELECT id, source_id, title, country, region FROM funding_calls WHERE seq = ? AND personal_data = 0',
