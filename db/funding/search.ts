@@ -427,7 +427,11 @@ export class FundingSearch {
           ? { total: Math.min(found, TOTAL_CAP), exact: false }
           : { total: found, exact: found <= TOTAL_CAP };
       }
-      // Only public calls are in the index: no join needed.
+      // Only public calls are in the index: no join needed. A sorted search's plan has already read
+      // the newest matches (up to the same cap): they are the count.
+      const known = this.candidatesOf.get(f);
+      if (known && budget === TOTAL_CAP)
+        return known.complete ? { total: known.seqs.length, exact: true } : { total: TOTAL_CAP, exact: false };
       sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${TOTAL_CAP + 1})`;
     } else {
       sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls c WHERE ${where(f, true)} LIMIT ${TOTAL_CAP + 1})`;
