@@ -8,7 +8,8 @@
  *   is the same by construction. It holds until the corpus epoch ends (./corpus-epoch.ts: the next
  *   close, opening or UTC midnight, or an import), and for no `now` before the one it was read at.
  * - Country and source: each call's value, read once per import generation (a call's country or source
- *   changes only by an import). Only for a filter the FTS facet tokens do not already decide.
+ *   changes only by an import) when a filter the FTS facet tokens do not decide first needs it (~0.7 s
+ *   on a million calls on the shared benchmark machine; a search for `country=ES` pays it once).
  *
  * Closed calls (nine in ten) and the deadline window are not kept: searches with them use the SQL path.
  */
@@ -36,12 +37,11 @@ interface StatusMarks {
   marks: Map<number, number>;
 }
 
-interface Columns {
+/** One column's value per call, as a small code (0: none or not public). */
+interface Column {
   generation: number;
-  country: Uint16Array;
-  source: Uint16Array;
-  countryCodes: Map<string, number>;
-  sourceCodes: Map<string, number>;
+  values: Uint16Array;
+  codes: Map<string, number>;
 }
 
 /**
@@ -57,9 +57,17 @@ export function filterMemory(db: Db, sql: { notClosed: string; forthcoming: stri
     )
     .raw();
   const maxSeq = db.prepare('SELECT coalesce(max(seq), 0) FROM funding_calls').pluck();
-  const columns = db.prepare('SELECT seq, country, source FROM funding_calls WHERE personal_data = 0').raw();
+  // One row per value with its calls' seqs: about 2.5× faster than a row per call on 1M calls.
+  const grouped = {
+    country: db
+      .prepare('SELECT country, group_concat(seq) FROM funding_calls WHERE personal_data = 0 GROUP BY country')
+      .raw(),
+    source: db
+      .prepare('SELECT source, group_concat(seq) FROM funding_calls WHERE personal_data = 0 GROUP BY source')
+      .raw(),
+  };
   let status: StatusMarks | null = null;
-  let cols: Columns | null = null;
+  const columns: { country?: Column; source?: Column } = {};
 
   function statusAt(now: number, undatedHorizon: string): StatusMarks {
     const generation = epoch.generation();
@@ -70,25 +78,19 @@ export function filterMemory(db: Db, sql: { notClosed: string; forthcoming: stri
     return (status = { generation, from: now, until: epoch.at(now).validUntil, marks });
   }
 
-  function columnsNow(): Columns {
+  function column(name: 'country' | 'source'): Column {
     const generation = epoch.generation();
-    if (cols && cols.generation === generation) return cols;
-    const size = (maxSeq.get() as number) + 1;
-    const country = new Uint16Array(size);
-    const source = new Uint16Array(size);
-    const countryCodes = new Map<string, number>();
-    const sourceCodes = new Map<string, number>();
-    const code = (codes: Map<string, number>, value: string | null) => {
-      if (value === null) return 0;
-      let c = codes.get(value);
-      if (c === undefined) codes.set(value, (c = codes.size + 1));
-      return c;
-    };
-    for (const [seq, c, s] of columns.iterate() as Iterable<[number, string | null, string | null]>) {
-      country[seq] = code(countryCodes, c);
-      source[seq] = code(sourceCodes, s);
+    const kept = columns[name];
+    if (kept && kept.generation === generation) return kept;
+    const values = new Uint16Array((maxSeq.get() as number) + 1);
+    const codes = new Map<string, number>();
+    for (const [value, seqs] of grouped[name].iterate() as Iterable<[string | null, string]>) {
+      if (value === null) continue;
+      const code = codes.size + 1;
+      codes.set(value, code);
+      for (const seq of seqs.split(',')) values[Number(seq)] = code;
     }
-    return (cols = { generation, country, source, countryCodes, sourceCodes });
+    return (columns[name] = { generation, values, codes });
   }
 
   return {
@@ -105,16 +107,14 @@ export function filterMemory(db: Db, sql: { notClosed: string; forthcoming: stri
       const checks: Array<(seq: number) => boolean> = [];
       const country = f.country && !decided.country ? f.country : null;
       const source = f.source && !decided.source ? f.source : null;
-      if (country !== null || source !== null) {
-        const c = columnsNow();
-        if (country !== null) {
-          const code = c.countryCodes.get(country) ?? -1;
-          checks.push((seq) => c.country[seq] === code);
-        }
-        if (source !== null) {
-          const code = c.sourceCodes.get(source) ?? -1;
-          checks.push((seq) => c.source[seq] === code);
-        }
+      for (const [name, value] of [
+        ['country', country],
+        ['source', source],
+      ] as const) {
+        if (value === null) continue;
+        const { values, codes } = column(name);
+        const code = codes.get(value) ?? -1;
+        checks.push((seq) => values[seq] === code);
       }
       if (f.status) {
         const { marks } = statusAt(f.now, undatedHorizon);
