@@ -17,7 +17,7 @@ export const fundingIndexCommands: Command[] = [
     },
     text(result) {
       const r = result as unknown as IndexOptimization;
-      return `full-text index: ${r.segmentsBefore} segments → ${r.segmentsAfter}, in ${(r.ms / 1000).toFixed(1)} s`;
+      return `full-text index: ${r.segmentsBefore} → ${r.segmentsAfter} segments, in ${(r.ms / 1000).toFixed(1)} s`;
     },
   },
 ];
