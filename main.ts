@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { accountCommands } from './cli/accounts.ts';
 import { backupCommands } from './cli/backup.ts';
 import { fundingRuleCommands } from './cli/funding-rules.ts';
+import { fundingIndexCommands } from './cli/funding-index.ts';
 import { fundingSyncCommands } from './cli/funding-sync.ts';
 import { UsageError, type CliContext, type Command } from './cli/command.ts';
 import { humanCommands } from './cli/human.ts';
@@ -19,6 +20,7 @@ import { readConfig } from './lib/config.ts';
 const COMMANDS: Command[] = [
   ...serverCommands,
   ...fundingRuleCommands,
+  ...fundingIndexCommands,
   ...backupCommands,
   ...impactCommands,
   ...accountCommands,

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { optimizeSearchIndex } from '../db/funding/search-index.ts';
 import { servedDeadlines } from '../db/funding/served-deadline.ts';
 import { registerFundingFunctions } from '../db/funding/sql-functions.ts';
 import { migrate } from '../db/migrate.ts';
@@ -25,6 +26,8 @@ export interface CorpusInfo {
   generatorVersion: number;
   corpusNow: number;
   generatedMs: number;
+  /** Time of merging the full-text index into one segment (db/funding/search-index.ts), done once per file. */
+  ftsOptimizedMs: number;
   distinctWords: number;
   bytes: number;
   reused: boolean;
@@ -108,6 +111,11 @@ export function ensureCorpus(calls: number, log: (line: string) => void = () => 
   const sidecar = `${path}.json`;
   if (existsSync(path) && existsSync(sidecar)) {
     const meta = JSON.parse(readFileSync(sidecar, 'utf8')) as Omit<CorpusInfo, 'reused' | 'bytes' | 'path'>;
+    // A file generated before the index was optimized after a bulk load: optimize it once, in place.
+    if (meta.ftsOptimizedMs === undefined) {
+      meta.ftsOptimizedMs = optimizeIndex(path, log);
+      writeFileSync(sidecar, JSON.stringify(meta, null, 2) + '\n');
+    }
     return { ...meta, path, bytes: statSync(path).size, reused: true };
   }
   const tmp = `${path}.tmp`;
@@ -122,11 +130,33 @@ export function ensureCorpus(calls: number, log: (line: string) => void = () => 
     }
   });
   const generatedMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const ftsOptimizedMs = optimizeIndex(tmp, log);
   for (const suffix of ['-wal', '-shm']) rmSync(tmp + suffix, { force: true });
   renameSync(tmp, path);
-  const meta = { calls, generatorVersion: GENERATOR_VERSION, corpusNow: CORPUS_NOW, generatedMs, distinctWords };
+  const meta = {
+    calls,
+    generatorVersion: GENERATOR_VERSION,
+    corpusNow: CORPUS_NOW,
+    generatedMs,
+    ftsOptimizedMs,
+    distinctWords,
+  };
   writeFileSync(sidecar, JSON.stringify(meta, null, 2) + '\n');
   return { ...meta, path, bytes: statSync(path).size, reused: false };
+}
+
+/** What an operator does after a bulk load (`funding optimize-index`); returns its time in ms. */
+function optimizeIndex(path: string, log: (line: string) => void): number {
+  log('merging the full-text index into one segment (funding optimize-index) ...');
+  const db = new Database(path);
+  try {
+    const r = optimizeSearchIndex(db);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    log(`  ${r.segmentsBefore} segments → ${r.segmentsAfter} in ${(r.ms / 1000).toFixed(1)} s`);
+    return r.ms;
+  } finally {
+    db.close();
+  }
 }
 
 // Allows `tsx bench/funding-corpus.ts --calls N` to build the cache without running the benchmark.

@@ -97,7 +97,7 @@ function rng(seed: number) {
  * titles, phrases, prefixes, identifiers, regions, with the filters people add (open calls, a country,
  * deadline order), in a fixed random order.
  */
-function buildMix(db: Database.Database, calls: number): string[] {
+export function buildMix(db: Database.Database, calls: number): string[] {
   const r = rng(13);
   const row = db.prepare(
     'SELECT id, source_id, title, country, region FROM funding_calls WHERE seq = ? AND personal_data = 0',
@@ -405,7 +405,8 @@ function render({
     `Corpus: ${corpus.calls.toLocaleString('en')} synthetic calls (generator v${corpus.generatorVersion}, ${corpus.distinctWords.toLocaleString('en')} distinct words, ` +
       `${facts.open.toLocaleString('en')} open now = ${pct(facts.open / corpus.calls)}); database ${mb(dbBytes)}, of which the full-text index ${facts.ftsBytes ? mb(facts.ftsBytes) : 'n/a'}; ` +
       `generated (imported through the real triggers, stemming included) in ${fmt(corpus.generatedMs / 1000, 0)} s` +
-      `${corpus.reused ? ' (an earlier run; this run reused the cached file)' : ''}. Server peak RSS ${serverPeakRss ? mb(serverPeakRss) : 'n/a'}.`,
+      `${corpus.reused ? ' (an earlier run; this run reused the cached file)' : ''}` +
+      `${corpus.ftsOptimizedMs ? `, full-text index then merged into one segment (funding optimize-index) in ${fmt(corpus.ftsOptimizedMs / 1000, 0)} s` : ''}. Server peak RSS ${serverPeakRss ? mb(serverPeakRss) : 'n/a'}.`,
   );
   lines.push(
     `Each figure: ${warmupS} s warm-up (discarded), then ${durationS} s of closed-loop load; latency is per response, measured by the client. ` +

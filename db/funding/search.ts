@@ -18,6 +18,7 @@ import type { StoredCall } from '../../lib/funding/present.ts';
 import type { FtsQuery } from '../../lib/funding/search-query.ts';
 import { undatedHorizon } from '../../lib/funding/status.ts';
 import { facetPlanner } from './facets.ts';
+import { filterMemory } from './filter-memory.ts';
 import { prefixExpander } from './prefix-terms.ts';
 import { servedDeadlines } from './served-deadline.ts';
 import { preparedSql } from '../statements.ts';
@@ -25,8 +26,14 @@ import { preparedSql } from '../statements.ts';
 export const TOTAL_CAP = 10_000;
 /** The most text matches a filtered count examines (newest first); beyond, its total is a floor. */
 export const COUNT_BUDGET = 10_000;
-/** Default of `listUpTo` (non-zero: region-only searches use the list plan). */
+/** Default of `listUpTo`: the most matches put in a temporary list for a walk (see `plan`). */
 const MATERIALIZE_CAP = 100_000;
+/**
+ * Relative costs of the sorted plans, per unit of work (µs on the benchmark machine, in-process, page
+ * cache warm): reading a call's row, putting a match in a temporary list, stepping the order's index
+ * against that list, and asking the FTS index about one row.
+ */
+const COST = { row: 12, list: 0.6, walk: 0.4, seek: 60 };
 /** The closing instant used to sort calls without a deadline last (9999-12-31T23:59:59.999Z). */
 const NO_DEADLINE = 253402300799999;
 const DAY_MS = 86_400_000;
@@ -104,6 +111,8 @@ const COLUMNS = `c.seq, c.id, c.source, c.source_id, c.title, c.summary, c.funde
 
 /** One ordered stream of rows; a sort is one or more of them, read in turn. */
 interface Segment {
+  /** Bound with @ids: the calls the plan reads (a JSON array of seq). */
+  ids?: string;
   sql: (keyed: boolean, paged: boolean) => string;
   match: string | null;
 }
@@ -114,6 +123,15 @@ const ORDERS: Record<Exclude<Sort, 'relevance'>, { key: string; dir: 'ASC' | 'DE
   '-deadline': { key: 'coalesce(c.served_closes_at, 0)', dir: 'DESC', range: true },
   published: { key: "coalesce(c.published_on, '')", dir: 'DESC', range: false },
 };
+
+/** The newest text matches of a search (rowids, newest first) and those that pass its filters. */
+interface Candidates {
+  seqs: number[];
+  /** Every text match is in `seqs` (there were at most countBudget). */
+  complete: boolean;
+  /** null: some filter needs the row (closed, a deadline window). */
+  passing: number[] | null;
+}
 
 export interface SearchPage {
   rows: CallRow[];
@@ -126,6 +144,7 @@ export class FundingSearch {
   private readonly expand: (fts: string) => string;
   private readonly refreshServed: (now: number) => number;
   private readonly facets: ReturnType<typeof facetPlanner>;
+  private readonly memory: ReturnType<typeof filterMemory>;
 
   /**
    * A sorted text search with at most `materializeUpTo` matches reads and sorts them; beyond, a region
@@ -135,11 +154,18 @@ export class FundingSearch {
    */
   constructor(
     private readonly db: Db,
-    private readonly options = { materializeUpTo: TOTAL_CAP, listUpTo: MATERIALIZE_CAP, countBudget: COUNT_BUDGET },
+    private readonly options: {
+      materializeUpTo: number;
+      listUpTo: number;
+      countBudget: number;
+      /** false: filtered counts read the rows (the SQL path), as before the filters were kept in memory. */
+      memory?: boolean;
+    } = { materializeUpTo: TOTAL_CAP, listUpTo: MATERIALIZE_CAP, countBudget: COUNT_BUDGET },
   ) {
     this.expand = prefixExpander(db);
     this.refreshServed = servedDeadlines(db);
     this.facets = facetPlanner(db);
+    this.memory = filterMemory(db, { notClosed: notClosed(true), forthcoming: FORTHCOMING });
   }
 
   /** A text expression, long prefixes expanded, with the filters' selective facets (./facets.ts). */
@@ -166,8 +192,62 @@ export class FundingSearch {
     };
   }
 
-  /** The streams a search reads, in order. */
-  private segments(f: SearchFilters): Segment[] {
+  /**
+   * The newest text matches (up to the count budget and one more), and those of them that pass the
+   * filters when every filter the facets left is decided in memory (./filter-memory.ts); null when one
+   * is not (closed, a deadline window). Once per filters object, shared by the count and the plan.
+   */
+  private candidates(f: SearchFilters): Candidates {
+    let c = this.candidatesOf.get(f);
+    if (c) return c;
+    const budget = this.options.countBudget;
+    const seqs = this.stmt(
+      `SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH @match ORDER BY rowid DESC LIMIT ${budget + 1}`,
+    )
+      .pluck()
+      .all({ match: this.match(f, f.text!.all) }) as number[];
+    const test =
+      this.options.memory === false ? null : this.memory.test(f, this.facets(f).exact, undatedHorizon(f.now));
+    const passing = test === null ? null : test === undefined ? seqs : seqs.filter(test);
+    this.candidatesOf.set(f, (c = { seqs, complete: seqs.length <= budget, passing }));
+    return c;
+  }
+
+  private candidatesOf = new WeakMap<SearchFilters, Candidates>();
+
+  /**
+   * The plan of a sorted text search, by estimated cost (COST), for the first `want` rows:
+   * - `ids`: every text match is known and the filters were decided in memory: read the rows of those
+   *   that pass and sort them (few);
+   * - `read`: every text match is known: read them all, filter and sort (the filters need the rows);
+   * - `list`: walk the order's index, checking each row against a temporary list of the matches;
+   * - `seek`: walk the order's index, asking the FTS index about each row (a word in half the corpus).
+   * A walk's length is estimated from the share of the corpus that matches and passes: the newest
+   * matches' density over the rowids they span, and the share of them that passed the filters.
+   */
+  private plan(f: SearchFilters, want: number): 'ids' | 'read' | 'list' | 'seek' {
+    const c = this.candidates(f);
+    const seen = c.seqs.length;
+    const corpus = Math.max(1, this.stmt('SELECT coalesce(max(seq), 0) FROM funding_calls').pluck().get() as number);
+    const matches = c.complete
+      ? seen
+      : Math.min(corpus, (seen * corpus) / Math.max(1, c.seqs[0]! - c.seqs[seen - 1]! + 1));
+    const passing = matches * (c.passing ? c.passing.length / Math.max(1, seen) : 1);
+    const range =
+      c.passing && (f.status === 'open' || f.status === 'forthcoming')
+        ? this.memory.notClosedCount(f.now, undatedHorizon(f.now))
+        : corpus;
+    const walk = passing >= 1 ? Math.min(range, (range * want) / passing) : range;
+    const costs: Array<['ids' | 'read' | 'list' | 'seek', number]> = [['seek', walk * COST.seek]];
+    if (c.complete && seen <= this.options.materializeUpTo)
+      costs.push(c.passing ? ['ids', c.passing.length * COST.row] : ['read', seen * COST.row]);
+    if (this.options.listUpTo > 0 && matches <= this.options.listUpTo)
+      costs.push(['list', matches * COST.list + walk * COST.walk]);
+    return costs.reduce((best, next) => (next[1] < best[1] ? next : best))[0];
+  }
+
+  /** The streams a search reads, in order; `want`: how many rows the caller reads (its offset included). */
+  private segments(f: SearchFilters, want: number): Segment[] {
     const text = f.text;
     if (f.sort === 'relevance' && text?.primary && text.secondary) {
       const tier = (match: string): Segment => ({
@@ -198,12 +278,23 @@ export class FundingSearch {
       ];
     }
     const match = this.match(f, text.all);
-    // The plan by selectivity: few matches (counted, up to TOTAL_CAP) are read from the index and
-    // sorted; more are found by walking the order's index, checking each row against a temporary list
-    // of the matches (a region alone) or asking the FTS index about it (a seek by rowid; text, which
-    // may match half the corpus), and the walk stops when the page is full.
-    const counted = this.count(f);
-    if (counted.exact && counted.total <= this.options.materializeUpTo) {
+    // The plan by cost (see `plan`): the rows of few matches are read and sorted; more are found by
+    // walking the order's index, checking each row against a temporary list of the matches or asking the
+    // FTS index about it (a seek by rowid; text that matches half the corpus), and the walk stops when
+    // the page is full.
+    const plan = this.plan(f, want);
+    if (plan === 'ids') {
+      return [
+        {
+          match,
+          ids: JSON.stringify(this.candidates(f).passing),
+          sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k
+        FROM json_each(@ids) j CROSS JOIN funding_calls c ON c.seq = j.value
+        WHERE ${where(f, order.range)} ${tail(keyed, paged)}`,
+        },
+      ];
+    }
+    if (plan === 'read') {
       return [
         {
           match,
@@ -213,9 +304,7 @@ export class FundingSearch {
         },
       ];
     }
-    // A region alone (no q) is a filter of middling size (a region holds a few per cent of the calls):
-    // its list is built at once. Text may match half the corpus: it is asked about row by row.
-    if (!text.primary && this.options.listUpTo > 0) {
+    if (plan === 'list') {
       // `+c.seq`: the list filters the walk; it must not drive it.
       return [
         {
@@ -242,7 +331,7 @@ export class FundingSearch {
    */
   rows(f: SearchFilters, limit: number, after: Position | null, offset = 0): CallRow[] {
     const base = this.params(f);
-    const segments = this.segments(f);
+    const segments = this.segments(f, limit + (after ? 0 : offset));
     const rows: CallRow[] = [];
     let skip = after ? 0 : offset;
     for (let s = after ? after.segment : 0; s < segments.length && rows.length < limit; s++) {
@@ -251,6 +340,7 @@ export class FundingSearch {
       const params = {
         ...base,
         match: seg.match,
+        ids: seg.ids ?? null,
         limit: limit - rows.length,
         offset: skip,
         k: keyed ? after.key : null,
@@ -272,7 +362,7 @@ export class FundingSearch {
   private segmentSize(seg: Segment, base: object, cap: number): number {
     return this.stmt(`SELECT count(*) FROM (${seg.sql(false, false)})`)
       .pluck()
-      .get({ ...base, match: seg.match, limit: cap, offset: 0, k: null, id: null }) as number;
+      .get({ ...base, match: seg.match, ids: seg.ids ?? null, limit: cap, offset: 0, k: null, id: null }) as number;
   }
 
   /** One page of results and the (capped) number of matches. */
@@ -308,6 +398,16 @@ export class FundingSearch {
       const budget = this.options.countBudget;
       const candidates = `(SELECT rowid AS seq FROM funding_calls_fts WHERE funding_calls_fts MATCH @match ORDER BY rowid DESC LIMIT ${budget + 1}) m`;
       if (hasFilters(rest)) {
+        // The filters decided in memory: the newest text matches come from the index alone, and no row
+        // is read (the same sums as the SQL below, which reads a row per match).
+        const c = this.candidates(f);
+        if (c.passing) {
+          const seen = c.seqs.length;
+          const found = c.passing.length;
+          return seen > budget
+            ? { total: Math.min(found, TOTAL_CAP), exact: false }
+            : { total: found, exact: found <= TOTAL_CAP };
+        }
         // Forthcoming calls are few and found in the deadline index alone (it covers every column the
         // filters read): their ids go in a temporary b-tree once, and each text match is checked against
         // it instead of reading its row (q=ayudas&status=forthcoming on 1M calls: 150 → 57 ms). For open
@@ -325,7 +425,11 @@ export class FundingSearch {
           ? { total: Math.min(found, TOTAL_CAP), exact: false }
           : { total: found, exact: found <= TOTAL_CAP };
       }
-      // Only public calls are in the index: no join needed.
+      // Only public calls are in the index: no join needed. A sorted search's plan has already read
+      // the newest matches (up to the same cap): they are the count.
+      const known = this.candidatesOf.get(f);
+      if (known && budget === TOTAL_CAP)
+        return known.complete ? { total: known.seqs.length, exact: true } : { total: TOTAL_CAP, exact: false };
       sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${TOTAL_CAP + 1})`;
     } else {
       sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls c WHERE ${where(f, true)} LIMIT ${TOTAL_CAP + 1})`;

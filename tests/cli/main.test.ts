@@ -42,6 +42,7 @@ test('every command has --help; no command prints the overview', async () => {
     'demo',
     'funding import',
     'funding reapply-rules',
+    'funding optimize-index',
     'account create',
     'key create',
     'key list',
