@@ -15,6 +15,7 @@
  */
 import type { Db } from '../connection.ts';
 import { corpusEpoch } from './corpus-epoch.ts';
+import { preparedSql, statementsFor } from '../statements.ts';
 
 /** The filters this module decides, and which of country/source the FTS facets already decided. */
 export interface MemoryFilterInput {
@@ -44,28 +45,32 @@ interface Column {
   codes: Map<string, number>;
 }
 
-/**
- * `notClosedSql` is the status predicate of db/funding/search.ts for "not closed" and `forthcomingSql`
- * its forthcoming test, both over alias `c` with parameters @now and @undatedHorizon.
- */
-export function filterMemory(db: Db, sql: { notClosed: string; forthcoming: string }) {
-  const epoch = corpusEpoch(db);
-  const notClosed = db
-    .prepare(
-      `SELECT c.seq, CASE WHEN ${sql.forthcoming} THEN ${FORTHCOMING} ELSE ${OPEN} END FROM funding_calls c
-      WHERE c.personal_data = 0 AND ${sql.notClosed}`,
-    )
-    .raw();
-  const maxSeq = db.prepare('SELECT coalesce(max(seq), 0) FROM funding_calls').pluck();
+const statements = statementsFor((db) => ({
+  maxSeq: db.prepare('SELECT coalesce(max(seq), 0) FROM funding_calls').pluck(),
   // One row per value with its calls' seqs: about 2.5× faster than a row per call on 1M calls.
-  const grouped = {
+  grouped: {
     country: db
       .prepare('SELECT country, group_concat(seq) FROM funding_calls WHERE personal_data = 0 GROUP BY country')
       .raw(),
     source: db
       .prepare('SELECT source, group_concat(seq) FROM funding_calls WHERE personal_data = 0 GROUP BY source')
       .raw(),
-  };
+  },
+}));
+
+/**
+ * `notClosedSql` is the status predicate of db/funding/search.ts for "not closed" and `forthcomingSql`
+ * its forthcoming test, both over alias `c` with parameters @now and @undatedHorizon.
+ */
+export function filterMemory(db: Db, sql: { notClosed: string; forthcoming: string }) {
+  const epoch = corpusEpoch(db);
+  // Built from the search's own predicates: run-time SQL, used only here (so its raw mode is shared by no one else).
+  const notClosed = preparedSql(
+    db,
+    `SELECT c.seq, CASE WHEN ${sql.forthcoming} THEN ${FORTHCOMING} ELSE ${OPEN} END FROM funding_calls c
+      WHERE c.personal_data = 0 AND ${sql.notClosed}`,
+  ).raw();
+  const { maxSeq, grouped } = statements(db);
   let status: StatusMarks | null = null;
   const columns: { country?: Column; source?: Column } = {};
 

@@ -9,6 +9,7 @@
  * backfill (`funding optimize-index`); the regular sync's small imports leave few new segments.
  */
 import type { Db } from '../connection.ts';
+import { statementsFor } from '../statements.ts';
 
 export interface IndexOptimization {
   segmentsBefore: number;
@@ -16,8 +17,11 @@ export interface IndexOptimization {
   ms: number;
 }
 
-const segments = (db: Db) =>
-  db.prepare('SELECT count(DISTINCT segid) FROM funding_calls_fts_idx').pluck().get() as number;
+const statements = statementsFor((db) => ({
+  segments: db.prepare('SELECT count(DISTINCT segid) FROM funding_calls_fts_idx').pluck(),
+}));
+
+const segments = (db: Db) => statements(db).segments.get() as number;
 
 export function optimizeSearchIndex(db: Db): IndexOptimization {
   const segmentsBefore = segments(db);
