@@ -12,6 +12,7 @@ import type { WriteBehind } from '../db/write-behind.ts';
 import type { KeyRow } from '../db/accounts.ts';
 import type { Config } from '../lib/config.ts';
 import type { Limiter } from '../lib/rate-limit.ts';
+import type { AccessDeps } from '../lib/http/access.ts';
 
 export interface AppContext {
   config: Config;
@@ -31,3 +32,13 @@ export interface AppContext {
   /** The funding search, one for /search and /export: its prefix, facet and count caches are shared. */
   fundingSearch: FundingSearch;
 }
+
+/**
+ * What the access stage (lib/http/access.ts) needs of the context. The key lookup is read from ctx on
+ * each call, as the stages always did, so a test that wraps ctx.lookupKey sees every lookup.
+ */
+export const accessDeps = (ctx: AppContext): AccessDeps<KeyRow> => ({
+  limiter: ctx.limiter,
+  lookupKey: (hash) => ctx.lookupKey(hash),
+  noteKeyUse: (keyId, now) => ctx.writeBehind.noteKeyUse(keyId, now),
+});

@@ -12,7 +12,7 @@ import { accessStage, grantOf, type AccessPolicy } from '../../lib/http/access.t
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { KEY_QUERY_NAMES, type FundingLimits } from '../../lib/limits.ts';
 import type { KeyRow } from '../../db/accounts.ts';
-import type { AppContext } from '../context.ts';
+import { accessDeps, type AppContext } from '../context.ts';
 import { fundingError } from './errors.ts';
 import { inProcessAccountOf } from './in-process-account.ts';
 
@@ -80,8 +80,4 @@ export function fundingPolicy(limits: FundingLimits, activePlan: AppContext['act
 }
 
 export const fundingAccess = (ctx: AppContext) =>
-  accessStage(fundingPolicy(ctx.config.rateLimits.funding, ctx.activePlan), {
-    limiter: ctx.limiter,
-    lookupKey: ctx.lookupKey,
-    noteKeyUse: (keyId, now) => ctx.writeBehind.noteKeyUse(keyId, now),
-  });
+  accessStage(fundingPolicy(ctx.config.rateLimits.funding, ctx.activePlan), accessDeps(ctx));

@@ -12,7 +12,7 @@ import { HUMAN_BASE } from '../../lib/human/present.ts';
 import { KEY_QUERY_NAMES, type KeyedLimits } from '../../lib/limits.ts';
 import type { KeyRow } from '../../db/accounts.ts';
 import type { HumanCaller } from '../../db/human/service.ts';
-import type { AppContext } from '../context.ts';
+import { accessDeps, type AppContext } from '../context.ts';
 import { humanHttpError, keyRevoked, unauthorized } from './errors.ts';
 import { inProcessKeyCheck } from './in-process-caller.ts';
 
@@ -67,11 +67,7 @@ export function humanPolicy(limits: KeyedLimits, db: AppContext['db']): AccessPo
 export type HumanAccess = AccessStage<KeyRow>;
 
 export const humanAccess = (ctx: AppContext): HumanAccess =>
-  accessStage(humanPolicy(ctx.config.rateLimits.human, ctx.db), {
-    limiter: ctx.limiter,
-    lookupKey: ctx.lookupKey,
-    noteKeyUse: (keyId, now) => ctx.writeBehind.noteKeyUse(keyId, now),
-  });
+  accessStage(humanPolicy(ctx.config.rateLimits.human, ctx.db), accessDeps(ctx));
 
 /** The caller of a keyed endpoint: 401 when no key was sent. */
 export function requireCaller(req: ApiRequest): HumanCaller {

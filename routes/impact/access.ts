@@ -12,7 +12,7 @@
 import { accessStage, type AccessPolicy } from '../../lib/http/access.ts';
 import { KEY_QUERY_NAMES, type KeyedLimits } from '../../lib/limits.ts';
 import type { KeyRow } from '../../db/accounts.ts';
-import type { AppContext } from '../context.ts';
+import { accessDeps, type AppContext } from '../context.ts';
 import { impactError } from './errors.ts';
 
 const invalidKey = (detail: string) =>
@@ -69,8 +69,4 @@ export function impactPolicy(limits: KeyedLimits): AccessPolicy<KeyRow> {
 }
 
 export const impactAccess = (ctx: AppContext) =>
-  accessStage(impactPolicy(ctx.config.rateLimits.impact), {
-    limiter: ctx.limiter,
-    lookupKey: ctx.lookupKey,
-    noteKeyUse: (keyId, now) => ctx.writeBehind.noteKeyUse(keyId, now),
-  });
+  accessStage(impactPolicy(ctx.config.rateLimits.impact), accessDeps(ctx));
