@@ -334,6 +334,7 @@ export class FundingSearch {
     const segments = this.segments(f, limit + (after ? 0 : offset));
     const rows: CallRow[] = [];
     let skip = after ? 0 : offset;
+    let firstTier: Set<number> | null = null;
     for (let s = after ? after.segment : 0; s < segments.length && rows.length < limit; s++) {
       const seg = segments[s]!;
       const keyed = after !== null && after.segment === s;
@@ -346,7 +347,11 @@ export class FundingSearch {
         k: keyed ? after.key : null,
         id: keyed ? after.id : null,
       };
-      const got = this.stmt(seg.sql(keyed, skip > 0)).all(params) as CallRow[];
+      const got: CallRow[] =
+        (s === 1 && firstTier ? this.secondTierFromCandidates(f, firstTier, limit - rows.length) : null) ??
+        (this.stmt(seg.sql(keyed, skip > 0)).all(params) as CallRow[]);
+      // The first tier of a first page, read whole (fewer rows than asked): every call of it that passes.
+      firstTier = s === 0 && !keyed && skip === 0 && got.length < params.limit ? new Set(got.map((r) => r.seq)) : null;
       if (skip > 0) {
         // Numbered pages: rows skipped in this segment count against the offset.
         if (got.length === 0) skip -= this.segmentSize(seg, base, skip);
@@ -356,6 +361,29 @@ export class FundingSearch {
       rows.push(...got);
     }
     return rows;
+  }
+
+  /**
+   * The second relevance tier's first rows without a second pass over the text: when every text match
+   * is known (the candidates, which the count needs anyway) with the filters decided in memory, and the
+   * first tier was read whole, the second tier is the passing matches the first did not hold, newest
+   * first; only their rows are read. Null when that is not known: the tier's own SQL runs instead.
+   * (A phrase of common words costs 20–60 ms per pass over the index on 1M calls: BENCHMARKS.md.)
+   */
+  private secondTierFromCandidates(f: SearchFilters, firstTier: Set<number>, want: number): CallRow[] | null {
+    if (this.options.memory === false || f.sort !== 'relevance') return null;
+    const c = this.candidates(f);
+    if (!c.complete || !c.passing) return null;
+    const ids: number[] = [];
+    for (const seq of c.passing) {
+      if (ids.length === want) break;
+      if (!firstTier.has(seq)) ids.push(seq);
+    }
+    if (ids.length === 0) return [];
+    return this.stmt(
+      `SELECT ${COLUMNS}, c.seq AS k FROM json_each(@ids) j CROSS JOIN funding_calls c ON c.seq = j.value
+        WHERE ${where(f, true)} ORDER BY c.seq DESC`,
+    ).all({ ...this.params(f), ids: JSON.stringify(ids) }) as CallRow[];
   }
 
   /** How many rows a segment has, counted up to `cap`. */
