@@ -19,6 +19,7 @@
  * - 0.5 % of BDNS rows about natural persons (personal_data = 1: stored, not indexed).
  */
 import { closesAt, opensAt } from '../lib/funding/zoned-time.ts';
+import { mulberry32 } from '../lib/mulberry32.ts';
 import * as V from './funding-vocabulary.ts';
 
 export const GENERATOR_VERSION = 2;
@@ -41,18 +42,6 @@ function hash32(x: number): number {
   x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
   x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
   return (x ^ (x >>> 16)) >>> 0;
-}
-
-/** mulberry32: small, fast, good enough for a corpus; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const rowRng = (i: number, stream: number) => mulberry32(hash32(SEED ^ hash32(i * 4 + stream)));

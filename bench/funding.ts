@@ -26,6 +26,7 @@ import { registerFundingFunctions } from '../db/funding/sql-functions.ts';
 import { FundingSearch } from '../db/funding/search.ts';
 import { toFtsQuery } from '../lib/funding/search-query.ts';
 import { toFilters } from '../routes/funding/filters.ts';
+import { mulberry32 } from '../lib/mulberry32.ts';
 import { CORPUS_NOW, RARE_TERM, ensureCorpus, type CorpusInfo } from './funding-corpus.ts';
 import {
   describe,
@@ -82,23 +83,13 @@ interface Row {
   byConnections: Map<number, Measurement>;
 }
 
-/** mulberry32: the mix is the same on every run. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * More than 1,000 distinct queries drawn from the corpus itself: words and pairs of words of real
  * titles, phrases, prefixes, identifiers, regions, with the filters people add (open calls, a country,
  * deadline order), in a fixed random order.
  */
 export function buildMix(db: Database.Database, calls: number): string[] {
-  const r = rng(13);
+  const r = mulberry32(13); // the mix is the same on every run
   const row = db.prepare(
     'SELECT id, source_id, title, country, region FROM funding_calls WHERE seq = ? AND personal_data = 0',
   );

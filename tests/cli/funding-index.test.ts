@@ -1,31 +1,13 @@
 /** `funding optimize-index` as operators run it: a child process against a temp database. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { promisify } from 'node:util';
+import { test } from 'node:test';
 import { openDatabase } from '../../db/connection.ts';
 import { FundingSearch } from '../../db/funding/search.ts';
 import { toFilters } from '../../routes/funding/filters.ts';
+import { cliOnTempDatabase, ROOT } from '../helpers/cli.ts';
 
-const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..', '..');
-const dir = mkdtempSync(join(tmpdir(), 'trio-cli-index-'));
-const databasePath = join(dir, 'trio.sqlite');
-const env = { ...process.env, DATABASE_PATH: databasePath, LOG_LEVEL: 'silent' };
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main.ts', ...args], { env, cwd: ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const { cli, databasePath } = cliOnTempDatabase('trio-cli-index-');
 
 /** What a few searches answer now, read through the search code itself. */
 function answers(): unknown {

@@ -3,32 +3,11 @@
  * child process against a temp database.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { promisify } from 'node:util';
+import { test } from 'node:test';
 import { openDatabase } from '../../db/connection.ts';
+import { cliOnTempDatabase } from '../helpers/cli.ts';
 
-const run = promisify(execFile);
-const dir = mkdtempSync(join(tmpdir(), 'trio-cli-impact-'));
-const env = { ...process.env, DATABASE_PATH: join(dir, 'trio.sqlite'), LOG_LEVEL: 'silent' };
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main.ts', ...args], {
-      env,
-      cwd: join(import.meta.dirname, '..', '..'),
-      maxBuffer: 1 << 24,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const { cli, databasePath } = cliOnTempDatabase('trio-cli-impact-');
 
 test('impact commands have --help and are in the overview', async () => {
   const overview = await cli();
@@ -45,7 +24,7 @@ test('impact commands have --help and are in the overview', async () => {
 test('demo --no-publish loads the register only; impact run computes, --publish publishes', async () => {
   const loaded = await cli('demo', '--no-publish', '--json');
   assert.equal(loaded.code, 0, loaded.stderr);
-  const db = () => openDatabase(env.DATABASE_PATH, { readonly: true });
+  const db = () => openDatabase(databasePath, { readonly: true });
   let d = db();
   assert.equal(d.prepare('SELECT count(*) FROM impact_products').pluck().get(), 48);
   assert.equal(d.prepare('SELECT count(*) FROM impact_runs').pluck().get(), 0, 'figures withheld: no run');

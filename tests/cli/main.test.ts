@@ -1,31 +1,11 @@
 /** The operator CLI as operators run it: `tsx main.ts …` in a child process against a temp database. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { promisify } from 'node:util';
+import { test } from 'node:test';
 import { openDatabase } from '../../db/connection.ts';
 import { hashKey } from '../../lib/keys.ts';
+import { cliOnTempDatabase } from '../helpers/cli.ts';
 
-const run = promisify(execFile);
-const dir = mkdtempSync(join(tmpdir(), 'trio-cli-'));
-const env = { ...process.env, DATABASE_PATH: join(dir, 'trio.sqlite'), LOG_LEVEL: 'silent' };
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main.ts', ...args], {
-      env,
-      cwd: join(import.meta.dirname, '..', '..'),
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const { cli, databasePath } = cliOnTempDatabase('trio-cli-');
 
 const json = async (...args: string[]) => {
   const res = await cli(...args, '--json');
@@ -99,7 +79,7 @@ test('accounts, keys and subscriptions from the command line', async () => {
   assert.match(human.key, /^ho_live_/);
   assert.deepEqual(human.scopes, ['tasks:read']);
 
-  const db = openDatabase(env.DATABASE_PATH, { readonly: true });
+  const db = openDatabase(databasePath, { readonly: true });
   const stored = db.prepare('SELECT hash FROM api_keys WHERE id = ?').pluck().get(created.id);
   db.close();
   assert.equal(stored, hashKey(created.key), 'only the hash is stored');

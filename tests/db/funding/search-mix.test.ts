@@ -17,6 +17,7 @@ import { FundingSearch, positionAfter, type Position } from '../../../db/funding
 import { optimizeSearchIndex } from '../../../db/funding/search-index.ts';
 import { migrate } from '../../../db/migrate.ts';
 import { toFilters, type FilterParams } from '../../../routes/funding/filters.ts';
+import { mulberry32 } from '../../../lib/mulberry32.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'trio-funding-mix-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -70,18 +71,8 @@ function corpus(n = 400): Db {
   return db;
 }
 
-/** mulberry32, as bench/funding.ts: the same mix every run. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function mix(size: number): FilterParams[] {
-  const r = rng(13);
+  const r = mulberry32(13); // as bench/funding.ts: the same mix every run
   const out = new Map<string, FilterParams>();
   for (let guard = 0; out.size < size && guard < size * 20; guard++) {
     const ws = TITLES[Math.floor(r() * TITLES.length)]!.split(/[^\p{L}]+/u).filter((w) => w.length >= 4);

@@ -4,6 +4,8 @@
  * replayed with CRASH_SEED=<seed>. (Replayed choices, not replayed timing: the machine decides when
  * each response arrives.)
  */
+import { mulberry32 } from '../../../lib/mulberry32.ts';
+
 export interface Random {
   /** [0, 1) */
   next(): number;
@@ -14,14 +16,7 @@ export interface Random {
 }
 
 export function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = mulberry32(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   return { next, int, pick: (items) => items[int(0, items.length - 1)]!, chance: (p) => next() < p };
 }

@@ -4,6 +4,7 @@
  * Hodges-Lehmann shift, and a seeded bootstrap interval. Distribution-free, because response times
  * on a shared machine are skewed and heavy-tailed.
  */
+import { mulberry32 } from '../../../lib/mulberry32.ts';
 
 export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -47,20 +48,9 @@ export function shift(a: number[], b: number[]): number {
   return median(d);
 }
 
-/** A small seeded generator (mulberry32), so a run's bootstrap can be repeated. */
-export function seeded(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A 95% percentile bootstrap interval of trimmedMean(b) - trimmedMean(a). */
 export function bootstrapTrimmedDifference(a: number[], b: number[], rounds = 1000, seed = 8): [number, number] {
-  const random = seeded(seed);
+  const random = mulberry32(seed); // seeded, so a run's bootstrap can be repeated
   const resample = (xs: number[]) => xs.map(() => xs[Math.floor(random() * xs.length)]!);
   const diffs = Array.from({ length: rounds }, () => trimmedMean(resample(b)) - trimmedMean(resample(a))).sort(
     (x, y) => x - y,

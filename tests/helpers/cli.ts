@@ -1,0 +1,41 @@
+/**
+ * The CLI as a test runs it: `node --import tsx main.ts …` in a child process, on a database of its
+ * own in a temporary directory that is removed after the test file. `cli` never throws: a failed
+ * command comes back with its exit code and output.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+export const ROOT = join(import.meta.dirname, '..', '..');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cliOnTempDatabase(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const databasePath = join(dir, 'trio.sqlite');
+  const env = { ...process.env, DATABASE_PATH: databasePath, LOG_LEVEL: 'silent' };
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  async function cli(...args: string[]): Promise<CliResult> {
+    try {
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main.ts', ...args], {
+        env,
+        cwd: ROOT,
+        maxBuffer: 1 << 24,
+      });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as CliResult;
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  }
+  return { cli, databasePath };
+}
