@@ -36,17 +36,9 @@ export interface Grant<K extends StoredKey = StoredKey> {
 export interface AccessErrors {
   /** A key-like query parameter (its name as sent). */
   keyInQuery(name: string): HttpError;
-  /** An Authorization header on a service that takes keys only in X-API-Key. */
-  authorizationNotTaken(): HttpError;
-  /** Authorization that is not `Bearer <token>`. */
-  malformedAuthorization(): HttpError;
-  /** Authorization and X-API-Key carrying different keys. */
-  conflictingKeys(): HttpError;
   unknownKey(): HttpError;
   revokedKey(): HttpError;
   expiredKey(): HttpError;
-  /** No key on a path that needs one (keyRequired). */
-  keyRequired(): HttpError;
   /** A 429 for a refused decision: its code, message and Retry-After. */
   limited(decision: Decision): HttpError;
 }
@@ -55,8 +47,20 @@ export interface AccessPolicy<K extends StoredKey = StoredKey> {
   /** Bucket namespace: `<service>:ip:<address>`, `<service>:key:<id>`, `<service>:account:<id>`. */
   service: string;
   keyPrefixes: readonly KeyPrefix[];
-  /** Where a key may be sent: only X-API-Key, or `Authorization: Bearer` as well. */
-  keyHeaders: 'x-api-key' | 'bearer-or-x-api-key';
+  /** Where a key may be sent, and how a credential sent otherwise is refused. */
+  keyHeaders:
+    | {
+        take: 'x-api-key';
+        /** An Authorization header (this service takes keys only in X-API-Key). */
+        authorizationRefused(): HttpError;
+      }
+    | {
+        take: 'bearer-or-x-api-key';
+        /** Authorization that is not `Bearer <token>`. */
+        malformedAuthorization(): HttpError;
+        /** Authorization and X-API-Key carrying different keys. */
+        conflictingKeys(): HttpError;
+      };
   /** Query names refused as a key in a URL (compared case-insensitively). */
   refusedQueryNames: readonly string[];
   anonymous: Limits;
@@ -69,7 +73,7 @@ export interface AccessPolicy<K extends StoredKey = StoredKey> {
   headers: 'minute' | 'day' | 'minute+quota';
   errors: AccessErrors;
   /** Paths that need a key, and whose requests the stage does not count (each MCP tool call counts itself). */
-  keyRequired?: (req: ApiRequest) => boolean;
+  keyRequired?: { at(req: ApiRequest): boolean; refusal(): HttpError };
   /** A request server code marked in process: a key to check like a presented one, or an account. */
   inProcess?: (req: ApiRequest) => { check: KeyCheck<K> } | { accountId: number } | undefined;
 }
@@ -133,14 +137,15 @@ export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: 
 
   /** The presented key string, or null when none was sent; throws the policy's refusal. */
   const presented = (headers: IncomingHttpHeaders): string | null => {
-    if (policy.keyHeaders === 'x-api-key') {
-      if (headers.authorization !== undefined) throw errors.authorizationNotTaken();
+    const taken = policy.keyHeaders;
+    if (taken.take === 'x-api-key') {
+      if (headers.authorization !== undefined) throw taken.authorizationRefused();
       const header = headers['x-api-key'];
       return header === undefined ? null : Array.isArray(header) ? header.join(',') : header;
     }
     const read = readPresentedKey(headers);
-    if (read.kind === 'malformed') throw errors.malformedAuthorization();
-    if (read.kind === 'conflict') throw errors.conflictingKeys();
+    if (read.kind === 'malformed') throw taken.malformedAuthorization();
+    if (read.kind === 'conflict') throw taken.conflictingKeys();
     return read.kind === 'key' ? read.key : null;
   };
 
@@ -175,9 +180,9 @@ export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: 
       }
     }
 
-    const needsKey = policy.keyRequired?.(req) ?? false;
+    const needsKey = policy.keyRequired?.at(req) ?? false;
     if (key === null) {
-      if (needsKey) return refuse(req, errors.keyRequired());
+      if (needsKey) return refuse(req, policy.keyRequired!.refusal());
       return count(req, anonymousGrant(req));
     }
     deps.noteKeyUse(key.id, req.now);

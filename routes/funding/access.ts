@@ -25,7 +25,16 @@ export function fundingPolicy(limits: FundingLimits, activePlan: AppContext['act
   return {
     service: 'funding',
     keyPrefixes: ['fnd_'],
-    keyHeaders: 'x-api-key',
+    keyHeaders: {
+      take: 'x-api-key',
+      authorizationRefused: () =>
+        fundingError(
+          'bad_request',
+          'This API takes keys only in the X-API-Key header, not in Authorization.',
+          {},
+          'Authorization',
+        ),
+    },
     refusedQueryNames: KEY_QUERY_NAMES,
     anonymous: limits.anonymous,
     keyed: ({ accountId }, now) => {
@@ -45,24 +54,11 @@ export function fundingPolicy(limits: FundingLimits, activePlan: AppContext['act
           {},
           name,
         ),
-      authorizationNotTaken: () =>
-        fundingError(
-          'bad_request',
-          'This API takes keys only in the X-API-Key header, not in Authorization.',
-          {},
-          'Authorization',
-        ),
-      // Unreachable with keyHeaders 'x-api-key' (Authorization is refused whole), kept for completeness.
-      malformedAuthorization: () =>
-        fundingError('bad_request', 'This API takes keys only in the X-API-Key header.', {}, 'Authorization'),
-      conflictingKeys: () =>
-        fundingError('bad_request', 'This API takes keys only in the X-API-Key header.', {}, 'Authorization'),
       unknownKey: () => fundingError('invalid_key', 'The key in X-API-Key is not recognised.'),
       revokedKey: () =>
         fundingError('revoked_key', 'The key in X-API-Key has been revoked. Issue a new one on the account page.'),
       expiredKey: () =>
         fundingError('revoked_key', 'The key in X-API-Key has been revoked. Issue a new one on the account page.'),
-      keyRequired: () => fundingError('invalid_key', 'This operation needs a key in X-API-Key.'),
       limited: (decision) =>
         decision.refusedBy === 'day'
           ? fundingError(

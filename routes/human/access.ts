@@ -22,12 +22,24 @@ export function humanPolicy(limits: KeyedLimits, db: AppContext['db']): AccessPo
   return {
     service: 'human',
     keyPrefixes: ['ho_test_', 'ho_live_'],
-    keyHeaders: 'bearer-or-x-api-key',
+    keyHeaders: {
+      take: 'bearer-or-x-api-key',
+      malformedAuthorization: () => unauthorized('Send the key as Authorization: Bearer <key> (or in X-Api-Key).'),
+      conflictingKeys: () =>
+        humanHttpError(
+          'invalid_request',
+          'Authorization and X-Api-Key carry different keys; send one key.',
+          'Authorization',
+        ),
+    },
     refusedQueryNames: KEY_QUERY_NAMES,
     anonymous: limits.anonymous,
     keyed: ({ key }) => ({ tier: 'key', bucket: `human:key:${key!.id}`, limits: limits.key }),
     headers: 'minute',
-    keyRequired: (req) => req.path === MCP_ENDPOINT || req.path === `${MCP_ENDPOINT}/`,
+    keyRequired: {
+      at: (req) => req.path === MCP_ENDPOINT || req.path === `${MCP_ENDPOINT}/`,
+      refusal: () => unauthorized('The MCP server needs a key: Authorization: Bearer <key> (or X-Api-Key).'),
+    },
     // The explorer's playground marks the request it builds with its key's id (in-process-caller.ts).
     inProcess: (req) => {
       const check = inProcessKeyCheck(db, req);
@@ -40,19 +52,10 @@ export function humanPolicy(limits: KeyedLimits, db: AppContext['db']): AccessPo
           `Query parameter '${name}' is refused: send the key as Authorization: Bearer <key> (or in X-Api-Key), never in the URL. A key that has been in a URL may be in logs: revoke it and create a new one.`,
           name,
         ),
-      authorizationNotTaken: () => unauthorized('Send the key as Authorization: Bearer <key> (or in X-Api-Key).'),
-      malformedAuthorization: () => unauthorized('Send the key as Authorization: Bearer <key> (or in X-Api-Key).'),
-      conflictingKeys: () =>
-        humanHttpError(
-          'invalid_request',
-          'Authorization and X-Api-Key carry different keys; send one key.',
-          'Authorization',
-        ),
       unknownKey: () => unauthorized('The key is not recognised. Human task keys start with ho_test_ or ho_live_.'),
       revokedKey: () => keyRevoked('The key has been revoked. Create a new one in the console.'),
       expiredKey: () =>
         keyRevoked('The key has expired (it was rotated and its grace period ended). Use its replacement.'),
-      keyRequired: () => unauthorized('The MCP server needs a key: Authorization: Bearer <key> (or X-Api-Key).'),
       limited: (decision) =>
         humanHttpError(
           'rate_limited',

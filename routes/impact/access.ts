@@ -18,16 +18,24 @@ import { impactError } from './errors.ts';
 const invalidKey = (detail: string) =>
   impactError('invalid_key', detail, { 'www-authenticate': 'Bearer realm="impact"' }, 'Authorization');
 
-const malformed = () =>
-  invalidKey(
-    'Send the key as Authorization: Bearer ia_… (or in X-API-Key). No key is needed: without one you are served anonymously.',
-  );
-
 export function impactPolicy(limits: KeyedLimits): AccessPolicy<KeyRow> {
   return {
     service: 'impact',
     keyPrefixes: ['ia_'],
-    keyHeaders: 'bearer-or-x-api-key',
+    keyHeaders: {
+      take: 'bearer-or-x-api-key',
+      malformedAuthorization: () =>
+        invalidKey(
+          'Send the key as Authorization: Bearer ia_… (or in X-API-Key). No key is needed: without one you are served anonymously.',
+        ),
+      conflictingKeys: () =>
+        impactError(
+          'bad_request',
+          'Authorization and X-API-Key carry different keys; send one key.',
+          {},
+          'Authorization',
+        ),
+    },
     refusedQueryNames: KEY_QUERY_NAMES,
     anonymous: limits.anonymous,
     keyed: ({ key }) => ({ tier: 'key', bucket: `impact:key:${key!.id}`, limits: limits.key }),
@@ -40,15 +48,6 @@ export function impactPolicy(limits: KeyedLimits): AccessPolicy<KeyRow> {
           {},
           name,
         ),
-      authorizationNotTaken: malformed,
-      malformedAuthorization: malformed,
-      conflictingKeys: () =>
-        impactError(
-          'bad_request',
-          'Authorization and X-API-Key carry different keys; send one key.',
-          {},
-          'Authorization',
-        ),
       unknownKey: () =>
         invalidKey('The key is not recognised. Impact keys start with ia_; without a key you are served anonymously.'),
       revokedKey: () =>
@@ -57,7 +56,6 @@ export function impactPolicy(limits: KeyedLimits): AccessPolicy<KeyRow> {
         invalidKey(
           'The key has been withdrawn (its rotation grace period ended). Use its replacement, or send no key to be served anonymously.',
         ),
-      keyRequired: () => invalidKey('This operation needs a key in Authorization: Bearer ia_… or X-API-Key.'),
       limited: (decision) =>
         impactError(
           'rate_limited',
