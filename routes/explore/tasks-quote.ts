@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { html, type Html } from '../../lib/html.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
+import type { Alternative, QuoteAnswer } from '../../lib/human/quote.ts';
 import { dataOf, type ApiCall } from './api.ts';
 import { explorePage } from './layout.ts';
 import { quoteForm, type CapabilityJson } from './tasks-home.ts';
@@ -16,37 +17,9 @@ import { apiCalls, apiFailure, signedInLine, signInInvite } from './tasks-pages.
 import type { Player, Playground } from './tasks-session.ts';
 import { durationWords, money, when } from './tasks-words.ts';
 
-interface Quoted {
-  status: 'quoted';
-  capability: string;
-  location: { country_iso: string; city_slug: string };
-  city_name: string;
-  sla: string;
-  price_cents: number;
-  currency: string;
-  due_at: string;
-  due_in_s: number;
-  expires_at: string;
-  quote_id: string;
-}
-interface Alternative {
-  location: { country_iso: string; city_slug: string };
-  city_name: string;
-  sla: string;
-  price_cents: number;
-  due_in_s: number;
-  distance_km?: number;
-}
-interface Refused {
-  status: 'refused';
-  capability: string;
-  location: { country_iso: string; city_slug: string };
-  sla: string;
-  reason: string;
-  currency: string;
-  message: string;
-  alternatives: Alternative[];
-}
+/** What POST /human/v1/quote answers (its `data`): the service's own type. */
+type Quoted = Extract<QuoteAnswer, { status: 'quoted' }>;
+type Refused = Extract<QuoteAnswer, { status: 'refused' }>;
 
 const SANDBOX_VALUES: Array<[string, string]> = [
   ['sandbox:deliver', 'delivered with high confidence (what any other text does too)'],
@@ -122,7 +95,7 @@ function quotedSection(quote: Quoted): Html {
 function refusedSection(refusal: Refused, query: (a: Alternative) => string): Html {
   return html`<section aria-labelledby="refused-h"><h2 id="refused-h">No quote: ${refusal.reason.replace(/_/g, ' ')}</h2>
 <p class="notice warn" role="status">${refusal.message}</p>
-${refusal.alternatives.length ? html`<p>Served alternatives:</p><ul class="alternatives">${refusal.alternatives.map((a) => html`<li><a href="${query(a)}">${a.city_name} (${a.location.country_iso}), <code>${a.sla}</code></a>: ${money(a.price_cents, refusal.currency)}, done within ${durationWords(a.due_in_s)}${a.distance_km === undefined ? '' : `, ${a.distance_km} km away`}</li>`)}</ul>` : html`<p>The API offers no alternative.</p>`}
+${refusal.alternatives.length ? html`<p>Served alternatives:</p><ul class="alternatives">${refusal.alternatives.map((a) => html`<li><a href="${query(a)}">${a.city_name} (${a.location.country_iso}), <code>${a.sla}</code></a>: ${money(a.price_cents, refusal.currency)}, done within ${durationWords(a.due_in_s)}${a.distance_km === null ? '' : `, ${a.distance_km} km away`}</li>`)}</ul>` : html`<p>The API offers no alternative.</p>`}
 </section>`;
 }
 

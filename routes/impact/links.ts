@@ -3,6 +3,8 @@
  * (the service does not know the host it is reached by behind a proxy), stable because slugs and codes
  * never change (rule 5).
  */
+import type { UsedInRow } from '../../db/impact/queries/catalogue.ts';
+
 export const IMPACT_BASE = '/impact/v1';
 
 const enc = encodeURIComponent;
@@ -27,16 +29,7 @@ export function productRef(p: { slug: string; name: string; tier: string; unit: 
 }
 
 /** A bill-of-materials line that uses a product or material, as `used_in` lists it. */
-export function usedInItem(u: {
-  product: string;
-  name: string;
-  tier: string;
-  unit: string;
-  line: number;
-  role: string;
-  qty: number;
-  line_unit: string;
-}) {
+export function usedInItem(u: UsedInRow) {
   return {
     product: productRef({ slug: u.product, name: u.name, tier: u.tier, unit: u.unit }),
     line: u.line,
