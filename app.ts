@@ -60,7 +60,7 @@ export interface RunningApp {
 }
 
 /** The lock, the open and migrated database, the demo data: what the owner of the file does at start. */
-export function openOwnedDatabase(config: Config, clock: () => number, log: Logger): { db: Db; lock: ServerLock } {
+function openOwnedDatabase(config: Config, clock: () => number, log: Logger): { db: Db; lock: ServerLock } {
   // Held while serving: `restore` refuses to replace the file under us (db/server-lock.ts).
   const lock = acquireServerLock(config.databasePath, 'serve');
   const db = openDatabase(config.databasePath);
@@ -78,8 +78,30 @@ export function openOwnedDatabase(config: Config, clock: () => number, log: Logg
   return { db, lock };
 }
 
+/**
+ * What a process serving the file opens first: the database (owned: locked, migrated, demo loaded; or
+ * opened as it is) and the Redis counters when REDIS_URL is set. If Redis cannot be reached, the
+ * database is closed and the lock released before the error goes up.
+ */
+export async function openStorage(
+  config: Config,
+  clock: () => number,
+  log: Logger,
+  how: { owns: boolean; readonly: boolean },
+): Promise<{ db: Db; owned: { db: Db; lock: ServerLock } | null; redis: RedisLimiter | null }> {
+  const owned = how.owns ? openOwnedDatabase(config, clock, log) : null;
+  const db = owned?.db ?? openDatabase(config.databasePath, { readonly: how.readonly });
+  try {
+    return { db, owned, redis: await redisCounters(config, log) };
+  } catch (err) {
+    db.close();
+    owned?.lock.release();
+    throw err;
+  }
+}
+
 /** Redis counters when REDIS_URL is set (connected before serving, or the start fails). */
-export async function redisCounters(config: Config, log: Logger): Promise<RedisLimiter | null> {
+async function redisCounters(config: Config, log: Logger): Promise<RedisLimiter | null> {
   if (!config.scaling.redisUrl) return null;
   let lastLogged = 0;
   const redis = new RedisLimiter(config.scaling.redisUrl, (err) => {
@@ -149,18 +171,8 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const role = options.role ?? 'single';
   const readOnly = config.scaling.readOnly;
   const owner = role === 'single' && !readOnly;
-  const owned = owner ? openOwnedDatabase(config, clock, log) : null;
   // A worker's primary migrated the file before forking; a read-only node opens its copy as it is.
-  const db = owned?.db ?? openDatabase(config.databasePath, { readonly: readOnly });
-
-  let redis: RedisLimiter | null;
-  try {
-    redis = await redisCounters(config, log);
-  } catch (err) {
-    db.close();
-    owned?.lock.release();
-    throw err;
-  }
+  const { db, owned, redis } = await openStorage(config, clock, log, { owns: owner, readonly: readOnly });
   // Without Redis: this process counts (alone, or as a read-only node: its own counts, in memory),
   // or, in a cluster worker, the primary counts for every worker (db/counters/ipc.ts).
   let local: RateLimiter | null = null;

@@ -15,15 +15,13 @@ import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
-import { openOwnedDatabase, redisCounters, startBackgroundJobs } from '../app.ts';
-import { openDatabase } from '../db/connection.ts';
+import { openStorage, startBackgroundJobs } from '../app.ts';
 import { persistedDayCount } from '../db/write-behind.ts';
 import type { Config } from '../lib/config.ts';
 import { startSyncScheduler } from '../db/funding/sync/scheduler.ts';
 import { createHumanService } from '../db/human/service.ts';
 import { createLogger } from '../lib/http/log.ts';
 import { RateLimiter } from '../lib/rate-limit.ts';
-import type { RedisLimiter } from '../db/counters/redis.ts';
 import { answerWorker, CommitLockQueue, type ToPrimary, type ToWorker } from '../db/counters/ipc.ts';
 
 export interface RunningCluster {
@@ -45,16 +43,7 @@ export async function startCluster(
   // A READ_ONLY cluster (several workers on a replica) owns nothing: no lock, no migration, no jobs;
   // its primary still counts for its workers (in memory) and hands out nothing else.
   const readOnly = config.scaling.readOnly;
-  const owned = readOnly ? null : openOwnedDatabase(config, clock, log);
-  const db = owned?.db ?? openDatabase(config.databasePath, { readonly: true });
-  let redis: RedisLimiter | null;
-  try {
-    redis = await redisCounters(config, log);
-  } catch (err) {
-    db.close();
-    owned?.lock.release();
-    throw err;
-  }
+  const { db, owned, redis } = await openStorage(config, clock, log, { owns: !readOnly, readonly: true });
   const base = { config, db, clock, log };
   const limiter = redis ? null : new RateLimiter(persistedDayCount(db));
   const jobs = readOnly
