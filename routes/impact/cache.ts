@@ -8,6 +8,7 @@
  * passed its checks (they are checked when the entry is made, which is when they are serialised).
  */
 import { createHash } from 'node:crypto';
+import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 
 export interface CachedResponse {
   body: Buffer;
@@ -27,4 +28,15 @@ export function ifNoneMatch(header: string | string[] | undefined, etag: string)
   if (value.trim() === '*') return true;
   const bare = etag.replace(/^W\//, '');
   return value.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+}
+
+/** The reply to a GET of a validated body: 304 when If-None-Match holds its ETag, else 200; the same headers either way. */
+export function conditionalReply(
+  req: ApiRequest,
+  headers: Record<string, string> & { etag: string },
+  body: Buffer,
+): Reply {
+  return ifNoneMatch(req.headers['if-none-match'], headers.etag)
+    ? { status: 304, headers }
+    : { status: 200, headers, body };
 }

@@ -18,7 +18,7 @@ import { checkRun } from '../../lib/impact/check-figure.ts';
 import { API_VERSION, type SourceFacts } from '../../lib/impact/envelope.ts';
 import { composeLicence } from '../../lib/impact/licence.ts';
 import { csvLine } from '../../lib/csv.ts';
-import { etagOf, ifNoneMatch } from './cache.ts';
+import { etagOf, conditionalReply } from './cache.ts';
 import { BASES, materialPerKg, productFigure } from './headlines.ts';
 import { IMPACT_BASE } from './links.ts';
 import { DEFAULT_SCENARIO, METRICS, scenarioQuery } from './schemas.ts';
@@ -92,8 +92,7 @@ export function figuresCsvOperation(deps: ImpactDeps) {
           etag: entry.etag,
           'cache-control': entry.cacheControl,
         };
-        if (ifNoneMatch(req.headers['if-none-match'], entry.etag)) return { status: 304, headers };
-        return { status: 200, headers, body: entry.body };
+        return conditionalReply(req, headers, entry.body);
       } catch (err) {
         throw translate(err, req, deps.log);
       }

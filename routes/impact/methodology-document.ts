@@ -15,7 +15,7 @@ import { impactError } from './errors.ts';
 import { defineOperation } from '../../lib/http/operation.ts';
 import type { Reply } from '../../lib/http/types.ts';
 import { stringParam } from '../../lib/validate.ts';
-import { ifNoneMatch } from './cache.ts';
+import { conditionalReply } from './cache.ts';
 import { IMPACT_BASE } from './links.ts';
 import { CACHEABLE_HEADERS, type ImpactDeps } from './serve.ts';
 
@@ -79,8 +79,7 @@ export function methodologyDocumentOperation(deps: Pick<ImpactDeps, 'register' |
         'cache-control': 'public, max-age=3600',
         'x-content-type-options': 'nosniff',
       };
-      if (ifNoneMatch(req.headers['if-none-match'], etag)) return { status: 304, headers };
-      return { status: 200, headers, body };
+      return conditionalReply(req, headers, body);
     },
   });
 }

@@ -34,7 +34,7 @@ import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { OperationSpec } from '../../lib/openapi.ts';
 import type { ParamsSchema } from '../../lib/validate.ts';
 import type { ResponseCache } from '../../lib/response-cache.ts';
-import { etagOf, ifNoneMatch, type CachedResponse } from './cache.ts';
+import { etagOf, conditionalReply, type CachedResponse } from './cache.ts';
 import { IMPACT_BASE } from './links.ts';
 
 /** The headers of every cacheable answer (200 and 304): the allowance, the request id and the validators. */
@@ -203,8 +203,7 @@ export function impactOperation<Q extends ParamsSchema, P extends ParamsSchema>(
           etag: entry.etag,
           'cache-control': entry.cacheControl,
         };
-        if (ifNoneMatch(req.headers['if-none-match'], entry.etag)) return { status: 304, headers };
-        return { status: 200, headers, body: entry.body };
+        return conditionalReply(req, headers, entry.body);
       } catch (err) {
         throw translate(err, req, deps.log);
       }
