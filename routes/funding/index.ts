@@ -3,6 +3,7 @@
  * below are the whole URL space of the service, in the order they are matched; the OpenAPI contract
  * at /openapi.json is generated from the same list.
  */
+import { MINUTE_REMAINING_HEADER, MINUTE_RESET_HEADER, REQUEST_ID_HEADER } from '../../lib/http/contract-headers.ts';
 import type { Operation } from '../../lib/http/operation.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
@@ -23,16 +24,8 @@ const HEADERS = {
     schema: { type: 'string', enum: ['anonymous', 'basic', 'pro'] },
   },
   'X-RateLimit-Limit': { description: 'Requests allowed per minute.', schema: integer },
-  'X-RateLimit-Remaining': {
-    description:
-      'Requests that would be allowed right now, at once (the minute limit refills continuously: one request every 60 s / limit).',
-    schema: integer,
-  },
-  'X-RateLimit-Reset': {
-    description:
-      "Seconds until the whole per-minute allowance is back (it refills continuously, one request every 60 s / limit; a 429's Retry-After is the wait for one request).",
-    schema: integer,
-  },
+  'X-RateLimit-Remaining': MINUTE_REMAINING_HEADER,
+  'X-RateLimit-Reset': MINUTE_RESET_HEADER,
   'X-Quota-Limit': { description: 'Daily allowance; absent for anonymous callers.', schema: integer },
   'X-Quota-Remaining': {
     description: 'Calls left today, this one counted; absent for anonymous callers.',
@@ -42,7 +35,7 @@ const HEADERS = {
     description: 'Seconds until the daily window rolls at 00:00 UTC; absent for anonymous callers.',
     schema: integer,
   },
-  'X-Request-Id': { description: 'Identifies this request in our logs.', schema: { type: 'string' } },
+  'X-Request-Id': REQUEST_ID_HEADER,
   'Retry-After': { description: 'Seconds to wait before retrying; authoritative.', schema: integer },
 };
 const EVERY_RESPONSE = Object.keys(HEADERS).filter((h) => h !== 'Retry-After');

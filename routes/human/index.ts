@@ -5,6 +5,7 @@
  * stateful service in db/human/ (shared with the MCP server); these routes only parse requests and
  * shape replies.
  */
+import { MINUTE_REMAINING_HEADER, MINUTE_RESET_HEADER, REQUEST_ID_HEADER } from '../../lib/http/contract-headers.ts';
 import { HUMAN_BASE } from '../../lib/human/present.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
@@ -37,17 +38,9 @@ const HEADERS = {
       'Requests allowed per minute in this bucket (120 per key, shared with MCP; 60 per address without a key).',
     schema: integer,
   },
-  'X-RateLimit-Remaining': {
-    description:
-      'Requests that would be allowed right now, at once (the minute limit refills continuously: one request every 60 s / limit).',
-    schema: integer,
-  },
-  'X-RateLimit-Reset': {
-    description:
-      "Seconds until the whole per-minute allowance is back (it refills continuously, one request every 60 s / limit; a 429's Retry-After is the wait for one request).",
-    schema: integer,
-  },
-  'X-Request-Id': { description: 'Identifies this request in our logs.', schema: { type: 'string' } },
+  'X-RateLimit-Remaining': MINUTE_REMAINING_HEADER,
+  'X-RateLimit-Reset': MINUTE_RESET_HEADER,
+  'X-Request-Id': REQUEST_ID_HEADER,
   'Retry-After': {
     description: 'Seconds to wait before retrying (429, 409 idempotency_key_in_flight) or polling again (result).',
     schema: integer,

@@ -4,6 +4,7 @@
  * contract at /openapi.json is generated from the same list. Read-only: serviceRouter answers any
  * method other than GET, HEAD and OPTIONS on these paths with 405 and Allow.
  */
+import { REQUEST_ID_HEADER } from '../../lib/http/contract-headers.ts';
 import { catalogueReads } from '../../db/impact/queries/catalogue.ts';
 import { figureReads } from '../../db/impact/queries/figures.ts';
 import { listReads } from '../../db/impact/queries/lists.ts';
@@ -43,7 +44,7 @@ const HEADERS = {
   },
   'X-RateLimit-Remaining': { description: 'Requests left today, this one counted.', schema: integer },
   'X-RateLimit-Reset': { description: 'Seconds until the daily window rolls at 00:00 UTC.', schema: integer },
-  'X-Request-Id': { description: 'Identifies this request in our logs.', schema: { type: 'string' } },
+  'X-Request-Id': REQUEST_ID_HEADER,
   'Retry-After': { description: 'Seconds to wait: until 00:00 UTC on a 429.', schema: integer },
   ETag: {
     description:
