@@ -10,18 +10,27 @@
  *   (keyset, not offset): inserting or withdrawing calls during a walk neither repeats nor skips one.
  * - sort=deadline orders by the deadline the call serves now (served_closes_at, kept current by
  *   ./served-deadline.ts), calls without a deadline last.
- * - Status filters are written so that "not closed yet" is a range on the deadline indexes, which also
- *   carry every column the status rules read. `total` counts up to TOTAL_CAP.
+ * - Status filters (./search-sql.ts) are written so that "not closed yet" is a range on the deadline
+ *   indexes, which also carry every column the status rules read. `total` counts up to TOTAL_CAP.
  */
 import type { Db } from '../connection.ts';
 import type { StoredCall } from '../../lib/funding/present.ts';
-import type { FtsQuery } from '../../lib/funding/search-query.ts';
 import { undatedHorizon } from '../../lib/funding/status.ts';
 import { facetPlanner } from './facets.ts';
 import { filterMemory } from './filter-memory.ts';
 import { prefixExpander } from './prefix-terms.ts';
 import { servedDeadlines } from './served-deadline.ts';
 import { preparedSql } from '../statements.ts';
+import {
+  COLUMNS,
+  DAY_MS,
+  FORTHCOMING,
+  hasFilters,
+  notClosed,
+  ORDERS,
+  where,
+  type SearchFilters,
+} from './search-sql.ts';
 
 export const TOTAL_CAP = 10_000;
 /** The most text matches a filtered count examines (newest first); beyond, its total is a floor. */
@@ -34,65 +43,12 @@ const MATERIALIZE_CAP = 100_000;
  * against that list, and asking the FTS index about one row.
  */
 const COST = { row: 12, list: 0.6, walk: 0.4, seek: 60 };
-/** The closing instant used to sort calls without a deadline last (9999-12-31T23:59:59.999Z). */
-const NO_DEADLINE = 253402300799999;
-const DAY_MS = 86_400_000;
-
-export type Sort = 'relevance' | 'deadline' | '-deadline' | 'published';
-
-export interface SearchFilters {
-  /** The compiled text (q) and region filter; null when neither is given. */
-  text: FtsQuery | null;
-  country: string | null;
-  status: 'open' | 'forthcoming' | 'closed' | null;
-  source: string | null;
-  /** Served deadline day window, inclusive (YYYY-MM-DD in the call's zone); calls without a deadline are outside any window. */
-  deadlineFrom: string | null;
-  deadlineTo: string | null;
-  sort: Sort;
-  now: number;
-}
-
 /** Where a page ended: the segment (relevance tier) and the last row's key. Opaque to clients (routes/funding/filters.ts). */
 export interface Position {
   segment: number;
   key: string | number;
   id: string;
 }
-
-// The status rules of lib/funding/status.ts, in SQL (the end-to-end tests hold the two to each other).
-const CLOSED = `(coalesce(c.source_status, '') = 'closed' OR coalesce(c.closes_at, ${NO_DEADLINE}) <= @now
-  OR (c.closes_at IS NULL AND c.source_status IS NULL AND c.published_on < @undatedHorizon))`;
-// NOT(CLOSED) with the negation pushed inside, its first term a range on the deadline indexes (the
-// served deadline is after now exactly when the last one is: see served-deadline.ts). `range: false`
-// prefixes it with `+`, which keeps the planner on another index (publication order, where open calls,
-// being recent, are found at once).
-const notClosed = (range: boolean) => `${range ? '' : '+'}coalesce(c.served_closes_at, ${NO_DEADLINE}) > @now
-  AND coalesce(c.closes_at, ${NO_DEADLINE}) > @now
-  AND coalesce(c.source_status, '') <> 'closed'
-  AND NOT (c.closes_at IS NULL AND c.source_status IS NULL AND c.published_on < @undatedHorizon)`;
-const FORTHCOMING = `(coalesce(c.opens_at, CASE WHEN c.source_status = 'forthcoming' THEN ${NO_DEADLINE} ELSE 0 END) > @now)`;
-
-function statusSql(status: NonNullable<SearchFilters['status']>, range: boolean): string {
-  if (status === 'closed') return CLOSED;
-  return `(${notClosed(range)} AND ${status === 'open' ? 'NOT ' : ''}${FORTHCOMING})`;
-}
-
-function where(f: SearchFilters, range: boolean): string {
-  const parts = ['c.personal_data = 0'];
-  if (f.country) parts.push('c.country = @country');
-  if (f.source) parts.push('c.source = @source');
-  if (f.status) parts.push(statusSql(f.status, range));
-  // The day is checked exactly; the instant range around it (a local day lies within UTC-3h..+1d+1h
-  // for the sources' zones) lets the deadline index find the window.
-  if (f.deadlineFrom)
-    parts.push(`c.deadline >= @deadlineFrom AND coalesce(c.served_closes_at, ${NO_DEADLINE}) >= @deadlineFromMs`);
-  if (f.deadlineTo)
-    parts.push(`c.deadline <= @deadlineTo AND coalesce(c.served_closes_at, ${NO_DEADLINE}) < @deadlineToMs`);
-  return parts.join(' AND ');
-}
-
-const hasFilters = (f: SearchFilters) => Boolean(f.country || f.source || f.status || f.deadlineFrom || f.deadlineTo);
 
 /** A stored call as the presenter reads it, plus where the row stands in the order it was read in. */
 export interface CallRow extends StoredCall {
@@ -105,10 +61,6 @@ export interface CallRow extends StoredCall {
 /** The position just after a row. */
 export const positionAfter = (row: CallRow): Position => ({ segment: row.segment, key: row.k, id: row.id });
 
-const COLUMNS = `c.seq, c.id, c.source, c.source_id, c.title, c.summary, c.funder, c.programme, c.country, c.region, c.url,
-  c.published_on, c.opening_on, c.deadline, c.deadline_time, c.deadline_text, c.cutoffs, c.time_zone, c.opens_at,
-  c.closes_at, c.budget, c.currency, c.language, c.source_status, c.bdns_id, c.deadline_source`;
-
 /** One ordered stream of rows; a sort is one or more of them, read in turn. */
 interface Segment {
   /** Bound with @ids: the calls the plan reads (a JSON array of seq). */
@@ -116,13 +68,6 @@ interface Segment {
   sql: (keyed: boolean, paged: boolean) => string;
   match: string | null;
 }
-
-/** Order key, its direction, and whether the deadline index should drive the filters. */
-const ORDERS: Record<Exclude<Sort, 'relevance'>, { key: string; dir: 'ASC' | 'DESC'; range: boolean }> = {
-  deadline: { key: `coalesce(c.served_closes_at, ${NO_DEADLINE})`, dir: 'ASC', range: true },
-  '-deadline': { key: 'coalesce(c.served_closes_at, 0)', dir: 'DESC', range: true },
-  published: { key: "coalesce(c.published_on, '')", dir: 'DESC', range: false },
-};
 
 /** The newest text matches of a search (rowids, newest first) and those that pass its filters. */
 interface Candidates {

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { badRequest } from '../../lib/http/errors.ts';
 import { QueryError, toFtsQuery } from '../../lib/funding/search-query.ts';
-import type { Position, SearchFilters, Sort } from '../../db/funding/search.ts';
+import type { Position } from '../../db/funding/search.ts';
+import type { SearchFilters, Sort } from '../../db/funding/search-sql.ts';
 import { isIsoDate } from '../../lib/funding/zoned-time.ts';
 
 export interface FilterParams {

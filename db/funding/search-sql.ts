@@ -1,0 +1,70 @@
+/**
+ * The SQL pieces a funding search is built from (./search.ts): the filters as WHERE terms, the orders
+ * and their keys, the columns a page reads. The status rules are those of lib/funding/status.ts, in SQL.
+ */
+import type { FtsQuery } from '../../lib/funding/search-query.ts';
+
+/** The closing instant used to sort calls without a deadline last (9999-12-31T23:59:59.999Z). */
+export const NO_DEADLINE = 253402300799999;
+export const DAY_MS = 86_400_000;
+
+export type Sort = 'relevance' | 'deadline' | '-deadline' | 'published';
+
+export interface SearchFilters {
+  /** The compiled text (q) and region filter; null when neither is given. */
+  text: FtsQuery | null;
+  country: string | null;
+  status: 'open' | 'forthcoming' | 'closed' | null;
+  source: string | null;
+  /** Served deadline day window, inclusive (YYYY-MM-DD in the call's zone); calls without a deadline are outside any window. */
+  deadlineFrom: string | null;
+  deadlineTo: string | null;
+  sort: Sort;
+  now: number;
+}
+
+// The status rules of lib/funding/status.ts, in SQL (the end-to-end tests hold the two to each other).
+const CLOSED = `(coalesce(c.source_status, '') = 'closed' OR coalesce(c.closes_at, ${NO_DEADLINE}) <= @now
+  OR (c.closes_at IS NULL AND c.source_status IS NULL AND c.published_on < @undatedHorizon))`;
+// NOT(CLOSED) with the negation pushed inside, its first term a range on the deadline indexes (the
+// served deadline is after now exactly when the last one is: see served-deadline.ts). `range: false`
+// prefixes it with `+`, which keeps the planner on another index (publication order, where open calls,
+// being recent, are found at once).
+export const notClosed = (range: boolean) => `${range ? '' : '+'}coalesce(c.served_closes_at, ${NO_DEADLINE}) > @now
+  AND coalesce(c.closes_at, ${NO_DEADLINE}) > @now
+  AND coalesce(c.source_status, '') <> 'closed'
+  AND NOT (c.closes_at IS NULL AND c.source_status IS NULL AND c.published_on < @undatedHorizon)`;
+export const FORTHCOMING = `(coalesce(c.opens_at, CASE WHEN c.source_status = 'forthcoming' THEN ${NO_DEADLINE} ELSE 0 END) > @now)`;
+
+function statusSql(status: NonNullable<SearchFilters['status']>, range: boolean): string {
+  if (status === 'closed') return CLOSED;
+  return `(${notClosed(range)} AND ${status === 'open' ? 'NOT ' : ''}${FORTHCOMING})`;
+}
+
+export function where(f: SearchFilters, range: boolean): string {
+  const parts = ['c.personal_data = 0'];
+  if (f.country) parts.push('c.country = @country');
+  if (f.source) parts.push('c.source = @source');
+  if (f.status) parts.push(statusSql(f.status, range));
+  // The day is checked exactly; the instant range around it (a local day lies within UTC-3h..+1d+1h
+  // for the sources' zones) lets the deadline index find the window.
+  if (f.deadlineFrom)
+    parts.push(`c.deadline >= @deadlineFrom AND coalesce(c.served_closes_at, ${NO_DEADLINE}) >= @deadlineFromMs`);
+  if (f.deadlineTo)
+    parts.push(`c.deadline <= @deadlineTo AND coalesce(c.served_closes_at, ${NO_DEADLINE}) < @deadlineToMs`);
+  return parts.join(' AND ');
+}
+
+export const hasFilters = (f: SearchFilters) =>
+  Boolean(f.country || f.source || f.status || f.deadlineFrom || f.deadlineTo);
+
+export const COLUMNS = `c.seq, c.id, c.source, c.source_id, c.title, c.summary, c.funder, c.programme, c.country, c.region, c.url,
+  c.published_on, c.opening_on, c.deadline, c.deadline_time, c.deadline_text, c.cutoffs, c.time_zone, c.opens_at,
+  c.closes_at, c.budget, c.currency, c.language, c.source_status, c.bdns_id, c.deadline_source`;
+
+/** Order key, its direction, and whether the deadline index should drive the filters. */
+export const ORDERS: Record<Exclude<Sort, 'relevance'>, { key: string; dir: 'ASC' | 'DESC'; range: boolean }> = {
+  deadline: { key: `coalesce(c.served_closes_at, ${NO_DEADLINE})`, dir: 'ASC', range: true },
+  '-deadline': { key: 'coalesce(c.served_closes_at, 0)', dir: 'DESC', range: true },
+  published: { key: "coalesce(c.published_on, '')", dir: 'DESC', range: false },
+};
