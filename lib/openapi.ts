@@ -19,7 +19,7 @@ export interface ResponseSpec {
   contentType?: string;
   /** Extra content types offered for the same response (e.g. CSV beside NDJSON). */
   alternatives?: Record<string, Json>;
-  headers?: string[];
+  headers?: readonly string[];
 }
 
 export interface OperationSpec {
@@ -55,7 +55,7 @@ export interface ApiSpec {
   /** Response header definitions (components.headers), by name. */
   headers?: Record<string, Json>;
   /** The headers every response carries unless a ResponseSpec lists its own. */
-  everyResponseHeaders?: string[];
+  everyResponseHeaders?: readonly string[];
   /** Responses every operation may answer (errors common to all). */
   commonResponses?: Record<number, ResponseSpec>;
 }

@@ -21,3 +21,14 @@ export const MINUTE_RESET_HEADER = {
     "Seconds until the whole per-minute allowance is back (it refills continuously, one request every 60 s / limit; a 429's Retry-After is the wait for one request).",
   schema: integer,
 };
+
+/** The headers every counted reply carries: the access stage's accounting and the request id. */
+export const ACCOUNTED_HEADERS: readonly string[] = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Request-Id',
+];
+
+/** The headers of a cacheable answer (200 and 304): those, and its validators. */
+export const CACHEABLE_HEADERS: readonly string[] = [...ACCOUNTED_HEADERS, 'ETag', 'Cache-Control'];

@@ -3,6 +3,7 @@
  * /coverage (no key needed; a key is counted if sent) and POST /quote. Catalogue answers carry an
  * ETag that changes with every catalogue load and are built once per load.
  */
+import { CACHEABLE_HEADERS } from '../../lib/http/contract-headers.ts';
 import * as v from 'valibot';
 import { definition, jsonSchemas } from '../../lib/human/capabilities.ts';
 import { notFound } from '../../lib/human/errors.ts';
@@ -141,14 +142,6 @@ function cacheable(req: ApiRequest, version: string, body: string): Reply {
 
 export function catalogueOperations(svc: HumanService): Operation[] {
   const view = catalogueViews(svc);
-  const cacheHeaders = [
-    'X-RateLimit-Limit',
-    'X-RateLimit-Remaining',
-    'X-RateLimit-Reset',
-    'X-Request-Id',
-    'ETag',
-    'Cache-Control',
-  ];
   return [
     defineOperation({
       spec: {
@@ -158,7 +151,7 @@ export function catalogueOperations(svc: HumanService): Operation[] {
         summary: 'Every capability, with schemas, prices and live geographies',
         description: 'Public and cacheable (ETag; 304 with If-None-Match). No key needed.',
         responses: {
-          200: { description: 'The capabilities', schema: 'CapabilityList', headers: cacheHeaders },
+          200: { description: 'The capabilities', schema: 'CapabilityList', headers: CACHEABLE_HEADERS },
           304: { description: 'Not modified' },
         },
       },
@@ -177,7 +170,7 @@ export function catalogueOperations(svc: HumanService): Operation[] {
           'Its spec and result JSON Schemas, evidence rule, SLAs, prices per city and SLA, and live geographies. Public and cacheable.',
         params: capabilityParams,
         responses: {
-          200: { description: 'The capability', schema: 'CapabilityResponse', headers: cacheHeaders },
+          200: { description: 'The capability', schema: 'CapabilityResponse', headers: CACHEABLE_HEADERS },
           304: { description: 'Not modified' },
         },
       },
@@ -196,7 +189,7 @@ export function catalogueOperations(svc: HumanService): Operation[] {
         summary: 'Live geographies: countries, cities, and what each serves under which SLA',
         description: 'Public and cacheable.',
         responses: {
-          200: { description: 'Coverage', schema: 'Coverage', headers: cacheHeaders },
+          200: { description: 'Coverage', schema: 'Coverage', headers: CACHEABLE_HEADERS },
           304: { description: 'Not modified' },
         },
       },

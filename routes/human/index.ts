@@ -5,7 +5,12 @@
  * stateful service in db/human/ (shared with the MCP server); these routes only parse requests and
  * shape replies.
  */
-import { MINUTE_REMAINING_HEADER, MINUTE_RESET_HEADER, REQUEST_ID_HEADER } from '../../lib/http/contract-headers.ts';
+import {
+  ACCOUNTED_HEADERS,
+  MINUTE_REMAINING_HEADER,
+  MINUTE_RESET_HEADER,
+  REQUEST_ID_HEADER,
+} from '../../lib/http/contract-headers.ts';
 import { HUMAN_BASE } from '../../lib/human/present.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
@@ -53,7 +58,7 @@ const HEADERS = {
   ETag: { description: 'Version of the catalogue this answer shows.', schema: { type: 'string' } },
   'Cache-Control': { description: 'Caching allowed for this answer.', schema: { type: 'string' } },
 };
-const EVERY_RESPONSE = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'];
+const EVERY_RESPONSE = ACCOUNTED_HEADERS;
 
 export function humanApi(ctx: AppContext) {
   const svc = ctx.human;

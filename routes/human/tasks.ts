@@ -5,6 +5,7 @@
  * server can call the very same functions. Writes check the caller, its scope and (orders) the
  * Idempotency-Key in `beforeBody`: those refusals come before anything about the body.
  */
+import { ACCOUNTED_HEADERS } from '../../lib/http/contract-headers.ts';
 import * as v from 'valibot';
 import { CancelBody, DisputeBody, LedgerQuery, ListQuery, OrderBody } from '../../lib/human/inputs.ts';
 import { createOrder, parseIdempotencyKey } from '../../db/human/orders.ts';
@@ -160,7 +161,7 @@ export function taskOperations(svc: HumanService): Operation[] {
           200: {
             description: 'The result so far',
             schema: 'ResultResponse',
-            headers: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id', 'Retry-After'],
+            headers: [...ACCOUNTED_HEADERS, 'Retry-After'],
           },
         },
       },

@@ -10,6 +10,7 @@
  * logged 500 and no file). While the scenario has no published run there is nothing to export: 404
  * (rule 3), naming the scenarios that have one. The file of a serving state is built once and cached.
  */
+import { CACHEABLE_HEADERS } from '../../lib/http/contract-headers.ts';
 import * as v from 'valibot';
 import { notFound } from '../../lib/http/errors.ts';
 import { defineOperation } from '../../lib/http/operation.ts';
@@ -22,7 +23,7 @@ import { etagOf, conditionalReply } from './cache.ts';
 import { BASES, materialPerKg, productFigure } from './headlines.ts';
 import { IMPACT_BASE } from './links.ts';
 import { DEFAULT_SCENARIO, METRICS, scenarioQuery } from './schemas.ts';
-import { CACHEABLE_HEADERS, FigureSession, PUBLISHED_CACHE_CONTROL, translate, type ImpactDeps } from './serve.ts';
+import { FigureSession, PUBLISHED_CACHE_CONTROL, translate, type ImpactDeps } from './serve.ts';
 
 export const CSV_COLUMNS = [
   'subject_type',

@@ -4,7 +4,7 @@
  * contract at /openapi.json is generated from the same list. Read-only: serviceRouter answers any
  * method other than GET, HEAD and OPTIONS on these paths with 405 and Allow.
  */
-import { REQUEST_ID_HEADER } from '../../lib/http/contract-headers.ts';
+import { ACCOUNTED_HEADERS, REQUEST_ID_HEADER } from '../../lib/http/contract-headers.ts';
 import { catalogueReads } from '../../db/impact/queries/catalogue.ts';
 import { figureReads } from '../../db/impact/queries/figures.ts';
 import { listReads } from '../../db/impact/queries/lists.ts';
@@ -57,7 +57,7 @@ const HEADERS = {
   },
   Allow: { description: 'The methods this path answers: GET, HEAD, OPTIONS.', schema: { type: 'string' } },
 };
-const EVERY_RESPONSE = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'];
+const EVERY_RESPONSE = ACCOUNTED_HEADERS;
 
 export function impactApi(ctx: AppContext) {
   const deps: ImpactDeps = {

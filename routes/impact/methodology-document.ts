@@ -5,6 +5,7 @@
  * once and checked against the register's digest; a file that changed since the register was loaded is
  * not served as that version (a logged 500). Not an envelope: a document, with its digest as ETag.
  */
+import { CACHEABLE_HEADERS } from '../../lib/http/contract-headers.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ import type { Reply } from '../../lib/http/types.ts';
 import { stringParam } from '../../lib/validate.ts';
 import { conditionalReply } from './cache.ts';
 import { IMPACT_BASE } from './links.ts';
-import { CACHEABLE_HEADERS, type ImpactDeps } from './serve.ts';
+import type { ImpactDeps } from './serve.ts';
 
 const params = v.object({
   code: stringParam({

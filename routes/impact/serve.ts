@@ -17,6 +17,7 @@
  * and shared caches for 5 minutes (a newly published run reaches them within that), withheld ones must
  * be revalidated. A 304 is a request like any other: it is counted.
  */
+import { CACHEABLE_HEADERS } from '../../lib/http/contract-headers.ts';
 import type * as v from 'valibot';
 import type { Logger } from 'pino';
 import type { CatalogueReads } from '../../db/impact/queries/catalogue.ts';
@@ -36,16 +37,6 @@ import type { ParamsSchema } from '../../lib/validate.ts';
 import type { ResponseCache } from '../../lib/response-cache.ts';
 import { etagOf, conditionalReply, type CachedResponse } from './cache.ts';
 import { IMPACT_BASE } from './links.ts';
-
-/** The headers of every cacheable answer (200 and 304): the allowance, the request id and the validators. */
-export const CACHEABLE_HEADERS = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'X-Request-Id',
-  'ETag',
-  'Cache-Control',
-];
 
 export const PUBLISHED_CACHE_CONTROL = 'public, max-age=300';
 export const WITHHELD_CACHE_CONTROL = 'public, no-cache';
