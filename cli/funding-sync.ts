@@ -88,7 +88,12 @@ export const fundingSyncCommands: Command[] = [
     text: (r) => {
       const s = r as unknown as SyncSummary;
       if (s.locked) return `nothing done: ${s.locked}`;
-      return [...s.warnings.map((w) => `warning: ${w}`), ...s.sources.map(line)].join('\n');
+      const index = s.index
+        ? [
+            `full-text index: ${s.index.segmentsBefore} → ${s.index.segmentsAfter} segments, in ${(s.index.ms / 1000).toFixed(1)} s`,
+          ]
+        : [];
+      return [...s.warnings.map((w) => `warning: ${w}`), ...s.sources.map(line), ...index].join('\n');
     },
     // Cron and systemd see a failed source as a failed run; the summary is printed either way.
     exitCode: (r) => ((r as unknown as SyncSummary).sources.some((s) => s.status === 'failed') ? 1 : 0),

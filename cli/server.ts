@@ -9,6 +9,7 @@ import { loadImpactDemo } from '../db/impact/demo.ts';
 import type { RunSummary } from '../db/impact/run.ts';
 import { runLine } from './impact.ts';
 import { importFundingFile } from '../db/funding/import.ts';
+import { compactSearchIndex } from '../db/funding/search-index.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
 import { requireString, UsageError, type Command } from './command.ts';
@@ -136,7 +137,10 @@ export const serverCommands: Command[] = [
       const source = requireString(values, 'source');
       if (!(SOURCES as readonly string[]).includes(source))
         throw new UsageError(`--source is one of ${SOURCES.join(', ')}`);
-      return { ...importFundingFile(ctx.openDb(), source as (typeof SOURCES)[number], file!, ctx.now()) };
+      const db = ctx.openDb();
+      const summary = importFundingFile(db, source as (typeof SOURCES)[number], file!, ctx.now());
+      // A bulk load leaves the index in dozens of segments: merged here, in steps (db/funding/search-index.ts).
+      return { ...summary, index: compactSearchIndex(db) };
     },
   },
 ];

@@ -1,5 +1,5 @@
 /**
- * Filter tokens in the FTS index (the `facets` column, db/migrations/008_funding_search.sql): with a
+ * Filter tokens in the FTS index (the `facets` column, db/migrations/008 and 012): with a
  * text query, a selective filter is added to the MATCH as an FTS term, so FTS5 intersects doclists
  * (seeking through the larger one) instead of SQLite looking up the row of every text match to test the
  * filter. That is what made `q=ayudas&country=FR` and `q=energía&status=open` take 400–900 ms on a
@@ -9,8 +9,8 @@
  * corpus (`country=ES`, three calls in four, would only slow the intersection). Counts come from the
  * index's vocabulary and are cached until the next import.
  *
- *  - country → `zc<iso2>`; source → `zs<source>`;
- *  - status open or forthcoming → the months (UTC) of last cut-offs from this month on, and `zmnone`
+ *  - country → `_c<iso2>`; source → `_s<source>` (`_` keeps them apart from words: migration 012);
+ *  - status open or forthcoming → the months (UTC) of last cut-offs from this month on, and `_mnone`
  *    (undated): a call not closed at `now` closes at or after now, so its month is one of these.
  */
 import type { Db } from '../connection.ts';
@@ -49,13 +49,13 @@ export function facetPlanner(db: Db) {
     seen = current;
     docs = new Map();
     for (const [lo, hi] of [
-      ['zc', 'zd'],
-      ['zs', 'zt'],
+      ['_c', '_d'],
+      ['_s', '_t'],
     ]) {
       for (const { term, doc } of range.all(lo, hi) as Array<{ term: string; doc: number }>) docs.set(term, doc);
     }
-    total = [...docs].filter(([t]) => t.startsWith('zs')).reduce((n, [, d]) => n + d, 0);
-    months = (range.all('zm', 'zn') as Array<{ term: string; doc: number }>).map(({ term, doc }) => [term, doc]);
+    total = [...docs].filter(([t]) => t.startsWith('_s')).reduce((n, [, d]) => n + d, 0);
+    months = (range.all('_m', '_n') as Array<{ term: string; doc: number }>).map(({ term, doc }) => [term, doc]);
   };
 
   /**
@@ -72,27 +72,28 @@ export function facetPlanner(db: Db) {
     const exact = { country: false, source: false };
     const selective = (n: number) => n <= total * SELECTIVE;
     if (f.country) {
-      const t = `zc${f.country.toLowerCase()}`;
+      const t = `_c${f.country.toLowerCase()}`;
       if (selective(docs.get(t) ?? 0)) {
         terms.push(`"${t}"`);
         exact.country = true;
       }
     }
     if (f.source) {
-      const t = `zs${f.source}`;
+      const t = `_s${f.source}`;
       if (selective(docs.get(t) ?? 0)) {
         terms.push(`"${t}"`);
         exact.source = true;
       }
     }
     if (f.status === 'open' || f.status === 'forthcoming') {
-      const from = `zm${new Date(f.now).toISOString().slice(0, 7).replace('-', '')}`;
-      // zmnone sorts after every zmYYYYMM: it is always in the range.
+      const from = `_m${new Date(f.now).toISOString().slice(0, 7).replace('-', '')}`;
+      // _mnone sorts after every _mYYYYMM: it is always in the range.
       const open = months.filter(([t]) => t >= from);
-      if (open.length === 0) terms.push('"zmnone"');
+      if (open.length === 0) terms.push('"_mnone"');
       else if (selective(open.reduce((n, [, d]) => n + d, 0)))
         terms.push(`(${open.map(([t]) => `"${t}"`).join(' OR ')})`);
     }
-    return terms.length ? { expr: `{facets} : (${terms.join(' AND ')})`, exact } : none;
+    // Only the facets column holds these tokens: no column filter (it would read every position list).
+    return terms.length ? { expr: `(${terms.join(' AND ')})`, exact } : none;
   };
 }

@@ -5,10 +5,13 @@
  * indexes it the same way without knowing how.
  *
  *  - funding_index_text(text, language): the stemmed keys FTS5 indexes for a field (lib/funding/stem.ts);
+ *  - funding_derived_text(ids, title, summary, funder, programme, region, body): from those fields' keys,
+ *    the title and word-pair terms of the index's `derived` column (lib/funding/derived-terms.ts);
  *  - funding_closes_at(date, time, zone): the UTC ms a cut-off closes (lib/funding/zoned-time.ts), or
  *    null without a date; the served deadline's instant, which `sort=deadline` orders by.
  */
 import type Database from 'better-sqlite3';
+import { derivedText, TEXT_FIELDS, type TextField } from '../../lib/funding/derived-terms.ts';
 import { indexText } from '../../lib/funding/stem.ts';
 import { closesAt } from '../../lib/funding/zoned-time.ts';
 
@@ -19,6 +22,26 @@ export function registerFundingFunctions(db: Database.Database): void {
       typeof text === 'string' ? text : text === null ? null : String(text),
       typeof language === 'string' ? language : null,
     ),
+  );
+  db.function(
+    'funding_derived_text',
+    { deterministic: true },
+    (
+      ids: unknown,
+      title: unknown,
+      summary: unknown,
+      funder: unknown,
+      programme: unknown,
+      region: unknown,
+      body: unknown,
+    ) => {
+      const keyed = [ids, title, summary, funder, programme, region, body].map((v) =>
+        typeof v === 'string' ? v : null,
+      );
+      return derivedText(
+        Object.fromEntries(TEXT_FIELDS.map((f, i) => [f, keyed[i]])) as Record<TextField, string | null>,
+      );
+    },
   );
   db.function('funding_closes_at', { deterministic: true }, (date: unknown, time: unknown, zone: unknown) =>
     typeof date === 'string' && typeof zone === 'string'

@@ -15,6 +15,7 @@
  * input is either compiled safely or refused with a QueryError naming the problem, never a 500.
  */
 import { glossaryGroup } from './glossary.ts';
+import { isPlainKey, pairTerm, titleTerm } from './derived-terms.ts';
 import { fold, STEM_LANGUAGES, stemKey, words, type StemLanguage } from './stem.ts';
 
 export class QueryError extends Error {}
@@ -166,31 +167,57 @@ const anyOf = (alternatives: Iterable<string>): string => {
   return list.length === 1 ? list[0]! : `(${list.join(' OR ')})`;
 };
 
-/** One atom as an FTS5 expression: its keys in both languages, and its glossary group's keys. */
-export function compileAtom(atom: Atom, glossary = true): string {
-  if (atom.words.length === 1) {
-    const w = atom.words[0]!;
-    const alternatives = STEM_LANGUAGES.map((l) => keyOf(w, l));
-    // A quoted word is taken literally: no glossary.
-    const group = glossary && !w.prefix && !atom.phrase ? glossaryGroup(w.text) : undefined;
-    // Every form under both stemmers: Spanish texts use English terms too ("hydrogen valleys").
-    if (group)
-      for (const form of [...group.en, ...group.es])
-        for (const l of STEM_LANGUAGES) alternatives.push(quote(stemKey(words(form).join(''), l)));
-    return anyOf(alternatives);
-  }
-  // A phrase (or an identifier's parts): the same words in order, in either language's keys.
-  return anyOf(STEM_LANGUAGES.map((l) => atom.words.map((w) => keyOf(w, l)).join(' + ')));
-}
-
-function compileGroups(groups: Atom[][], glossary: boolean): string {
-  return groups.map((g) => anyOf(g.map((a) => compileAtom(a, glossary)))).join(' AND ');
-}
+/** Where an atom must be found: any text field, or an identifier or the title (relevance's first tier). */
+export type Scope = 'all' | 'primary';
 
 /** The fields whose match ranks a call first (docs/decisions.md "What a search matches"). */
 export const PRIMARY_COLUMNS = '{ids title}';
-/** The fields text is searched in: every column but `facets` (filter tokens, db/funding/search.ts). */
+/** The fields text is searched in: every column but `facets` and `derived` (db/migrations/012). */
 export const TEXT_COLUMNS = '{ids title summary funder programme region body}';
+const columnsOf = (scope: Scope) => (scope === 'primary' ? PRIMARY_COLUMNS : TEXT_COLUMNS);
+
+/**
+ * One language's keys of a word sequence in a scope. Plain keys use the index's derived terms
+ * (lib/funding/derived-terms.ts): a phrase is a phrase of pair terms, a word in the title one term.
+ * Anywhere else a word needs no column filter (only the text columns hold word keys; derived and
+ * facet terms start with `_`); in the title, a prefix or a key FTS5 might tokenize differently keeps
+ * FTS5's own column filter. `derived: false` is FTS5's phrases and column filters only.
+ */
+function keysIn(ws: QueryWord[], language: StemLanguage, scope: Scope, derived: boolean): string {
+  const own = ws.map((w) => keyOf(w, language)).join(' + ');
+  if (!derived) return `${columnsOf(scope)} : (${own})`;
+  const keys = ws.map((w) => (w.prefix ? null : stemKey(w.text, language)));
+  const plain = keys.every((k) => k !== null && isPlainKey(k)) ? (keys as string[]) : null;
+  if (plain && plain.length > 1)
+    return plain
+      .slice(1)
+      .map((k, i) => quote(pairTerm(plain[i]!, k, scope)))
+      .join(' + ');
+  if (scope === 'all') return own;
+  return plain ? quote(titleTerm(plain[0]!)) : `${PRIMARY_COLUMNS} : (${own})`;
+}
+
+/**
+ * One atom as an FTS5 expression in a scope: its keys in both languages, and its glossary group's keys.
+ * `derived: false` compiles to FTS5's own phrases and column filters only (the reference the derived
+ * terms are tested against).
+ */
+export function compileAtom(atom: Atom, glossary = true, scope: Scope = 'all', derived = true): string {
+  const alternatives = STEM_LANGUAGES.map((l) => keysIn(atom.words, l, scope, derived));
+  const w = atom.words[0]!;
+  // A quoted word is taken literally: no glossary.
+  const group = glossary && atom.words.length === 1 && !w.prefix && !atom.phrase ? glossaryGroup(w.text) : undefined;
+  // Every form under both stemmers: Spanish texts use English terms too ("hydrogen valleys").
+  if (group)
+    for (const form of [...group.en, ...group.es])
+      for (const l of STEM_LANGUAGES)
+        alternatives.push(keysIn([{ text: words(form).join(''), prefix: false }], l, scope, derived));
+  return anyOf(alternatives);
+}
+
+function compileGroups(groups: Atom[][], scope: Scope, derived: boolean): string {
+  return groups.map((g) => anyOf(g.map((a) => compileAtom(a, true, scope, derived)))).join(' AND ');
+}
 
 export interface FtsQuery {
   /** Every match of the text (and the region filter). */
@@ -204,26 +231,29 @@ export interface FtsQuery {
 /**
  * The FTS5 expressions for a search's text `q` and its `region` filter (a match in the region field),
  * or null when neither is given. Throws QueryError for a `q` that cannot be searched; a region is
- * words only (operators in it are searched as words). Every expression is confined to the text columns.
+ * words only (operators in it are searched as words). Every expression matches text fields only.
+ * `derived: false` gives the same matches without the index's derived terms (tests compare the two).
  */
-export function toFtsQuery(q: string | null | undefined, region?: string | null): FtsQuery | null {
+export function toFtsQuery(q: string | null | undefined, region?: string | null, derived = true): FtsQuery | null {
   const parsed = q === undefined || q === null ? null : parseSearch(q);
   let inRegion = '';
   if (region !== undefined && region !== null) {
     const ws = queryWords(region.normalize('NFC').replace(/\p{Cc}/gu, ' ')).map((w) => ({ ...w, prefix: false }));
     if (ws.length === 0) throw new QueryError('region contains no searchable words.');
-    inRegion = `{region} : (${ws.map((w) => compileAtom({ words: [w], phrase: false }, false)).join(' AND ')})`;
+    const inField = (w: QueryWord) => anyOf(STEM_LANGUAGES.map((l) => keyOf(w, l)));
+    inRegion = `{region} : (${ws.map(inField).join(' AND ')})`;
   }
   if (!parsed) return inRegion ? { all: inRegion, primary: null, secondary: null } : null;
 
-  const positive = compileGroups(parsed.groups, true);
-  const excluded = parsed.excluded.length ? ` NOT ${anyOf(parsed.excluded.map((a) => compileAtom(a, false)))}` : '';
+  const positive = compileGroups(parsed.groups, 'all', derived);
+  const primary = compileGroups(parsed.groups, 'primary', derived);
+  const excluded = parsed.excluded.length
+    ? ` NOT ${anyOf(parsed.excluded.map((a) => compileAtom(a, false, 'all', derived)))}`
+    : '';
   const andRegion = inRegion ? ` AND ${inRegion}` : '';
-  const primary = `${PRIMARY_COLUMNS} : (${positive})`;
-  const text = (expr: string) => `${TEXT_COLUMNS} : (${expr})`;
   return {
-    all: text(`(${positive})${andRegion}${excluded}`),
-    primary: text(`(${primary})${andRegion}${excluded}`),
-    secondary: text(`(${positive})${andRegion} NOT (${primary})${excluded}`),
+    all: `(${positive})${andRegion}${excluded}`,
+    primary: `(${primary})${andRegion}${excluded}`,
+    secondary: `(${positive})${andRegion} NOT (${primary})${excluded}`,
   };
 }

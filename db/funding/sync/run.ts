@@ -14,6 +14,7 @@ import { createSourceRun, type Progress, type SourceRun } from './context.ts';
 import { syncCordis } from './cordis.ts';
 import { syncEu } from './eu.ts';
 import { acquireSyncLock, syncState, SyncLockedError, type RunCounts } from './state.ts';
+import { compactSearchIndex, type IndexOptimization } from '../search-index.ts';
 
 export const SYNC_ORDER: SourceCode[] = ['eu', 'cordis', 'boe', 'bdns'];
 const SYNCS: Record<SourceCode, (run: SourceRun) => Promise<void>> = {
@@ -39,6 +40,8 @@ export interface SyncSummary {
   locked: string | null;
   sources: SourceSummary[];
   warnings: string[];
+  /** The full-text index merged after the imports (../search-index.ts), or null when it did not need it. */
+  index?: IndexOptimization | null;
 }
 
 export interface SyncOptions {
@@ -119,8 +122,10 @@ export async function runFundingSync(db: Db, options: SyncOptions): Promise<Sync
       sources.push(summary);
       options.onSourceDone?.(summary);
     }
+    // Still under the lock: no other sync writes meanwhile. Each step is its own short transaction.
+    const index = compactSearchIndex(db);
+    return { locked: null, sources, warnings, index };
   } finally {
     lock.release();
   }
-  return { locked: null, sources, warnings };
 }

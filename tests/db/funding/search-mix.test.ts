@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openDatabase, type Db } from '../../../db/connection.ts';
 import { FundingSearch, positionAfter, type Position } from '../../../db/funding/search.ts';
-import { optimizeSearchIndex } from '../../../db/funding/search-index.ts';
+import { compactSearchIndex, optimizeSearchIndex } from '../../../db/funding/search-index.ts';
 import { migrate } from '../../../db/migrate.ts';
 import { toFilters, type FilterParams } from '../../../routes/funding/filters.ts';
 import { mulberry32 } from '../../../lib/mulberry32.ts';
@@ -190,4 +190,21 @@ test('optimizing the index merges its segments and changes no answer', () => {
     before,
   );
   assert.equal(optimizeSearchIndex(db).segmentsBefore, 1, 'a second run has nothing to merge');
+});
+
+test('after imports, more than MAX_SEGMENTS segments are merged into one in steps, and no answer changes', () => {
+  const db = corpus();
+  const before = QUERIES.map((p) => answer(new FundingSearch(db), p));
+  const segments = () => db.prepare('SELECT count(DISTINCT segid) FROM funding_calls_fts_idx').pluck().get() as number;
+  const have = segments();
+  assert.ok(have > 1, `${have} segments`);
+  assert.equal(compactSearchIndex(db, have), null, 'no more than the limit: nothing to do');
+  assert.equal(segments(), have);
+  const r = compactSearchIndex(db, 1, 4)!; // four pages a step: many steps
+  assert.deepEqual([r.segmentsBefore, r.segmentsAfter], [have, 1]);
+  assert.ok(r.steps > 2, `${r.steps} steps`);
+  assert.deepEqual(
+    QUERIES.map((p) => answer(new FundingSearch(db), p)),
+    before,
+  );
 });

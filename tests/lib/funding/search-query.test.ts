@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { MAX_TERMS, parseSearch, QueryError, toFtsQuery, type ParsedQuery } from '../../../lib/funding/search-query.ts';
-import { indexText } from '../../../lib/funding/stem.ts';
+import { miniFundingFts, type MiniCall } from '../../helpers/funding-fts.ts';
 
 // What the parser makes of what users type: groups (all must match; a group is any of its atoms) and
 // excluded atoms. Atoms are written as their words joined by spaces, a phrase in quotes, a prefix with *.
@@ -72,20 +71,15 @@ test('parser: nothing to search, or an operator out of place, is refused with a 
 });
 
 test('property: any text either is refused with QueryError or compiles into expressions FTS5 accepts', () => {
-  const db = new Database(':memory:');
-  db.exec(
-    "CREATE VIRTUAL TABLE t USING fts5(ids, title, summary, funder, programme, region, body, tokenize = 'unicode61 remove_diacritics 2')",
-  );
-  db.prepare('INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    'eu x',
-    indexText('Energía solar', 'es'),
-    '',
-    '',
-    '',
-    'madr',
-    indexText('ayudas para la transición', 'es'),
-  );
-  const search = db.prepare('SELECT count(*) FROM t WHERE t MATCH ?').pluck();
+  const fts = miniFundingFts();
+  fts.add(1, {
+    ids: 'eu x',
+    title: 'Energía solar',
+    region: 'Madrid',
+    body: 'ayudas para la transición',
+    language: 'es',
+  });
+  const search = fts.db.prepare('SELECT count(*) FROM funding_calls_fts WHERE funding_calls_fts MATCH ?').pluck();
   fc.assert(
     fc.property(
       fc.oneof(
@@ -96,45 +90,23 @@ test('property: any text either is refused with QueryError or compiles into expr
       (q) => {
         let compiled;
         try {
-          compiled = toFtsQuery(q, q.length % 3 === 0 ? 'Madrid' : undefined)!;
+          compiled = [true, false].map((derived) => toFtsQuery(q, q.length % 3 === 0 ? 'Madrid' : undefined, derived)!);
         } catch (err) {
           assert.ok(err instanceof QueryError);
           return;
         }
-        for (const expr of [compiled.all, compiled.primary!, compiled.secondary!]) search.get(expr); // throws if FTS5 cannot parse it
+        for (const c of compiled) for (const expr of [c.all, c.primary!, c.secondary!]) search.get(expr); // throws if FTS5 cannot parse it
       },
     ),
     { numRuns: 2000 },
   );
 });
 
-/** A tiny index built the way the real one is (stemmed keys per field), searched the way /search does. */
-function miniIndex(rows: Array<{ title: string; body?: string; language: string; ids?: string; region?: string }>) {
-  const db = new Database(':memory:');
-  db.exec(
-    "CREATE VIRTUAL TABLE t USING fts5(ids, title, summary, funder, programme, region, body, tokenize = 'unicode61 remove_diacritics 2')",
-  );
-  const insert = db.prepare(
-    'INSERT INTO t(rowid, ids, title, summary, funder, programme, region, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  rows.forEach((r, i) =>
-    insert.run(
-      i + 1,
-      indexText(r.ids ?? '', r.language),
-      indexText(r.title, r.language),
-      '',
-      '',
-      '',
-      indexText(r.region ?? '', r.language),
-      indexText(r.body ?? '', r.language),
-    ),
-  );
-  const hits = (q: string, region?: string) =>
-    db
-      .prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid')
-      .pluck()
-      .all(toFtsQuery(q, region)!.all) as number[];
-  return hits;
+/** A tiny index built the way the real one is (tests/helpers/funding-fts.ts), searched the way /search does. */
+function miniIndex(rows: MiniCall[]) {
+  const fts = miniFundingFts();
+  rows.forEach((r, i) => fts.add(i + 1, r));
+  return (q: string, region?: string) => fts.rows(toFtsQuery(q, region)!.all);
 }
 
 test('stemming, accents, glossary and exclusion on a small index', () => {
@@ -188,17 +160,98 @@ test('stemming, accents, glossary and exclusion on a small index', () => {
 });
 
 test('relevance tiers: an identifier or title match is primary; the rest secondary; together all', () => {
-  const db = new Database(':memory:');
-  db.exec(
-    "CREATE VIRTUAL TABLE t USING fts5(ids, title, summary, funder, programme, region, body, tokenize = 'unicode61 remove_diacritics 2')",
-  );
-  const insert = db.prepare('INSERT INTO t(rowid, ids, title, body) VALUES (?, ?, ?, ?)');
-  insert.run(1, indexText('bdns:900001', 'es'), indexText('Ayudas al hidrógeno verde', 'es'), '');
-  insert.run(2, indexText('bdns:900002', 'es'), indexText('Programa de movilidad', 'es'), indexText('hidrógeno', 'es'));
+  const fts = miniFundingFts();
+  fts.add(1, { ids: 'bdns:900001', title: 'Ayudas al hidrógeno verde', language: 'es' });
+  fts.add(2, { ids: 'bdns:900002', title: 'Programa de movilidad', body: 'hidrógeno', language: 'es' });
+  const rows = fts.rows;
   const q = toFtsQuery('hidrógeno')!;
-  const rows = (m: string) => db.prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid').pluck().all(m);
   assert.deepEqual(rows(q.primary!), [1]);
   assert.deepEqual(rows(q.secondary!), [2]);
   assert.deepEqual(rows(q.all), [1, 2]);
   assert.deepEqual(rows(toFtsQuery('900002')!.primary!), [2]);
+});
+
+// The derived terms (lib/funding/derived-terms.ts) stand in for FTS5's phrases and title filters;
+// this holds them to FTS5's own evaluation of the same query on random calls and queries: words of a
+// small vocabulary (so phrases do occur), accents, keys FTS5 may tokenize otherwise (ß, Greek),
+// digits, prefixes, exclusions, identifiers, and calls in a third language (two key streams).
+test('property: the derived terms match exactly what FTS5 phrases and column filters match', () => {
+  // Few words, so phrases and pairs across field boundaries do occur.
+  const vocabulary = ['energía', 'solar', 'ayudas', 'la', 'hydrogen', 'straße', 'ενέργεια', '2026', 'd3'];
+  const text = fc.array(fc.constantFrom(...vocabulary), { maxLength: 7 }).map((ws) => ws.join(' '));
+  const call = fc.record({
+    ids: fc
+      .array(fc.constantFrom('HORIZON', 'CL5', '2026', 'D3', '01', 'eu', 'bdns', '900001'), { maxLength: 5 })
+      .map((ws) => ws.join('-')),
+    title: text,
+    summary: text,
+    region: fc.constantFrom('', 'ES300 Madrid', 'Île-de-France'),
+    body: text,
+    language: fc.constantFrom('es', 'en', 'ca'),
+  });
+  const word = fc.oneof(
+    fc.constantFrom(...vocabulary),
+    fc.constantFrom(...vocabulary).map((w) => `${w.slice(0, 3)}*`),
+  );
+  const atom = fc.oneof(
+    word,
+    fc.array(word, { minLength: 2, maxLength: 4 }).map((ws) => `"${ws.join(' ')}"`),
+    fc.constantFrom('HORIZON-CL5-2026', 'CL5-2026-D3', 'eu:HORIZON-CL5'),
+  );
+  const query = fc
+    .array(fc.tuple(fc.constantFrom('', '', 'or ', '-'), atom), { minLength: 1, maxLength: 4 })
+    .map((parts) => parts.map(([op, a], i) => (i === 0 ? a : `${op}${a}`)).join(' '));
+  fc.assert(
+    fc.property(
+      fc.array(call, { minLength: 1, maxLength: 12 }),
+      fc.array(query, { minLength: 1, maxLength: 6 }),
+      (calls, queries) => {
+        const fts = miniFundingFts();
+        calls.forEach((c, i) => fts.add(i + 1, c));
+        for (const q of queries) {
+          let fast, reference;
+          try {
+            fast = toFtsQuery(q)!;
+            reference = toFtsQuery(q, null, false)!;
+          } catch (err) {
+            assert.ok(err instanceof QueryError, q);
+            continue;
+          }
+          for (const tier of ['all', 'primary', 'secondary'] as const)
+            assert.deepEqual(fts.rows(fast[tier]!), fts.rows(reference[tier]!), `${tier}: ${q}`);
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('derived terms: a phrase stays within one field, and the keys FTS5 may split keep FTS5 phrases', () => {
+  const fts = miniFundingFts();
+  fts.add(1, { title: 'Ayudas energía solar', summary: 'solar hydrogen valleys', language: 'es' });
+  fts.add(2, { title: 'Straße ενέργεια solar', language: 'de' }); // neither language: two key streams
+  fts.add(3, { ids: 'eu:HORIZON-CL5-2026-D3', title: 'Energy', body: 'energía solar hydrogen', language: 'en' });
+  fts.add(4, { title: 'Energía 2026', language: 'ca' });
+  const cases: Array<[string, number[], number[]]> = [
+    // query, all, primary
+    ['"energía solar"', [1, 3], [1]],
+    ['"energía solar hydrogen"', [3], []], // 1 has it across title and summary: not a phrase
+    ['"solar hydrogen"', [1, 3], []],
+    ['"straße ενέργεια"', [2], [2]],
+    ['"ενέργεια solar"', [2], [2]],
+    ['"2026 energía"', [4], [4]], // 4: the Spanish stream's last key, then the English stream's first
+    ['"horizon cl5" -"ayudas energía"', [3], [3]],
+    ['HORIZON-CL5-2026-D3', [3], [3]],
+    ['CL5-2026 energy', [3], [3]],
+  ];
+  for (const [q, all, primary] of cases) {
+    const c = toFtsQuery(q)!;
+    assert.deepEqual(fts.rows(c.all), all, `all: ${q}`);
+    assert.deepEqual(fts.rows(c.primary!), primary, `primary: ${q}`);
+    assert.deepEqual(
+      fts.rows(c.secondary!),
+      all.filter((r) => !primary.includes(r)),
+      `secondary: ${q}`,
+    );
+  }
 });
