@@ -1,5 +1,5 @@
 /**
- * Filter tokens in the FTS index (the `facets` column, db/migrations/008 and 012): with a
+ * Filter tokens in the FTS index (the `facets` column, db/migrations/008_funding_search.sql and 012_funding_derived_terms.sql): with a
  * text query, a selective filter is added to the MATCH as an FTS term, so FTS5 intersects doclists
  * (seeking through the larger one) instead of SQLite looking up the row of every text match to test the
  * filter. That is what made `q=ayudas&country=FR` and `q=energía&status=open` take 400–900 ms on a

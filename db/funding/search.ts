@@ -1,8 +1,9 @@
 /**
  * The SQL behind /search and /export (docs/decisions.md "What a search matches"; speed in BENCHMARKS.md).
  *
- * - Text is matched in the stemmed FTS5 index (db/migrations/008_funding_search.sql) with expressions
- *   compiled by lib/funding/search-query.ts; long prefixes are expanded into their terms (./prefix-terms.ts).
+ * - Text is matched in the stemmed FTS5 index (db/migrations/008_funding_search.sql, then
+ *   012_funding_derived_terms.sql) with expressions compiled by lib/funding/search-query.ts (phrases and
+ *   title matches as single derived terms); long prefixes are expanded into their terms (./prefix-terms.ts).
  * - Relevance is two tiers: calls whose identifiers or title hold the query first, then the other
  *   matches; newest first inside each tier. It depends only on each call, not on the rest of the
  *   corpus (bm25's does), so it is cheap for a word in half the corpus and a cursor over it is exact.
