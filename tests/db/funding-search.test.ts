@@ -11,7 +11,8 @@ import { after, test } from 'node:test';
 import { openDatabase } from '../../db/connection.ts';
 import { facetPlanner } from '../../db/funding/facets.ts';
 import { FundingSearch, positionAfter } from '../../db/funding/search.ts';
-import { migrate } from '../../db/migrate.ts';
+import { importFundingFile } from '../../db/funding/import.ts';
+import { loadMigrations, migrate } from '../../db/migrate.ts';
 import { presentCall } from '../../lib/funding/present.ts';
 import { toFilters, type FilterParams } from '../../routes/funding/filters.ts';
 
@@ -19,6 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), 'trio-funding-search-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'funding');
 const DAY = 86_400_000;
 const COUNTRIES = ['ES', 'ES', 'ES', 'ES', 'ES', 'ES', 'EU', 'EU', 'FR', 'PT', 'IT', 'DE'];
 const WORDS = [
@@ -190,4 +192,46 @@ test('a filtered text count that looks through more text matches than its budget
   }
   // Without a filter the index counts alone: exact.
   assert.equal(budgeted.search(toFilters({ q: 'ayudas' }, NOW), 1, null).exact, true);
+});
+
+test('migration 012 rebuilds the index of stored calls exactly as the triggers index a new import', () => {
+  const files: Array<[Parameters<typeof importFundingFile>[1], string]> = [
+    ['eu', 'eu/grantsTenders.json'],
+    ['bdns', 'bdns/convocatorias-busqueda.json'],
+    ['boe', 'boe/sumario-20251103.xml'],
+    ['cordis', 'cordis/project.csv'],
+  ];
+  const migrations = loadMigrations();
+  const imported = (upTo: number) => {
+    const db = openDatabase(join(dir, `m${upTo}-${Math.random()}.db`));
+    migrate(
+      db,
+      migrations.filter((m) => m.version <= upTo),
+      NOW,
+    );
+    for (const [source, file] of files) importFundingFile(db, source, join(FIXTURES, file), NOW);
+    return db;
+  };
+  const upgraded = imported(11);
+  migrate(upgraded, migrations, NOW); // 012 on a database that already holds the calls
+  const fresh = imported(Infinity);
+  const index = (db: ReturnType<typeof openDatabase>) => {
+    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.v USING fts5vocab(main, funding_calls_fts, instance)');
+    return db.prepare('SELECT term, doc, col, offset FROM temp.v ORDER BY doc, col, offset').raw().all();
+  };
+  const rebuilt = index(upgraded);
+  assert.ok(rebuilt.length > 1000, `${rebuilt.length} index entries`);
+  assert.deepEqual(rebuilt, index(fresh));
+  const search = (db: ReturnType<typeof openDatabase>, params: FilterParams) =>
+    new FundingSearch(db).search(toFilters(params, NOW), 20, null).rows.map((r) => r.id);
+  for (const params of [
+    { q: '"transición ecológica"' },
+    { q: '"energy storage"' },
+    { q: 'ayudas', country: 'ES' },
+    { q: 'nature' },
+  ]) {
+    const ids = search(fresh, params);
+    assert.ok(ids.length > 0, `${JSON.stringify(params)} finds calls`);
+    assert.deepEqual(search(upgraded, params), ids, JSON.stringify(params));
+  }
 });
