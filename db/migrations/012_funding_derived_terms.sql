@@ -7,6 +7,9 @@
 -- The facet tokens move to the same `_` namespace (_c<country>, _s<source>, _m<YYYYMM> or _mnone),
 -- so no word can match a facet and text terms need no column filter.
 --
+-- What the index holds for a call is defined once, in the view funding_calls_indexed: the rebuild
+-- below and the triggers read it.
+--
 -- The index is rebuilt from funding_calls (about 8 minutes of one core per million calls; run
 -- `funding optimize-index` afterwards on a large corpus). The other columns are as in migration 008.
 
@@ -21,29 +24,27 @@ CREATE VIRTUAL TABLE funding_calls_fts USING fts5(
   tokenize = "unicode61 remove_diacritics 2 tokenchars '_'", prefix = '2 3'
 );
 
--- The keys of each text column are computed once per call (k), then the derived terms from them.
+-- The index row of every public call: each text field's keys, the facet tokens and the derived terms.
+CREATE VIEW funding_calls_indexed AS
+  SELECT seq,
+    funding_index_text(id || ' ' || coalesce(bdns_id, ''), language) AS ids,
+    funding_index_text(title, language) AS title,
+    funding_index_text(summary, language) AS summary,
+    funding_index_text(funder, language) AS funder,
+    funding_index_text(programme, language) AS programme,
+    funding_index_text(region, language) AS region,
+    funding_index_text(body, language) AS body,
+    '_c' || lower(country) || ' _s' || source || ' _m' || coalesce(strftime('%Y%m', closes_at / 1000, 'unixepoch'), 'none') AS facets,
+    funding_derived_text(id || ' ' || coalesce(bdns_id, ''), title, summary, funder, programme, region, body, language) AS derived
+  FROM funding_calls WHERE personal_data = 0;
+
 INSERT INTO funding_calls_fts(rowid, ids, title, summary, funder, programme, region, body, facets, derived)
-  SELECT seq, ids, title, summary, funder, programme, region, body, facets,
-         funding_derived_text(ids, title, summary, funder, programme, region, body)
-  FROM (SELECT seq, funding_index_text(id || ' ' || coalesce(bdns_id, ''), language) AS ids,
-          funding_index_text(title, language) AS title, funding_index_text(summary, language) AS summary,
-          funding_index_text(funder, language) AS funder, funding_index_text(programme, language) AS programme,
-          funding_index_text(region, language) AS region, funding_index_text(body, language) AS body,
-          '_c' || lower(country) || ' _s' || source || ' _m' || coalesce(strftime('%Y%m', closes_at / 1000, 'unixepoch'), 'none') AS facets
-        FROM funding_calls WHERE personal_data = 0 LIMIT -1);
+  SELECT * FROM funding_calls_indexed;
 
 CREATE TRIGGER funding_calls_ai AFTER INSERT ON funding_calls BEGIN
   UPDATE funding_calls SET served_closes_at = funding_closes_at(new.deadline, new.deadline_time, new.time_zone) WHERE seq = new.seq;
   INSERT INTO funding_calls_fts(rowid, ids, title, summary, funder, programme, region, body, facets, derived)
-    SELECT new.seq, ids, title, summary, funder, programme, region, body, facets,
-           funding_derived_text(ids, title, summary, funder, programme, region, body)
-    FROM (SELECT funding_index_text(new.id || ' ' || coalesce(new.bdns_id, ''), new.language) AS ids,
-            funding_index_text(new.title, new.language) AS title, funding_index_text(new.summary, new.language) AS summary,
-            funding_index_text(new.funder, new.language) AS funder, funding_index_text(new.programme, new.language) AS programme,
-            funding_index_text(new.region, new.language) AS region, funding_index_text(new.body, new.language) AS body,
-            '_c' || lower(new.country) || ' _s' || new.source || ' _m' || coalesce(strftime('%Y%m', new.closes_at / 1000, 'unixepoch'), 'none') AS facets
-          LIMIT -1)
-    WHERE new.personal_data = 0;
+    SELECT * FROM funding_calls_indexed WHERE seq = new.seq;
 END;
 CREATE TRIGGER funding_calls_ad AFTER DELETE ON funding_calls BEGIN
   DELETE FROM funding_calls_fts WHERE rowid = old.seq;
@@ -54,13 +55,5 @@ CREATE TRIGGER funding_calls_au AFTER UPDATE OF id, bdns_id, title, summary, fun
   ON funding_calls BEGIN
   DELETE FROM funding_calls_fts WHERE rowid = old.seq;
   INSERT INTO funding_calls_fts(rowid, ids, title, summary, funder, programme, region, body, facets, derived)
-    SELECT new.seq, ids, title, summary, funder, programme, region, body, facets,
-           funding_derived_text(ids, title, summary, funder, programme, region, body)
-    FROM (SELECT funding_index_text(new.id || ' ' || coalesce(new.bdns_id, ''), new.language) AS ids,
-            funding_index_text(new.title, new.language) AS title, funding_index_text(new.summary, new.language) AS summary,
-            funding_index_text(new.funder, new.language) AS funder, funding_index_text(new.programme, new.language) AS programme,
-            funding_index_text(new.region, new.language) AS region, funding_index_text(new.body, new.language) AS body,
-            '_c' || lower(new.country) || ' _s' || new.source || ' _m' || coalesce(strftime('%Y%m', new.closes_at / 1000, 'unixepoch'), 'none') AS facets
-          LIMIT -1)
-    WHERE new.personal_data = 0;
+    SELECT * FROM funding_calls_indexed WHERE seq = new.seq;
 END;
