@@ -10,7 +10,6 @@
  * file. The load generator shares the machine with the servers: on a small machine the figures say
  * where the cores run out, which is the point (docs/scaling.md).
  */
-import autocannon from 'autocannon';
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,82 +23,40 @@ import {
   fetchOnce,
   fmt,
   machine,
+  measure,
   option,
   replayableHeaders,
   startChild,
   stopChild,
   writeBenchmarkSection,
+  type Measurement,
 } from './load.ts';
 import { freePortFor } from './cluster-port.ts';
 
 const CONNECTIONS = 32;
 
-interface Result {
-  rps: number;
-  p50: number;
-  p99: number;
-  ok: number;
-  other: number;
+interface Result extends Measurement {
+  /** The refs of the orders acknowledged with 201, warm-up included. */
   created: string[];
   cpuUs?: number;
 }
 
 async function load(
   url: string,
-  method: 'GET' | 'POST',
-  headers: Record<string, string>,
+  idleUrl: string,
   warmupS: number,
   durationS: number,
-  paths?: string[],
-  body?: string,
+  request: { method: 'GET' | 'POST'; headers?: Record<string, string>; paths?: string[]; body?: string },
 ): Promise<Result> {
-  const latencies: number[] = [];
-  let other = 0;
-  let i = 0;
-  const from = process.hrtime.bigint() + BigInt(Math.round(warmupS * 1e9));
   const created: string[] = [];
-  const request = {
-    method,
-    path: new URL(url).pathname,
-    headers,
-    ...(body ? { body } : {}),
-    setupRequest: (req: { headers?: Record<string, string>; path?: string }) => ({
-      ...req,
-      ...(method === 'POST' ? { headers: { ...req.headers, 'idempotency-key': randomUUID() } } : {}),
-      ...(paths ? { path: paths[i++ % paths.length] } : {}),
-    }),
-    onResponse: (status: number, resBody: string) => {
-      if (status === 201) created.push((JSON.parse(resBody) as { data: { ref: string } }).data.ref);
+  const m = await measure(url, CONNECTIONS, warmupS, durationS, idleUrl, {
+    ...request,
+    ...(request.method === 'POST' ? { perRequest: () => ({ 'idempotency-key': randomUUID() }) } : {}),
+    onResponse: (status, body) => {
+      if (status === 201) created.push((JSON.parse(body) as { data: { ref: string } }).data.ref);
     },
-  };
-  await new Promise<void>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        pipelining: 1,
-        duration: warmupS + durationS,
-        timeout: 60,
-        requests: [request as unknown as autocannon.Request],
-      },
-      (err) => (err ? reject(err) : resolve()),
-    );
-    instance.on('response', (_c, status, _b, ms) => {
-      if (process.hrtime.bigint() < from) return;
-      latencies.push(ms);
-      if (status !== 200 && status !== 201) other++;
-    });
   });
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? NaN;
-  return {
-    rps: latencies.length / durationS,
-    p50: at(0.5),
-    p99: at(0.99),
-    ok: latencies.length - other,
-    other,
-    created,
-  };
+  return { ...m, created };
 }
 
 /** CPU seconds used so far by a process and its children (a cluster's workers), from /proc; 0 elsewhere. */
@@ -230,14 +187,19 @@ export async function run(args: string[]): Promise<void> {
           const withCpu = async (run: () => Promise<Result>) => {
             const before = cpuOfTree(server.child.pid!);
             const r = await run();
-            const all = r.ok + r.other;
-            r.cpuUs =
-              ((cpuOfTree(server.child.pid!) - before) * 1e6) / Math.max(1, all * ((warmupS + durationS) / durationS));
+            r.cpuUs = ((cpuOfTree(server.child.pid!) - before) * 1e6) / Math.max(1, r.all);
             return r;
           };
-          const reads = await withCpu(() => load(`${base}${readPaths[0]}`, 'GET', {}, warmupS, durationS, readPaths));
+          const idle = `${base}/healthz`;
+          const reads = await withCpu(() =>
+            load(`${base}${readPaths[0]}`, idle, warmupS, durationS, { method: 'GET', paths: readPaths }),
+          );
           const orders = await withCpu(() =>
-            load(`${base}/human/v1/tasks`, 'POST', orderHeaders, warmupS, durationS, undefined, BENCH_ORDER),
+            load(`${base}/human/v1/tasks`, idle, warmupS, durationS, {
+              method: 'POST',
+              headers: orderHeaders,
+              body: BENCH_ORDER,
+            }),
           );
           await stopChild(server.child);
           const check = openDatabase(path, { readonly: true });
@@ -265,7 +227,8 @@ export async function run(args: string[]): Promise<void> {
     writeFileSync(join(dir, 'body'), sample!.body);
     writeFileSync(join(dir, 'headers.json'), JSON.stringify(sample!.headers));
     const raw = await startChild('raw-baseline.ts', [join(dir, 'body'), join(dir, 'headers.json')]);
-    const rawReads = await load(`http://127.0.0.1:${raw.port}/`, 'GET', {}, warmupS, durationS);
+    const rawUrl = `http://127.0.0.1:${raw.port}/`;
+    const rawReads = await load(rawUrl, rawUrl, warmupS, durationS, { method: 'GET' });
     await stopChild(raw.child);
     console.log(`raw node:http: ${fmt(rawReads.rps, 0)}/s`);
     const counters = await counterStores(dir);

@@ -218,7 +218,9 @@ export async function run(args: string[]): Promise<void> {
       byConnections: new Map(),
     };
     for (const connections of CONNECTIONS) {
-      const m = await measure(base + facts.mix[0]!, connections, warmupS, durationS, `${base}/healthz`, facts.mix);
+      const m = await measure(base + facts.mix[0]!, connections, warmupS, durationS, `${base}/healthz`, {
+        paths: facts.mix,
+      });
       mixRow.byConnections.set(connections, m);
       log(`${'mix'.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m)}`);
     }

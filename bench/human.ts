@@ -12,7 +12,6 @@
  * measured: this is the cost of taking orders, not of running them. Target (issue 4): ≥ 2,000
  * orders/s with WAL and every order durable when the response is sent.
  */
-import autocannon from 'autocannon';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,22 +20,21 @@ import { join } from 'node:path';
 import { openDatabase } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
 import { BENCH_ORDER, prepareOrders } from './human-orders.ts';
-import { fmt as format, machine, option, startChild as start, stopChild, writeBenchmarkSection } from './load.ts';
+import {
+  fmt as format,
+  machine,
+  measure,
+  option,
+  startChild as start,
+  stopChild,
+  writeBenchmarkSection,
+  type Measurement as LoadMeasurement,
+} from './load.ts';
 
 const TARGET = 2000;
 const CONNECTIONS = [1, 32] as const;
 
-interface Measurement {
-  connections: number;
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  requests: number;
-  all: number;
-  other: number;
-  cpuUs?: number;
-}
+type Measurement = LoadMeasurement & { cpuUs?: number };
 interface Row {
   name: string;
   m: Map<number, Measurement>;
@@ -82,13 +80,15 @@ export async function run(args: string[]): Promise<void> {
         };
         for (const c of CONNECTIONS) {
           const m = await withCpu(server.child, () =>
-            measure(
-              { url: `${base}/human/v1/tasks`, method: 'POST', headers, body: BENCH_ORDER, fresh: true },
-              c,
-              warmupS,
-              durationS,
-              (n) => (acknowledged += n),
-            ),
+            measure(`${base}/human/v1/tasks`, c, warmupS, durationS, `${base}/healthz`, {
+              method: 'POST',
+              headers,
+              body: BENCH_ORDER,
+              perRequest: () => ({ 'idempotency-key': randomUUID() }),
+              onResponse: (status) => {
+                if (status === 201) acknowledged++;
+              },
+            }),
           );
           row.m.set(c, m);
           console.log(`${row.name.padEnd(58)} ${c} conn: ${describe(m)}`);
@@ -105,17 +105,10 @@ export async function run(args: string[]): Promise<void> {
           const result: Row = { name: 'GET /tasks/{ref}/result', m: new Map() };
           for (const c of CONNECTIONS) {
             const m = await withCpu(server.child, () =>
-              measure(
-                {
-                  url: `${base}/human/v1/tasks/${refs[0]}/result`,
-                  method: 'GET',
-                  headers: { authorization: headers.authorization! },
-                  paths: refs.map((r) => `/human/v1/tasks/${r}/result`),
-                },
-                c,
-                warmupS,
-                durationS,
-              ),
+              measure(`${base}/human/v1/tasks/${refs[0]}/result`, c, warmupS, durationS, `${base}/healthz`, {
+                headers: { authorization: headers.authorization! },
+                paths: refs.map((r) => `/human/v1/tasks/${r}/result`),
+              }),
             );
             result.m.set(c, m);
             console.log(`${result.name.padEnd(58)} ${c} conn: ${describe(m)}`);
@@ -150,12 +143,8 @@ export async function run(args: string[]): Promise<void> {
     const baseline: Row = { name: 'raw node:http (the same 201 bytes)', m: new Map() };
     try {
       for (const c of CONNECTIONS) {
-        const m = await measure(
-          { url: `http://127.0.0.1:${raw.port}/`, method: 'POST', headers, body: BENCH_ORDER },
-          c,
-          warmupS,
-          durationS,
-        );
+        const url = `http://127.0.0.1:${raw.port}/`;
+        const m = await measure(url, c, warmupS, durationS, url, { method: 'POST', headers, body: BENCH_ORDER });
         baseline.m.set(c, m);
         console.log(`${baseline.name.padEnd(58)} ${c} conn: ${describe(m)}`);
       }
@@ -222,82 +211,9 @@ async function probe(url: string, headers: Record<string, string>) {
   return { body: await res.text(), headers: out };
 }
 
-interface Load {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-  fresh?: boolean;
-  paths?: string[];
-}
-
-/** Warm-up (discarded) then a timed closed-loop run; latency per response, as the client saw it. */
-async function measure(
-  load: Load,
-  connections: number,
-  warmupS: number,
-  durationS: number,
-  on201?: (n: number) => void,
-): Promise<Measurement> {
-  const latencies: number[] = [];
-  let other = 0;
-  let created = 0;
-  let all = 0;
-  const from = process.hrtime.bigint() + BigInt(Math.round(warmupS * 1e9));
-  let i = 0;
-  const request = {
-    method: load.method,
-    path: new URL(load.url).pathname,
-    headers: load.headers,
-    ...(load.body ? { body: load.body } : {}),
-    ...(load.fresh || load.paths
-      ? {
-          setupRequest: (req: { headers?: Record<string, string>; path?: string }) => ({
-            ...req,
-            ...(load.fresh ? { headers: { ...req.headers, 'idempotency-key': randomUUID() } } : {}),
-            ...(load.paths ? { path: load.paths[i++ % load.paths.length] } : {}),
-          }),
-        }
-      : {}),
-  };
-  await new Promise<void>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: load.url,
-        connections,
-        pipelining: 1,
-        duration: warmupS + durationS,
-        timeout: 60,
-        requests: [request as autocannon.Request],
-      },
-      (err) => (err ? reject(err) : resolve()),
-    );
-    instance.on('response', (_client, status, _bytes, ms) => {
-      all++;
-      if (status === 201) created++;
-      if (process.hrtime.bigint() < from) return;
-      latencies.push(ms);
-      if (status !== 200 && status !== 201) other++;
-    });
-  });
-  on201?.(created);
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? NaN;
-  return {
-    connections,
-    rps: latencies.length / durationS,
-    p50: at(0.5),
-    p95: at(0.95),
-    p99: at(0.99),
-    requests: latencies.length,
-    all,
-    other,
-  };
-}
-
 const fmt = (n: number, d = 0) => format(n, d);
 const describe = (m: Measurement) =>
-  `${fmt(m.rps).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${m.cpuUs ? `  server CPU ${fmt(m.cpuUs)} µs/request` : ''}${m.other ? `  (${m.other} not 2xx)` : ''}`;
+  `${fmt(m.rps).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${m.cpuUs ? `  server CPU ${fmt(m.cpuUs)} µs/request` : ''}${m.non2xx ? `  (${m.non2xx} not 2xx)` : ''}`;
 
 function render(
   rows: Row[],
@@ -320,7 +236,7 @@ function render(
   for (const row of [...rows, baseline]) {
     const one = row.m.get(1)!;
     const many = row.m.get(32)!;
-    const flag = (m: Measurement) => (m.other ? ` (${m.other} not 2xx)` : '');
+    const flag = (m: Measurement) => (m.non2xx ? ` (${m.non2xx} not 2xx)` : '');
     const cpu = one.cpuUs === undefined ? '' : `${fmt(one.cpuUs)} / ${fmt(many.cpuUs!)}`;
     lines.push(
       `| ${row.name} | ${fmt(one.rps)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p95, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${flag(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p95, 2)} | ${fmt(many.p99, 2)} | ${fmt(many.rps / b32, 2)} | ${cpu} |`,

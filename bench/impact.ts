@@ -14,29 +14,31 @@
  * average is printed with the figures.
  * Target (issue 7): at 32 connections, ≥ 0.8 × the baseline's throughput and p99 ≤ 5 ms.
  */
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../db/connection.ts';
 import { loadImpactDemo } from '../db/impact/demo.ts';
 import { migrate } from '../db/migrate.ts';
-import { option, stopChild, writeBenchmarkSection } from './load.ts';
+import {
+  fetchOnce,
+  fmt as format,
+  machine,
+  measure,
+  option,
+  replayableHeaders,
+  startChild,
+  stopChild,
+  writeBenchmarkSection,
+  type Measurement,
+} from './load.ts';
 
-const ROOT = join(import.meta.dirname, '..');
 const CONNECTIONS = [1, 32] as const;
 const RATIO_TARGET = 0.8;
 const P99_TARGET_MS = 5;
 
-interface Measurement {
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  other: number;
-}
 interface Row {
   name: string;
   paths: string[];
@@ -74,14 +76,14 @@ export async function run(args: string[]): Promise<void> {
       },
       { name: 'GET /products', paths: ['/impact/v1/products'], bytes: 0, trio: new Map(), raw: new Map() },
     ];
-    const trio = await startChild([databasePath, 'trio']);
+    const trio = await startChild('impact-server.ts', [databasePath, 'trio']);
     let raw: { child: ChildProcess; port: number } | undefined;
     try {
       const base = `http://127.0.0.1:${trio.port}`;
       const recorded: Array<{ path: string; body: Buffer; headers: string }> = [];
       for (const row of rows) {
         for (const path of row.paths) {
-          const probe = await fetchOnce(base + path);
+          const probe = await recordOnce(base + path);
           recorded.push({ path, ...probe });
           row.bytes = Math.max(row.bytes, probe.body.length);
         }
@@ -92,7 +94,7 @@ export async function run(args: string[]): Promise<void> {
       const insert = writer.prepare('INSERT INTO bench_impact_bytes (path, body, headers) VALUES (?, ?, ?)');
       writer.transaction(() => recorded.forEach((r) => insert.run(r.path, r.body, r.headers)))();
       writer.close();
-      raw = await startChild([databasePath, 'raw']);
+      raw = await startChild('impact-server.ts', [databasePath, 'raw']);
       const rawBase = `http://127.0.0.1:${raw.port}`;
       // Both servers stay up, idle while the other is measured, and take turns: on a shared machine the
       // load drifts, and alternating keeps the drift out of the ratio. The best round of each is kept.
@@ -103,7 +105,8 @@ export async function run(args: string[]): Promise<void> {
               ['trio', base, row.trio],
               ['raw ', rawBase, row.raw],
             ] as const) {
-              const m = await measure(url, row.paths, c, warmupS, durationS);
+              const first = url + row.paths[0]!;
+              const m = await measure(first, c, warmupS, durationS, first, { paths: row.paths });
               if (!into.has(c) || m.rps > into.get(c)!.rps) into.set(c, m);
               console.log(
                 `${name} ${row.name.padEnd(44)} ${String(c).padStart(2)} conn, round ${round}: ${describe(m)}  (load ${loadavg()[0]!.toFixed(2)})`,
@@ -124,88 +127,28 @@ export async function run(args: string[]): Promise<void> {
   }
 }
 
-async function startChild(argv: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(join(import.meta.dirname, 'impact-server.ts'), argv, {
-    cwd: ROOT,
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`impact-server.ts ${argv[1]} exited with ${code} before listening`)));
-  });
-  return { child, port };
-}
-
 /** One request; the body and the headers a replay should send (not the per-connection ones). */
-async function fetchOnce(url: string): Promise<{ body: Buffer; headers: string }> {
-  const res = await fetch(url);
-  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
-  const headers: Record<string, string> = {};
-  res.headers.forEach((v, k) => {
-    if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)) headers[k] = v;
-  });
-  return { body: Buffer.from(await res.arrayBuffer()), headers: JSON.stringify(headers) };
+async function recordOnce(url: string): Promise<{ body: Buffer; headers: string }> {
+  const res = await fetchOnce(url);
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
+  return { body: res.body, headers: JSON.stringify(replayableHeaders(res.headers)) };
 }
 
-/** Warm-up (discarded) then a timed closed-loop run over the paths in turn; latency per response. */
-async function measure(
-  base: string,
-  paths: string[],
-  connections: number,
-  warmupS: number,
-  durationS: number,
-): Promise<Measurement> {
-  const latencies: number[] = [];
-  let other = 0;
-  let i = 0;
-  const from = process.hrtime.bigint() + BigInt(Math.round(warmupS * 1e9));
-  const request = {
-    method: 'GET',
-    path: paths[0],
-    setupRequest: (req: { path?: string }) => ({ ...req, path: paths[i++ % paths.length] }),
-  };
-  await new Promise<void>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: base + paths[0],
-        connections,
-        pipelining: 1,
-        duration: warmupS + durationS,
-        timeout: 60,
-        requests: [request as autocannon.Request],
-      },
-      (err) => (err ? reject(err) : resolve()),
-    );
-    instance.on('response', (_client, status, _bytes, ms) => {
-      if (process.hrtime.bigint() < from) return;
-      latencies.push(ms);
-      if (status !== 200) other++;
-    });
-  });
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) =>
-    latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)] ?? Number.NaN;
-  return { rps: latencies.length / durationS, p50: at(0.5), p95: at(0.95), p99: at(0.99), other };
-}
-
-const fmt = (n: number, d = 0) =>
-  Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d }) : '–';
+const fmt = (n: number, d = 0) => format(n, d);
 const describe = (m: Measurement) =>
-  `${fmt(m.rps).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${m.other ? `  (${m.other} not 200)` : ''}`;
+  `${fmt(m.rps).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${m.non2xx ? `  (${m.non2xx} not 2xx)` : ''}`;
 
 function render(rows: Row[], durationS: number, warmupS: number, rounds: number, load: [number, number]): string {
-  const pkg = (name: string) =>
-    (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-  const cpu = (() => {
+  const sqlite = (() => {
+    const db = new Database(':memory:');
     try {
-      return /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? cpus()[0]?.model;
-    } catch {
-      return cpus()[0]?.model;
+      return db.prepare('SELECT sqlite_version()').pluck().get() as string;
+    } finally {
+      db.close();
     }
   })();
   const lines = [
-    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, better-sqlite3 ${pkg('better-sqlite3')}, autocannon ${pkg('autocannon')}.`,
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine(sqlite)}.`,
     `Each figure: ${warmupS} s warm-up (discarded), then ${durationS} s of closed-loop load from one process; each server in its own process, trio and the baseline measured in turn, ${rounds} rounds each, the best round kept. Demo database (48 products, five published runs of 500 draws); quota counting on, allowance lifted.`,
     `1-minute load average ${load[0].toFixed(2)} before the run and ${load[1].toFixed(2)} after, on ${cpus().length} cores: above ~2, other work shared the machine and every figure is lower than on an idle one.`,
     '',
@@ -220,7 +163,7 @@ function render(rows: Row[], durationS: number, warmupS: number, rounds: number,
     ] as const) {
       const one = m.get(1)!;
       const many = m.get(32)!;
-      const flag = (x: Measurement) => (x.other ? ` (${x.other} not 200)` : '');
+      const flag = (x: Measurement) => (x.non2xx ? ` (${x.non2xx} not 2xx)` : '');
       const ratio = many.rps / row.raw.get(32)!.rps;
       lines.push(
         `| ${row.name} | ${server} | ${fmt(row.bytes)} | ${fmt(one.rps)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${flag(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p95, 2)} | ${fmt(many.p99, 2)} | ${fmt(ratio, 2)} |`,

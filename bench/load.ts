@@ -16,14 +16,32 @@ const BENCHMARKS_MD = join(ROOT, 'BENCHMARKS.md');
 
 export interface Measurement {
   connections: number;
+  /** Responses after the warm-up: the latencies measured. */
   requests: number;
   seconds: number;
   rps: number;
   p50: number;
   p95: number;
   p99: number;
+  /** Responses after the warm-up whose status was not 2xx. */
   non2xx: number;
   errors: number;
+  /** Every response, warm-up included (the denominator of a server's CPU per request). */
+  all: number;
+}
+
+/**
+ * What a run sends: one request, or each request the next path of `paths` (a mix, shared by all
+ * connections). `perRequest` adds headers to each request (a new Idempotency-Key); `onResponse` sees
+ * every response's status and body, warm-up included (the refs of the orders a run created).
+ */
+export interface Load {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  paths?: readonly string[];
+  perRequest?: () => Record<string, string>;
+  onResponse?: (status: number, body: string) => void;
 }
 
 /** A positive number option (`--duration 6`), or the fallback when absent. */
@@ -99,20 +117,32 @@ export function cannon(
   url: string,
   connections: number,
   seconds: number,
-  onResponse: (ms: number) => void,
-  paths?: readonly string[],
+  onResponse: (ms: number, status: number) => void,
+  load: Load = {},
 ): Promise<autocannon.Result> {
-  // With `paths`, every request takes the next path of the list (shared by all connections): a mix.
   let next = 0;
-  const requests = paths
-    ? [{ setupRequest: (req: { path?: string }) => ({ ...req, path: paths[next++ % paths.length]! }) }]
-    : undefined;
+  const request = {
+    method: load.method ?? 'GET',
+    path: new URL(url).pathname + new URL(url).search,
+    ...(load.headers ? { headers: load.headers } : {}),
+    ...(load.body !== undefined ? { body: load.body } : {}),
+    ...(load.paths || load.perRequest
+      ? {
+          setupRequest: (req: { headers?: Record<string, string>; path?: string }) => ({
+            ...req,
+            ...(load.perRequest ? { headers: { ...req.headers, ...load.perRequest() } } : {}),
+            ...(load.paths ? { path: load.paths[next++ % load.paths.length]! } : {}),
+          }),
+        }
+      : {}),
+    ...(load.onResponse ? { onResponse: load.onResponse } : {}),
+  };
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { url, connections, pipelining: 1, duration: seconds, timeout: 120, ...(requests ? { requests } : {}) },
+      { url, connections, pipelining: 1, duration: seconds, timeout: 120, requests: [request as autocannon.Request] },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
-    instance.on('response', (_client, _status, _bytes, ms) => onResponse(ms));
+    instance.on('response', (_client, status, _bytes, ms) => onResponse(ms, status));
   });
 }
 
@@ -127,19 +157,24 @@ export async function measure(
   warmupS: number,
   durationS: number,
   idleUrl: string,
-  paths?: readonly string[],
+  load: Load = {},
 ): Promise<Measurement> {
   const latencies: number[] = [];
+  let non2xx = 0;
+  let all = 0;
   const started = process.hrtime.bigint();
   const from = started + BigInt(Math.round(warmupS * 1e9));
   const result = await cannon(
     url,
     connections,
     warmupS + durationS,
-    (ms) => {
-      if (process.hrtime.bigint() >= from) latencies.push(ms);
+    (ms, status) => {
+      all++;
+      if (process.hrtime.bigint() < from) return;
+      latencies.push(ms);
+      if (status < 200 || status > 299) non2xx++;
     },
-    paths,
+    load,
   );
   const seconds = Number(process.hrtime.bigint() - from) / 1e9;
   await waitIdle(idleUrl);
@@ -154,8 +189,9 @@ export async function measure(
     p50: at(0.5),
     p95: at(0.95),
     p99: at(0.99),
-    non2xx: result.non2xx,
+    non2xx,
     errors: result.errors + result.timeouts,
+    all,
   };
 }
 
