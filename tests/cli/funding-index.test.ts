@@ -52,3 +52,61 @@ test('funding optimize-index merges the segments two imports left, says so, and 
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, /full-text index: 1 → 1 segments/);
 });
+
+const piled = cliOnTempDatabase('trio-cli-compact-');
+
+test('funding import merges the index by itself once imports have left more than 8 segments', async () => {
+  const files: Array<[string, string]> = [
+    ['bdns', 'bdns/convocatorias-busqueda.json'],
+    ['eu', 'eu/grantsTenders.json'],
+    ['bdns', 'bdns/convocatorias-busqueda-pagina-2.json'],
+    ['boe', 'boe/sumario-20251103.xml'],
+    ['cordis', 'cordis/project.csv'],
+    ['eu', 'eu/sedia-search.json'],
+    ['boe', 'boe/sumario-20261116.xml'],
+    ['bdns', 'bdns/convocatoria-912345.json'],
+    ['bdns', 'bdns/convocatoria-913870.json'],
+    ['bdns', 'bdns/convocatoria-916204.json'],
+    ['bdns', 'bdns/convocatoria-916318.json'],
+    ['eu', 'eu/grantsTenders-search-demo.json'],
+  ];
+  const segments = () => {
+    const db = openDatabase(piled.databasePath);
+    try {
+      return db.prepare('SELECT count(DISTINCT segid) FROM funding_calls_fts_idx').pluck().get() as number;
+    } finally {
+      db.close();
+    }
+  };
+  const seen: Array<{ segments: number; index: { segmentsBefore: number; segmentsAfter: number } | null }> = [];
+  for (const [source, file] of files) {
+    const r = await piled.cli(
+      'funding',
+      'import',
+      '--source',
+      source,
+      join(ROOT, 'fixtures', 'funding', file),
+      '--json',
+    );
+    assert.equal(r.code, 0, r.stderr);
+    if (seen.length === 0) {
+      // FTS5 would merge small segments as it goes: off here, so each import leaves its own.
+      const db = openDatabase(piled.databasePath);
+      db.prepare("INSERT INTO funding_calls_fts(funding_calls_fts, rank) VALUES('automerge', 0)").run();
+      db.close();
+    }
+    seen.push({
+      segments: segments(),
+      index: (JSON.parse(r.stdout) as { index: (typeof seen)[number]['index'] }).index,
+    });
+  }
+  const merged = seen.findIndex((s) => s.index !== null);
+  assert.ok(merged > 0, `an import merged the index: ${JSON.stringify(seen)}`);
+  assert.ok(
+    seen.slice(0, merged).every((s) => s.segments <= 8),
+    'no merge while there were at most 8',
+  );
+  assert.ok(seen[merged]!.index!.segmentsBefore > 8);
+  assert.equal(seen[merged]!.index!.segmentsAfter, 1);
+  assert.equal(seen[merged]!.segments, 1);
+});
