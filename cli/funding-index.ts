@@ -1,7 +1,7 @@
 /**
  * `funding optimize-index`: merges the funding full-text index into one segment, after a bulk load or
- * a backfill (db/funding/search-index.ts says why searches need it). Takes about a minute of one core
- * per million calls; searches wait for it.
+ * a backfill (db/funding/search-index.ts says why searches need it and how it merges). Takes about a
+ * minute of one core per million calls, in short write transactions.
  */
 import { optimizeSearchIndex, type IndexOptimization } from '../db/funding/search-index.ts';
 import type { Command } from './command.ts';
