@@ -4,11 +4,12 @@
  * their time run directly through better-sqlite3 on the cached corpus (no HTTP): min / median / max
  * over R runs after one warm-up. An investigation aid for BENCHMARKS.md; it does not write anything.
  */
-import Database from 'better-sqlite3';
+import { openDatabase } from '../db/connection.ts';
 import { FundingSearch } from '../db/funding/search.ts';
 import { toFilters } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, ensureCorpus } from './funding-corpus.ts';
 import { QUERY_MIX } from './funding.ts';
+import { spyOnStatements } from './statement-spy.ts';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(name);
@@ -19,22 +20,11 @@ const runs = arg('--runs', 7);
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 
 const corpus = ensureCorpus(calls, (l) => console.log(l));
-const db = new Database(corpus.path, { readonly: true });
-db.pragma('cache_size = -65536'); // as db/connection.ts
+// The server's connection: its SQL functions (the search's triggers and served deadlines call them) and cache.
+const db = openDatabase(corpus.path, { readonly: true });
 // Capture each statement search.ts prepares and the parameters it last ran with.
 const captured = new Map<string, unknown>();
-const prepare = db.prepare.bind(db);
-(db as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
-  const stmt = prepare(sql);
-  for (const method of ['all', 'get'] as const) {
-    const run = stmt[method].bind(stmt) as (...args: unknown[]) => unknown;
-    (stmt as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      captured.set(sql, args[0]);
-      return run(...args);
-    };
-  }
-  return stmt;
-};
+const prepare = spyOnStatements(db, (sql, params) => captured.set(sql, params));
 
 function time(fn: () => unknown): { min: number; med: number; max: number } {
   fn();

@@ -17,6 +17,7 @@ import { FundingSearch } from '../db/funding/search.ts';
 import { toFilters, type FilterParams } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, ensureCorpus } from './funding-corpus.ts';
 import { buildMix } from './funding.ts';
+import { spyOnStatements } from './statement-spy.ts';
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -33,22 +34,7 @@ const db = openDatabase(arg('--db') ?? corpus.path);
 
 /** Each statement's SQL and time within the current query. */
 let statements: Array<{ sql: string; ms: number; params: unknown }> = [];
-const prepare = db.prepare.bind(db);
-(db as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
-  const stmt = prepare(sql);
-  for (const method of ['all', 'get'] as const) {
-    const run = stmt[method].bind(stmt) as (...args: unknown[]) => unknown;
-    (stmt as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      const t = process.hrtime.bigint();
-      try {
-        return run(...args);
-      } finally {
-        statements.push({ sql, ms: Number(process.hrtime.bigint() - t) / 1e6, params: args[0] });
-      }
-    };
-  }
-  return stmt;
-};
+const prepare = spyOnStatements(db, (sql, params, ms) => statements.push({ sql, ms, params }));
 
 /** What the query is, as the mix draws it (bench/funding.ts buildMix). */
 function qKind(q: string | undefined): string {
