@@ -21,7 +21,8 @@ import { openDatabase } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
 import { BENCH_ORDER, prepareOrders } from './human-orders.ts';
 import {
-  fmt as format,
+  describe as describeLoad,
+  fmt,
   machine,
   measure,
   option,
@@ -211,9 +212,7 @@ async function probe(url: string, headers: Record<string, string>) {
   return { body: await res.text(), headers: out };
 }
 
-const fmt = (n: number, d = 0) => format(n, d);
-const describe = (m: Measurement) =>
-  `${fmt(m.rps).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${m.cpuUs ? `  server CPU ${fmt(m.cpuUs)} µs/request` : ''}${m.non2xx ? `  (${m.non2xx} not 2xx)` : ''}`;
+const describe = (m: Measurement) => describeLoad(m, m.cpuUs ? `  server CPU ${fmt(m.cpuUs)} µs/request` : '');
 
 function render(
   rows: Row[],

@@ -24,7 +24,8 @@ import { loadImpactDemo } from '../db/impact/demo.ts';
 import { migrate } from '../db/migrate.ts';
 import {
   fetchOnce,
-  fmt as format,
+  describe,
+  fmt,
   machine,
   measure,
   option,
@@ -133,10 +134,6 @@ async function recordOnce(url: string): Promise<{ body: Buffer; headers: string 
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
   return { body: res.body, headers: JSON.stringify(replayableHeaders(res.headers)) };
 }
-
-const fmt = (n: number, d = 0) => format(n, d);
-const describe = (m: Measurement) =>
-  `${fmt(m.rps).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${m.non2xx ? `  (${m.non2xx} not 2xx)` : ''}`;
 
 function render(rows: Row[], durationS: number, warmupS: number, rounds: number, load: [number, number]): string {
   const sqlite = (() => {

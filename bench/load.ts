@@ -53,7 +53,7 @@ export function option(args: string[], name: string, fallback: number): number {
   return n;
 }
 
-export const fmt = (n: number, digits: number) =>
+export const fmt = (n: number, digits = 0) =>
   Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 
 export async function startChild(file: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
@@ -121,9 +121,10 @@ export function cannon(
   load: Load = {},
 ): Promise<autocannon.Result> {
   let next = 0;
+  const target = new URL(url);
   const request = {
     method: load.method ?? 'GET',
-    path: new URL(url).pathname + new URL(url).search,
+    path: `${target.pathname}${target.search}`,
     ...(load.headers ? { headers: load.headers } : {}),
     ...(load.body !== undefined ? { body: load.body } : {}),
     ...(load.paths || load.perRequest
@@ -204,8 +205,9 @@ export async function waitIdle(url: string): Promise<void> {
   }
 }
 
-export const describe = (m: Measurement) =>
-  `${fmt(m.rps, 0).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms  (${m.requests} requests${m.non2xx ? `, ${m.non2xx} non-2xx` : ''}${m.errors ? `, ${m.errors} errors` : ''})`;
+/** One measurement on a console line; `extra` goes after the latencies (a server's CPU per request). */
+export const describe = (m: Measurement, extra = '') =>
+  `${fmt(m.rps, 0).padStart(7)} req/s  p50 ${fmt(m.p50, 2)}  p95 ${fmt(m.p95, 2)}  p99 ${fmt(m.p99, 2)} ms${extra}  (${m.requests} requests${m.non2xx ? `, ${m.non2xx} non-2xx` : ''}${m.errors ? `, ${m.errors} errors` : ''})`;
 
 export function machine(sqlite: string): string {
   let model = cpus()[0]?.model ?? 'unknown CPU';
