@@ -85,6 +85,13 @@ export interface SearchPage {
   exact: boolean;
 }
 
+/**
+ * A filtered count's total from the text matches it looked through (`seen`, at most budget + 1) and
+ * those that passed (`found`): past the budget the total is a floor.
+ */
+const budgetedTotal = (seen: number, found: number, budget: number) =>
+  seen > budget ? { total: Math.min(found, TOTAL_CAP), exact: false } : { total: found, exact: found <= TOTAL_CAP };
+
 /** Statements are kept per SQL text (db/statements.ts): there are few distinct shapes (filters × sort). */
 export class FundingSearch {
   private readonly expand: (fts: string) => string;
@@ -376,11 +383,7 @@ export class FundingSearch {
         // is read (the same sums as the SQL below, which reads a row per match).
         const c = this.candidates(f);
         if (c.passing) {
-          const seen = c.seqs.length;
-          const found = c.passing.length;
-          return seen > budget
-            ? { total: Math.min(found, TOTAL_CAP), exact: false }
-            : { total: found, exact: found <= TOTAL_CAP };
+          return budgetedTotal(c.seqs.length, c.passing.length, budget);
         }
         // Forthcoming calls are few and found in the deadline index alone (it covers every column the
         // filters read): their ids go in a temporary b-tree once, and each text match is checked against
@@ -395,9 +398,7 @@ export class FundingSearch {
         const { seen, found } = this.stmt(
           `SELECT count(*) AS seen, coalesce(sum(CASE WHEN ${passes} THEN 1 ELSE 0 END), 0) AS found FROM ${from}`,
         ).get({ ...this.params(f), match }) as { seen: number; found: number };
-        return seen > budget
-          ? { total: Math.min(found, TOTAL_CAP), exact: false }
-          : { total: found, exact: found <= TOTAL_CAP };
+        return budgetedTotal(seen, found, budget);
       }
       // Only public calls are in the index: no join needed. A sorted search's plan has already read
       // the newest matches (up to the same cap): they are the count.

@@ -171,9 +171,9 @@ const anyOf = (alternatives: Iterable<string>): string => {
 export type Scope = 'all' | 'primary';
 
 /** The fields whose match ranks a call first (docs/decisions.md "What a search matches"). */
-export const PRIMARY_COLUMNS = '{ids title}';
+const PRIMARY_COLUMNS = '{ids title}';
 /** The fields text is searched in: every column but `facets` and `derived` (db/migrations/012_funding_derived_terms.sql). */
-export const TEXT_COLUMNS = '{ids title summary funder programme region body}';
+const TEXT_COLUMNS = '{ids title summary funder programme region body}';
 const columnsOf = (scope: Scope) => (scope === 'primary' ? PRIMARY_COLUMNS : TEXT_COLUMNS);
 
 /**
