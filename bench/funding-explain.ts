@@ -8,7 +8,7 @@ import { openDatabase } from '../db/connection.ts';
 import { FundingSearch } from '../db/funding/search.ts';
 import { toFilters } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, ensureCorpus } from './funding-corpus.ts';
-import { QUERY_MIX } from './funding.ts';
+import { QUERY_MIX } from './funding-queries.ts';
 import { spyOnStatements } from './statement-spy.ts';
 
 const arg = (name: string, fallback: number) => {

@@ -16,7 +16,7 @@ import { openDatabase } from '../db/connection.ts';
 import { FundingSearch } from '../db/funding/search.ts';
 import { toFilters, type FilterParams } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, ensureCorpus } from './funding-corpus.ts';
-import { buildMix } from './funding.ts';
+import { buildMix } from './funding-queries.ts';
 import { spyOnStatements } from './statement-spy.ts';
 
 const arg = (name: string) => {

@@ -26,8 +26,8 @@ import { registerFundingFunctions } from '../db/funding/sql-functions.ts';
 import { FundingSearch } from '../db/funding/search.ts';
 import { toFtsQuery } from '../lib/funding/search-query.ts';
 import { toFilters } from '../routes/funding/filters.ts';
-import { mulberry32 } from '../lib/mulberry32.ts';
-import { CORPUS_NOW, RARE_TERM, ensureCorpus, type CorpusInfo } from './funding-corpus.ts';
+import { CORPUS_NOW, ensureCorpus, type CorpusInfo } from './funding-corpus.ts';
+import { buildMix, QUERY_MIX, SEARCH, type Query } from './funding-queries.ts';
 import {
   describe,
   fetchOnce,
@@ -43,36 +43,9 @@ import {
   type Measurement,
 } from './load.ts';
 
-const SEARCH = '/funding/v1/search';
 const P95_TARGET_MS = 30;
 const RATIO_TARGET = 0.5;
-const MIX_SIZE = 1_200;
 const CONNECTIONS = [1, 32] as const;
-
-interface Query {
-  name: string;
-  params: Record<string, string>;
-}
-
-/** The shapes people send: what they type, from the rarest to the broadest, and the filters they add. */
-export const QUERY_MIX: Query[] = [
-  { name: 'rare term', params: { q: RARE_TERM } },
-  { name: 'common term', params: { q: 'ayudas' } },
-  { name: 'phrase', params: { q: '"economía circular"' } },
-  { name: 'prefix', params: { q: 'subvenc*' } },
-  { name: 'filters only', params: { status: 'open' } },
-  { name: 'country+status+sort', params: { country: 'ES', status: 'open', sort: 'deadline' } },
-  { name: 'text+status', params: { q: 'energía', status: 'open' } },
-  { name: 'text+country', params: { q: 'ayudas', country: 'FR' } },
-  { name: 'text+forthcoming', params: { q: 'ayudas', status: 'forthcoming' } },
-  { name: 'text+status+country+sort', params: { q: 'ayudas', status: 'open', country: 'ES', sort: 'deadline' } },
-  { name: 'stemmed word', params: { q: 'subvención' } },
-  { name: 'identifier', params: { q: '(set from the corpus)' } },
-  { name: 'region', params: { region: 'Madrid' } },
-];
-
-/** Measured and shown, outside the targets. */
-export const EXTRA_QUERIES: Query[] = [];
 
 interface Row {
   name: string;
@@ -81,48 +54,6 @@ interface Row {
   total: string;
   matches: number | null;
   byConnections: Map<number, Measurement>;
-}
-
-/**
- * More than 1,000 distinct queries drawn from the corpus itself: words and pairs of words of real
- * titles, phrases, prefixes, identifiers, regions, with the filters people add (open calls, a country,
- * deadline order), in a fixed random order.
- */
-export function buildMix(db: Database.Database, calls: number): string[] {
-  const r = mulberry32(13); // the mix is the same on every run
-  const row = db.prepare(
-    'SELECT id, source_id, title, country, region FROM funding_calls WHERE seq = ? AND personal_data = 0',
-  );
-  const out = new Set<string>();
-  for (let guard = 0; out.size < MIX_SIZE && guard < MIX_SIZE * 20; guard++) {
-    const c = row.get(1 + Math.floor(r() * calls)) as
-      { id: string; source_id: string; title: string; country: string; region: string | null } | undefined;
-    if (!c) continue;
-    const ws = c.title.split(/[^\p{L}]+/u).filter((w) => w.length >= 4);
-    if (ws.length < 2) continue;
-    const w = ws[Math.floor(r() * ws.length)]!.toLowerCase();
-    const i = Math.floor(r() * (ws.length - 1));
-    const kind = r();
-    const params: Record<string, string> = {};
-    if (kind < 0.35) params.q = w;
-    else if (kind < 0.55) params.q = `${ws[i]!.toLowerCase()} ${ws[i + 1]!.toLowerCase()}`;
-    else if (kind < 0.65) params.q = `"${ws[i]!.toLowerCase()} ${ws[i + 1]!.toLowerCase()}"`;
-    else if (kind < 0.75) params.q = `${w.slice(0, Math.max(4, w.length - 3))}*`;
-    else if (kind < 0.82) params.q = r() < 0.5 ? c.source_id : c.id;
-    else if (kind < 0.9) params.q = `${w} or ${ws[i]!.toLowerCase()}`;
-    else params.q = `${w} -${ws[(i + 1) % ws.length]!.toLowerCase()}`;
-    if (r() < 0.4) params.status = 'open';
-    if (r() < 0.15) params.country = c.country;
-    if (r() < 0.15) params.sort = 'deadline';
-    if (c.region && r() < 0.05)
-      params.region =
-        c.region
-          .split(/[^\p{L}]+/u)
-          .filter((x) => x.length >= 4)
-          .pop() ?? c.region;
-    out.add(`${SEARCH}?${new URLSearchParams(params).toString()}`);
-  }
-  return [...out];
 }
 
 const log = (line: string) => console.log(line);
@@ -147,7 +78,6 @@ export async function run(args: string[]): Promise<void> {
   log(`  ${mb(corpus.bytes)}, ${facts.open.toLocaleString('en')} calls open now (${pct(facts.open / calls)})`);
 
   const databasePath = corpus.path;
-  QUERY_MIX.find((q) => q.name === 'identifier')!.params.q = facts.identifier;
   log(
     `  mix of ${facts.mix.length.toLocaleString('en')} distinct queries; identifier ${facts.identifier}; FTS index ${mb(facts.ftsBytes)}`,
   );
@@ -164,8 +94,7 @@ export async function run(args: string[]): Promise<void> {
   let mixRow: Row | undefined;
   try {
     const base = `http://127.0.0.1:${trio.port}`;
-    for (const query of [...QUERY_MIX, ...EXTRA_QUERIES]) {
-      const extraQuery = EXTRA_QUERIES.includes(query);
+    for (const query of QUERY_MIX) {
       const path = `${SEARCH}?${new URLSearchParams(query.params).toString()}`;
       const probe = await fetchOnce(base + path);
       if (probe.status !== 200)
@@ -185,10 +114,6 @@ export async function run(args: string[]): Promise<void> {
         const m = await measure(base + path, connections, warmupS, durationS, `${base}/healthz`);
         row.byConnections.set(connections, m);
         log(`${query.name.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m)}`);
-      }
-      if (extraQuery) {
-        extra.push(row);
-        continue;
       }
       rows.push(row);
     }
@@ -322,9 +247,10 @@ function corpusFacts(corpus: CorpusInfo): Facts {
       )
       .pluck()
       .get(Math.floor(corpus.calls / 2)) as string;
+    // The named identifier shape searches for it (the mix's list is shared with the profiles).
     QUERY_MIX.find((q) => q.name === 'identifier')!.params.q = identifier;
     const matches = new Map<string, number>();
-    for (const q of [...QUERY_MIX, ...EXTRA_QUERIES]) {
+    for (const q of QUERY_MIX) {
       const text = q.params.status || q.params.country || q.params.region ? undefined : q.params.q;
       matches.set(
         q.name,
