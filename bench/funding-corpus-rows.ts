@@ -20,7 +20,7 @@
  */
 import { closesAt, opensAt } from '../lib/funding/zoned-time.ts';
 import { mulberry32 } from '../lib/mulberry32.ts';
-import * as V from './funding-vocabulary.ts';
+import { WORDS as V } from './funding-vocabulary.ts';
 
 export const GENERATOR_VERSION = 2;
 /** The instant the corpus is laid out around (deadlines, open/closed shares). The bench server's clock starts here. */
@@ -100,36 +100,36 @@ interface Vocabulary {
 
 export function buildVocabulary(): Vocabulary {
   const rng = mulberry32(SEED ^ 0x5bd1e995);
-  const esDerived = V.ES_STEMS.flatMap((s) => V.ES_ENDINGS.map((e) => s + e));
-  const towns = V.TOWN_HEADS.flatMap((h) => V.TOWN_TAILS.map((t) => h + t));
+  const esDerived = V.esStems.flatMap((s) => V.esEndings.map((e) => s + e));
+  const towns = V.townHeads.flatMap((h) => V.townTails.map((t) => h + t));
   // Real words first (most frequent), then the derived and place tail in a fixed shuffled order.
   const esContent = unique([
-    ...V.ES_CONTENT,
+    ...V.esContent,
     ...shuffled(unique([...esDerived, ...towns.map((t) => t.toLowerCase())]), rng),
   ]);
-  const enDerived = V.EN_STEMS.flatMap((s) => V.EN_ENDINGS.map((e) => s + e));
-  const enContent = unique([...V.EN_CONTENT, ...shuffled(enDerived, rng)]);
-  const places = unique([...V.ES_PLACES, ...shuffled(towns, rng)]);
+  const enDerived = V.enStems.flatMap((s) => V.enEndings.map((e) => s + e));
+  const enContent = unique([...V.enContent, ...shuffled(enDerived, rng)]);
+  const places = unique([...V.esPlaces, ...shuffled(towns, rng)]);
   const rare = new Set<string>();
   while (rare.size < 30_000) {
     const n = 2 + Math.floor(rng() * 3);
     let w = '';
-    for (let k = 0; k < n; k++) w += V.SYLLABLES[Math.floor(rng() * V.SYLLABLES.length)]!;
+    for (let k = 0; k < n; k++) w += V.syllables[Math.floor(rng() * V.syllables.length)]!;
     if (w !== RARE_TERM) rare.add(rng() < 0.15 ? w.toUpperCase() : w);
   }
   const distinct = new Set(
-    [...esContent, ...enContent, ...places.map((p) => p.toLowerCase()), ...V.ES_STOP, ...V.EN_STOP, ...rare].map((w) =>
+    [...esContent, ...enContent, ...places.map((p) => p.toLowerCase()), ...V.esStop, ...V.enStop, ...rare].map((w) =>
       w.toLowerCase(),
     ),
   ).size;
   return {
     esContent: new Zipf(esContent, 1.0, 8),
-    esStop: new Zipf(V.ES_STOP, 1.1),
-    esTopic: new Zipf(V.ES_TOPICS, 0.9, 3),
+    esStop: new Zipf(V.esStop, 1.1),
+    esTopic: new Zipf(V.esTopics, 0.9, 3),
     places: new Zipf(places, 1.0, 3),
     enContent: new Zipf(enContent, 1.0, 8),
-    enStop: new Zipf(V.EN_STOP, 1.1),
-    enTopic: new Zipf(V.EN_TOPICS, 0.9, 3),
+    enStop: new Zipf(V.enStop, 1.1),
+    enTopic: new Zipf(V.enTopics, 0.9, 3),
     rare: [...rare],
     distinct,
   };
@@ -231,45 +231,6 @@ function cachedInstant(key: string, compute: () => number): number {
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const pick = <T>(items: readonly T[], rng: () => number): T => items[Math.floor(rng() * items.length)]!;
 
-const ES_TITLE_HEADS = [
-  'Subvenciones',
-  'Ayudas',
-  'Convocatoria de subvenciones',
-  'Convocatoria de ayudas',
-  'Ayudas',
-  'Subvenciones',
-  'Bases reguladoras de las subvenciones',
-  'Extracto de la convocatoria de ayudas',
-  'Extracto de la Orden de subvenciones',
-  'Premios',
-  'Becas',
-  'Subvención nominativa',
-  'Convocatoria',
-  'Línea de ayudas',
-];
-const ES_TITLE_LINKS = [
-  'para',
-  'destinadas a',
-  'dirigidas a',
-  'para el fomento de',
-  'en materia de',
-  'de apoyo a',
-  'para la mejora de',
-];
-const EN_TITLE_HEADS = [
-  'Advanced',
-  'Innovative',
-  'Next-generation',
-  'Sustainable',
-  'Integrated',
-  'Scalable',
-  'Resilient',
-  'Trustworthy',
-  'Open',
-  'Low-cost',
-];
-const EN_TITLE_LINKS = ['for', 'in', 'towards', 'supporting', 'enabling', 'for the', 'and'];
-
 function words(
   n: number,
   rng: () => number,
@@ -286,7 +247,7 @@ function words(
     if (u < 0.36) out.push(stop.draw(rng));
     else if (u < 0.4) out.push(topic.draw(rng));
     else if (u < 0.41) out.push(pick(rare, rng));
-    else if (spanish && u < 0.43) out.push(pick(V.ES_PLACES, rng));
+    else if (spanish && u < 0.43) out.push(pick(V.esPlaces, rng));
     else out.push(content.draw(rng));
   }
   return out.join(' ');
@@ -344,7 +305,7 @@ export function buildRow(i: number, p: Plan, voc: Vocabulary): Row {
       r() < 0.35
         ? voc.esTopic.draw(r)
         : words(2 + Math.floor(r() * 4), r, voc.esContent, voc.esStop, voc.esTopic, voc.rare, true, 0.1);
-    title = `${pick(ES_TITLE_HEADS, r)} ${pick(ES_TITLE_LINKS, r)} ${topicPart}`;
+    title = `${pick(V.esTitleHeads, r)} ${pick(V.esTitleLinks, r)} ${topicPart}`;
     if (r() < 0.45) title += ` en ${voc.places.draw(r)}`;
     if (r() < 0.3) title += r() < 0.5 ? ` año ${year}` : ` ejercicio ${year}`;
     summary =
@@ -352,9 +313,9 @@ export function buildRow(i: number, p: Plan, voc: Vocabulary): Row {
     if (r() < RARE_TERM_RATE) summary += ` Conservación de praderas de ${RARE_TERM}.`;
     const bodyLen = p.source === 'boe' ? 30 + Math.floor(r() * 60) : r() < 0.4 ? 15 + Math.floor(r() * 45) : 0;
     if (bodyLen > 0) body = capitalise(words(bodyLen, r, voc.esContent, voc.esStop, voc.esTopic, voc.rare, true)) + '.';
-    funder = r() < 0.55 ? pick(V.FUNDERS_ES, r) : `Ayuntamiento de ${voc.places.draw(r)}`;
-    programme = r() < 0.4 ? pick(V.PROGRAMMES_ES, r) : null;
-    region = pick(V.REGIONS_ES, r);
+    funder = r() < 0.55 ? pick(V.fundersEs, r) : `Ayuntamiento de ${voc.places.draw(r)}`;
+    programme = r() < 0.4 ? pick(V.programmesEs, r) : null;
+    region = pick(V.regionsEs, r);
     if (p.source === 'bdns') {
       sourceId = String(400_000 + i);
       bdnsId = sourceId;
@@ -365,20 +326,20 @@ export function buildRow(i: number, p: Plan, voc: Vocabulary): Row {
       url = `https://www.boe.es/diario_boe/txt.php?id=${sourceId}`;
     }
   } else {
-    programme = pick(V.PROGRAMMES_EU, r);
-    const code = V.PROGRAMME_CODES[programme] ?? 'EU';
+    programme = pick(V.programmesEu, r);
+    const code = V.programmeCodes[programme] ?? 'EU';
     sourceId = `${code}-${year}-${pick(['CL1', 'CL2', 'CL3', 'CL4', 'CL5', 'CL6', 'WIDERA', 'INFRA', 'EIC', 'MSCA'], r)}-${String(i).padStart(7, '0')}`;
     const topicPart =
       r() < 0.35
         ? voc.enTopic.draw(r)
         : words(2 + Math.floor(r() * 4), r, voc.enContent, voc.enStop, voc.enTopic, voc.rare, false, 0.1);
-    title = `${pick(EN_TITLE_HEADS, r)} ${voc.enContent.draw(r)} ${pick(EN_TITLE_LINKS, r)} ${topicPart}`;
+    title = `${pick(V.enTitleHeads, r)} ${voc.enContent.draw(r)} ${pick(V.enTitleLinks, r)} ${topicPart}`;
     summary =
       capitalise(words(25 + Math.floor(r() * 30), r, voc.enContent, voc.enStop, voc.enTopic, voc.rare, false)) + '.';
     body =
       capitalise(words(60 + Math.floor(r() * 100), r, voc.enContent, voc.enStop, voc.enTopic, voc.rare, false)) + '.';
-    funder = pick(V.FUNDERS_EU, r);
-    country = r() < 0.85 ? 'EU' : pick(V.OTHER_COUNTRIES, r);
+    funder = pick(V.fundersEu, r);
+    country = r() < 0.85 ? 'EU' : pick(V.otherCountries, r);
     url = `https://ec.europa.eu/info/funding-tenders/opportunities/portal/screen/opportunities/topic-details/${sourceId.toLowerCase()}`;
   }
 
@@ -409,7 +370,7 @@ export function buildRow(i: number, p: Plan, voc: Vocabulary): Row {
     opening_on: openingOn,
     deadline: first ? first.date : null,
     deadline_time: first ? first.time : null,
-    deadline_text: cutoffs.length === 0 ? pick(V.DEADLINE_TEXTS, r) : null,
+    deadline_text: cutoffs.length === 0 ? pick(V.deadlineTexts, r) : null,
     cutoffs: JSON.stringify(cutoffs),
     time_zone: zone,
     opens_at: opens,
