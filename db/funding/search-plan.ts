@@ -1,0 +1,136 @@
+/**
+ * How a funding search reads its rows (./search.ts pages through what this returns): the ordered
+ * streams (segments) of SQL a sort is read from and, for a sorted text search, the plan chosen by
+ * estimated cost. Relevance is two segments (calls whose identifiers or title hold the query, then the
+ * other matches, newest first in each); every other order is one, keyed on the order's key and the id.
+ */
+import { undatedHorizon } from '../../lib/funding/status.ts';
+import type { SearchContext } from './search-candidates.ts';
+import { COLUMNS, ORDERS, where, type SearchFilters } from './search-sql.ts';
+
+/**
+ * Relative costs of the sorted plans, per unit of work (µs on the benchmark machine, in-process, page
+ * cache warm): reading a call's row, putting a match in a temporary list, stepping the order's index
+ * against that list, and asking the FTS index about one row.
+ */
+const COST = { row: 12, list: 0.6, walk: 0.4, seek: 60 };
+
+/** One ordered stream of rows; a sort is one or more of them, read in turn. */
+export interface Segment {
+  /** Bound with @ids: the calls the plan reads (a JSON array of seq). */
+  ids?: string;
+  sql: (keyed: boolean, paged: boolean) => string;
+  match: string | null;
+}
+
+type Plan = 'ids' | 'read' | 'list' | 'seek';
+
+/**
+ * The plan of a sorted text search, by estimated cost (COST), for the first `want` rows:
+ * - `ids`: every text match is known and the filters were decided in memory: read the rows of those
+ *   that pass and sort them (few);
+ * - `read`: every text match is known: read them all, filter and sort (the filters need the rows);
+ * - `list`: walk the order's index, checking each row against a temporary list of the matches;
+ * - `seek`: walk the order's index, asking the FTS index about each row (a word in half the corpus).
+ * A walk's length is estimated from the share of the corpus that matches and passes: the newest
+ * matches' density over the rowids they span, and the share of them that passed the filters.
+ */
+function plan(ctx: SearchContext, f: SearchFilters, want: number): Plan {
+  const c = ctx.candidates(f);
+  const seen = c.seqs.length;
+  const corpus = Math.max(1, ctx.stmt('SELECT coalesce(max(seq), 0) FROM funding_calls').pluck().get() as number);
+  const matches = c.complete
+    ? seen
+    : Math.min(corpus, (seen * corpus) / Math.max(1, c.seqs[0]! - c.seqs[seen - 1]! + 1));
+  const passing = matches * (c.passing ? c.passing.length / Math.max(1, seen) : 1);
+  const range =
+    c.passing && (f.status === 'open' || f.status === 'forthcoming')
+      ? ctx.memory.notClosedCount(f.now, undatedHorizon(f.now))
+      : corpus;
+  const walk = passing >= 1 ? Math.min(range, (range * want) / passing) : range;
+  const costs: Array<[Plan, number]> = [['seek', walk * COST.seek]];
+  if (c.complete && seen <= ctx.options.materializeUpTo)
+    costs.push(c.passing ? ['ids', c.passing.length * COST.row] : ['read', seen * COST.row]);
+  if (ctx.options.listUpTo > 0 && matches <= ctx.options.listUpTo)
+    costs.push(['list', matches * COST.list + walk * COST.walk]);
+  return costs.reduce((best, next) => (next[1] < best[1] ? next : best))[0];
+}
+
+/** The streams a search reads, in order; `want`: how many rows the caller reads (its offset included). */
+export function segments(ctx: SearchContext, f: SearchFilters, want: number): Segment[] {
+  const text = f.text;
+  if (f.sort === 'relevance' && text?.primary && text.secondary) {
+    const tier = (match: string): Segment => ({
+      match: ctx.match(f, match),
+      // CROSS JOIN: the index's matches drive (newest first); a filter index must not (it would run
+      // the MATCH once per row it walks).
+      sql: (
+        keyed,
+        paged,
+      ) => `SELECT ${COLUMNS}, c.seq AS k FROM funding_calls_fts f CROSS JOIN funding_calls c ON c.seq = f.rowid
+          WHERE funding_calls_fts MATCH @match AND ${where(f, true)}${keyed ? ' AND f.rowid < @k' : ''}
+          ORDER BY f.rowid DESC LIMIT @limit${paged ? ' OFFSET @offset' : ''}`,
+    });
+    return [tier(text.primary), tier(text.secondary)];
+  }
+  const order = ORDERS[f.sort === 'relevance' ? 'published' : f.sort];
+  const cmp = order.dir === 'ASC' ? '>' : '<';
+  const keyset = (keyed: boolean) => (keyed ? `AND (${order.key}, c.id) ${cmp} (@k, @id)` : '');
+  const tail = (keyed: boolean, paged: boolean) =>
+    `${keyset(keyed)} ORDER BY ${order.key} ${order.dir}, c.id ${order.dir} LIMIT @limit${paged ? ' OFFSET @offset' : ''}`;
+  if (!text) {
+    return [
+      {
+        match: null,
+        sql: (keyed, paged) =>
+          `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c WHERE ${where(f, order.range)} ${tail(keyed, paged)}`,
+      },
+    ];
+  }
+  const match = ctx.match(f, text.all);
+  // The plan by cost (see `plan`): the rows of few matches are read and sorted; more are found by
+  // walking the order's index, checking each row against a temporary list of the matches or asking the
+  // FTS index about it (a seek by rowid; text that matches half the corpus), and the walk stops when
+  // the page is full.
+  const chosen = plan(ctx, f, want);
+  if (chosen === 'ids') {
+    return [
+      {
+        match,
+        ids: JSON.stringify(ctx.candidates(f).passing),
+        sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k
+        FROM json_each(@ids) j CROSS JOIN funding_calls c ON c.seq = j.value
+        WHERE ${where(f, order.range)} ${tail(keyed, paged)}`,
+      },
+    ];
+  }
+  if (chosen === 'read') {
+    return [
+      {
+        match,
+        sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k
+        FROM (SELECT rowid AS seq FROM funding_calls_fts WHERE funding_calls_fts MATCH @match) m CROSS JOIN funding_calls c ON c.seq = m.seq
+        WHERE ${where(f, order.range)} ${tail(keyed, paged)}`,
+      },
+    ];
+  }
+  if (chosen === 'list') {
+    // `+c.seq`: the list filters the walk; it must not drive it.
+    return [
+      {
+        match,
+        sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
+        WHERE ${where(f, order.range)} AND +c.seq IN (SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH @match)
+        ${tail(keyed, paged)}`,
+      },
+    ];
+  }
+  return [
+    {
+      match,
+      sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k FROM funding_calls c
+      WHERE ${where(f, order.range)} AND EXISTS (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match AND rowid = c.seq)
+      ${tail(keyed, paged)}`,
+    },
+  ];
+}
