@@ -20,7 +20,7 @@ import { acquireServerLock, type ServerLock } from './db/server-lock.ts';
 import { persistedDayCount, WriteBehind } from './db/write-behind.ts';
 import type { Config } from './lib/config.ts';
 import { createDispatch, httpListener, type Dispatch } from './lib/http/adapter.ts';
-import type { ApiRequest } from './lib/http/types.ts';
+import type { ApiRequest, Refusal } from './lib/http/types.ts';
 import { DEFAULT_LIMITS, listen, type ServerLimits } from './lib/http/server.ts';
 import { createLogger } from './lib/http/log.ts';
 import { createMetrics } from './lib/http/metrics.ts';
@@ -35,6 +35,9 @@ import { buildRoutes } from './routes/index.ts';
 import { IpcLimiter, KeyUseForwarder } from './db/counters/ipc.ts';
 import { RedisLimiter } from './db/counters/redis.ts';
 import { refuseWritesOutsideServices } from './lib/http/read-only.ts';
+import { Dependency, describeError } from './lib/http/dependency.ts';
+import { isDatabaseDown } from './lib/http/unavailable.ts';
+import { databaseProbe } from './db/probe.ts';
 
 export interface StartOptions {
   clock?: () => number;
@@ -47,6 +50,8 @@ export interface StartOptions {
   role?: 'single' | 'worker';
   /** false: no socket; requests come only through `dispatch` (the tests' in-process client). */
   listen?: boolean;
+  /** While a dependency is down, how often 'dependency still down' is logged (30 s; the fault drill shortens it). */
+  outageLogEveryMs?: number;
 }
 
 export interface RunningApp {
@@ -87,12 +92,12 @@ export async function openStorage(
   config: Config,
   clock: () => number,
   log: Logger,
-  how: { owns: boolean; readonly: boolean },
+  how: { owns: boolean; readonly: boolean; stillDownEveryMs?: number },
 ): Promise<{ db: Db; owned: { db: Db; lock: ServerLock } | null; redis: RedisLimiter | null }> {
   const owned = how.owns ? openOwnedDatabase(config, clock, log) : null;
   const db = owned?.db ?? openDatabase(config.databasePath, { readonly: how.readonly });
   try {
-    return { db, owned, redis: await redisCounters(config, log) };
+    return { db, owned, redis: await redisCounters(config, log, how.stillDownEveryMs) };
   } catch (err) {
     db.close();
     owned?.lock.release();
@@ -101,14 +106,10 @@ export async function openStorage(
 }
 
 /** Redis counters when REDIS_URL is set (connected before serving, or the start fails). */
-async function redisCounters(config: Config, log: Logger): Promise<RedisLimiter | null> {
+async function redisCounters(config: Config, log: Logger, stillDownEveryMs?: number): Promise<RedisLimiter | null> {
   if (!config.scaling.redisUrl) return null;
-  let lastLogged = 0;
-  const redis = new RedisLimiter(config.scaling.redisUrl, (err) => {
-    if (Date.now() - lastLogged <= 10_000) return; // one warning per 10 s while it stays down
-    lastLogged = Date.now();
-    log.warn({ err }, 'Redis (REDIS_URL) unreachable: limited requests are refused with 503');
-  });
+  // Its outages are logged as state changes (lib/http/dependency.ts), not once per refused request.
+  const redis = new RedisLimiter(config.scaling.redisUrl, { log, ...(stillDownEveryMs ? { stillDownEveryMs } : {}) });
   try {
     await redis.ready();
   } catch (err) {
@@ -116,6 +117,40 @@ async function redisCounters(config: Config, log: Logger): Promise<RedisLimiter 
     throw err;
   }
   return redis;
+}
+
+export interface DatabaseHealth {
+  dependency: Dependency;
+  /** Reports a database outage (full, read-only, unreadable) as its state: true when `err` was one. */
+  outage: (err: unknown) => boolean;
+}
+
+/**
+ * The database as a dependency (lib/http/dependency.ts): down when a request or a job finds it full,
+ * read-only or unreadable, then probed every second until it takes a write again (a read on a
+ * read-only node), with no restart.
+ */
+export function databaseHealth(
+  db: Db,
+  log: Logger,
+  how: { write: boolean; stillDownEveryMs?: number },
+): DatabaseHealth {
+  const dependency = new Dependency({
+    name: 'database',
+    effect: how.write
+      ? 'requests that write (orders, keys, sign-in) are refused with 503 and not counted; reads are served while the file can be read. Check free disk space, the file system (read-only after an I/O error?) and the permissions of DATABASE_PATH and its -wal file'
+      : 'this read-only node cannot read its copy: requests are refused with 503; check the copy at DATABASE_PATH',
+    log,
+    probe: databaseProbe(db, how),
+    probeEveryMs: 1000,
+    ...(how.stillDownEveryMs ? { stillDownEveryMs: how.stillDownEveryMs } : {}),
+  });
+  const outage = (err: unknown) => {
+    if (!isDatabaseDown(err)) return false;
+    dependency.fail(describeError(err));
+    return true;
+  };
+  return { dependency, outage };
 }
 
 export interface BackgroundJobs {
@@ -129,13 +164,17 @@ export interface BackgroundJobs {
  * scheduler, and the replication heartbeat (REPLICA_HEARTBEAT_MS).
  */
 export function startBackgroundJobs(
-  ctx: { db: Db; clock: () => number; log: Logger; config: Config },
+  ctx: { db: Db; clock: () => number; log: Logger; config: Config; outage: DatabaseHealth['outage'] },
   limiter: RateLimiter | null,
   human: HumanService,
 ): BackgroundJobs {
-  const { db, clock, log, config } = ctx;
-  const writeBehind = new WriteBehind(db, limiter, clock, (err) =>
-    log.warn({ err }, 'daily counts not written yet (database busy); retrying'),
+  const { db, clock, log, config, outage } = ctx;
+  // A full or read-only file is the database's state (logged when it changes); a busy one, a warning.
+  const writeBehind = new WriteBehind(
+    db,
+    limiter,
+    clock,
+    (err) => outage(err) || log.warn({ err }, 'daily counts not written yet (database busy); retrying'),
   );
   writeBehind.start();
   human.start();
@@ -146,7 +185,7 @@ export function startBackgroundJobs(
       try {
         beat(clock());
       } catch (err) {
-        log.warn({ err }, 'replication heartbeat not written (database busy); next tick');
+        if (!outage(err)) log.warn({ err }, 'replication heartbeat not written (database busy); next tick');
       }
     };
     tick();
@@ -171,28 +210,38 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const role = options.role ?? 'single';
   const readOnly = config.scaling.readOnly;
   const owner = role === 'single' && !readOnly;
+  const stillDownEveryMs = options.outageLogEveryMs;
   // A worker's primary migrated the file before forking; a read-only node opens its copy as it is.
-  const { db, owned, redis } = await openStorage(config, clock, log, { owns: owner, readonly: readOnly });
+  const { db, owned, redis } = await openStorage(config, clock, log, {
+    owns: owner,
+    readonly: readOnly,
+    ...(stillDownEveryMs ? { stillDownEveryMs } : {}),
+  });
+  const database = databaseHealth(db, log, { write: !readOnly, ...(stillDownEveryMs ? { stillDownEveryMs } : {}) });
   // Without Redis: this process counts (alone, or as a read-only node: its own counts, in memory),
   // or, in a cluster worker, the primary counts for every worker (db/counters/ipc.ts).
   let local: RateLimiter | null = null;
   // A worker's channel to its primary: the counters (unless in Redis) and the commit lock.
-  const ipc = role === 'worker' ? new IpcLimiter() : null;
+  const ipc =
+    role === 'worker' ? new IpcLimiter(process, { log, ...(stillDownEveryMs ? { stillDownEveryMs } : {}) }) : null;
   let limiter: Limiter;
   if (redis) limiter = redis;
   else if (ipc) limiter = ipc;
   else limiter = local = new RateLimiter(persistedDayCount(db));
-  if (readOnly && !redis)
-    log.warn(
-      'READ_ONLY without REDIS_URL: this node counts its clients on its own, in memory (set REDIS_URL to share the limits with the primary)',
-    );
+  // In a read-only cluster the primary says how its workers count (cli/cluster.ts): not each worker.
+  if (readOnly && !redis && role === 'single') log.warn(readOnlyCounting('single'));
+  const counters = redis?.health ?? ipc?.health ?? null;
+  const dependencies = {
+    database: database.dependency,
+    all: counters ? [database.dependency, counters] : [database.dependency],
+  };
 
   // Every service object is built here, once, and passed down in ctx (docs/architecture.md).
   const base = { config, db, clock, log };
-  const human = createHumanService({ db, clock, log, config: config.human });
+  const human = createHumanService({ db, clock, log, config: config.human, outage: database.outage });
   // Workers' commits take turns through the primary instead of sleeping in SQLite's busy handler.
   if (ipc) human.writer.useCommitLock(ipc.commitLock);
-  const jobs = owner ? startBackgroundJobs(base, local, human) : null;
+  const jobs = owner ? startBackgroundJobs({ ...base, outage: database.outage }, local, human) : null;
   const forwarder = role === 'worker' ? new KeyUseForwarder() : null;
   const keyUses = jobs?.writeBehind ?? forwarder ?? NO_KEY_USES;
 
@@ -209,8 +258,12 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     human,
     fundingSearch: new FundingSearch(db),
     ...(lag ? { replica: { lag, maxLagMs: config.scaling.maxLagMs } } : {}),
+    dependencies,
   };
-  const metrics = createMetrics(ctx.replica ? () => ctx.replica!.lag(clock()).lagMs : undefined);
+  const metrics = createMetrics({
+    ...(ctx.replica ? { replicationLagMs: () => ctx.replica!.lag(clock()).lagMs } : {}),
+    dependencies: dependencies.all,
+  });
   registerSyncMetrics(metrics.registry, syncReports(db), clock);
   if (ipc) {
     // The primary asks every worker for its registry and sums them; /metrics answers with the sum.
@@ -220,7 +273,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   }
   const router = buildRoutes(ctx, metrics);
   const fetch = readOnly
-    ? refuseWritesOutsideServices((req) => router.fetch(req))
+    ? refuseWritesOutsideServices((req) => router.fetch(req), config.scaling.primaryUrl)
     : (req: ApiRequest) => router.fetch(req);
   const dispatch = createDispatch({
     fetch,
@@ -228,7 +281,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     clock,
     trustProxy: config.trustProxy,
     bodyLimitBytes: config.bodyLimitBytes,
-    observe: metrics.observe,
+    observe: (req, status, seconds) => {
+      metrics.observe(req, status, seconds);
+      if (req.refused) noteRefusal(dependencies.all, req.refused);
+    },
   });
   const server =
     options.listen === false
@@ -272,9 +328,30 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
         forwarder?.stop();
         ipc?.stop();
         await redis?.close();
+        database.dependency.stop();
         db.close();
         owned?.lock.release();
         log.flush();
       })()),
   };
+}
+
+/**
+ * A request refused unserved (lib/http/unavailable.ts): counted against the part that refused it, and
+ * a database the request found full or read-only is down from now (lib/http/dependency.ts).
+ */
+function noteRefusal(dependencies: readonly Dependency[], refusal: Refusal): void {
+  const cause = refusal.cause === 'database_busy' ? null : refusal.cause;
+  const dependency = dependencies.find((d) => d.name === cause);
+  if (refusal.cause === 'database') dependency?.fail(refusal.detail);
+  dependency?.refused();
+}
+
+/** What is true of a READ_ONLY node's counting without REDIS_URL, said once per node at start. */
+export function readOnlyCounting(node: 'single' | { workers: number }): string {
+  const who =
+    node === 'single'
+      ? 'this node counts its clients itself'
+      : `this node's primary process counts for its ${node.workers} workers`;
+  return `READ_ONLY without REDIS_URL: ${who}, in memory, starting each client's day from the count in its copy of the database and writing nothing back; other nodes count apart, so a client spread over several nodes gets each node's allowance. Set REDIS_URL to share the limits with the primary and every node.`;
 }

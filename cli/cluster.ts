@@ -15,7 +15,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
-import { openStorage, startBackgroundJobs } from '../app.ts';
+import { databaseHealth, openStorage, readOnlyCounting, startBackgroundJobs } from '../app.ts';
 import { persistedDayCount } from '../db/write-behind.ts';
 import type { Config } from '../lib/config.ts';
 import { startSyncScheduler } from '../db/funding/sync/scheduler.ts';
@@ -44,11 +44,18 @@ export async function startCluster(
   // its primary still counts for its workers (in memory) and hands out nothing else.
   const readOnly = config.scaling.readOnly;
   const { db, owned, redis } = await openStorage(config, clock, log, { owns: !readOnly, readonly: true });
-  const base = { config, db, clock, log };
+  // The file as the primary's jobs find it: a full or read-only file is logged when its state changes.
+  const database = databaseHealth(db, log, { write: !readOnly });
+  const base = { config, db, clock, log, outage: database.outage };
   const limiter = redis ? null : new RateLimiter(persistedDayCount(db));
+  if (readOnly && !redis) log.warn(readOnlyCounting({ workers })); // once here: the workers say nothing of it
   const jobs = readOnly
     ? null
-    : startBackgroundJobs(base, limiter, createHumanService({ db, clock, log, config: config.human }));
+    : startBackgroundJobs(
+        base,
+        limiter,
+        createHumanService({ db, clock, log, config: config.human, outage: database.outage }),
+      );
   const noteKeyUse = (id: number, at: number) => jobs?.writeBehind.noteKeyUse(id, at);
   // FUNDING_SYNC_EVERY: one scheduled sync for the file, run by its owner (never by a worker).
   const syncScheduler =
@@ -129,6 +136,7 @@ export async function startCluster(
         await syncScheduler?.stop();
         jobs?.stop();
         await redis?.close();
+        database.dependency.stop();
         db.close();
         owned?.lock.release();
         log.flush();

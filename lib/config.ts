@@ -25,7 +25,7 @@ export interface Config {
   human: HumanConfig;
   /** FUNDING_SYNC_* (lib/funding/sync-config.ts): `funding sync` and the scheduled sync in serve. */
   fundingSync: FundingSyncConfig;
-  /** Scaling (docs/scaling.md): WORKERS, REDIS_URL, READ_ONLY, REPLICA_HEARTBEAT_MS, READ_ONLY_MAX_LAG_MS. */
+  /** Scaling (docs/scaling.md): WORKERS, REDIS_URL, READ_ONLY, PRIMARY_URL, REPLICA_HEARTBEAT_MS, READ_ONLY_MAX_LAG_MS. */
   scaling: ScalingConfig;
   /** Per service and tier, the documents' numbers (lib/limits.ts); benchmarks and tests pass their own. */
   rateLimits: ServiceLimits;
@@ -38,6 +38,8 @@ export interface ScalingConfig {
   redisUrl: string | null;
   /** This node serves a replicated copy of the database: writes are refused with 503. */
   readOnly: boolean;
+  /** Where writes go (the primary's public address): a read-only node's refusal names it. */
+  primaryUrl: string | null;
   /** How often the primary writes its heartbeat row for replicas to measure their lag (0: never). */
   heartbeatMs: number;
   /** A read-only node is not ready (/readyz 503) when its copy is older than this. */
@@ -70,6 +72,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       workers: integer(env.WORKERS, 1, 'WORKERS', 1, 64),
       redisUrl: redisUrl(env.REDIS_URL),
       readOnly: flag(env.READ_ONLY, false, 'READ_ONLY'),
+      primaryUrl: primaryUrl(env.PRIMARY_URL),
       heartbeatMs: integer(env.REPLICA_HEARTBEAT_MS, 0, 'REPLICA_HEARTBEAT_MS', 0, 3_600_000),
       maxLagMs: integer(env.READ_ONLY_MAX_LAG_MS, 30_000, 'READ_ONLY_MAX_LAG_MS', 1, 86_400_000),
     },
@@ -88,6 +91,20 @@ function redisUrl(value: string | undefined): string | null {
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
     throw new Error(`REDIS_URL must start with redis:// or rediss:// (got ${url.protocol})`);
   return url.toString();
+}
+
+function primaryUrl(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error('PRIMARY_URL must be the address clients send writes to, such as https://api.example.org');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`PRIMARY_URL must start with https:// or http:// (got ${url.protocol})`);
+  if (url.username || url.password) throw new Error('PRIMARY_URL must not carry a user name or password');
+  return url.href.replace(/\/$/, '');
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {

@@ -15,7 +15,7 @@
  * `Limiter` is what the routes use: this class answers at once; the cluster primary (over IPC) and
  * Redis (several machines) answer with a promise (db/counters/ipc.ts, db/counters/redis.ts).
  */
-import { gcra, gcraPeek } from './gcra.ts';
+import { gcra, gcraPeek, intervalUs } from './gcra.ts';
 import { utcDay } from './quota-window.ts';
 
 export interface Limits {
@@ -47,6 +47,12 @@ export interface DayCount {
 
 export interface Limiter {
   take(bucket: string, limits: Limits, now: number): Decision | Promise<Decision>;
+  /**
+   * Gives back one request taken from the bucket at `now`: a request refused unserved after it was
+   * counted (a 503) costs the client nothing (issue 28). The minute's TAT moves back one interval (the
+   * exact inverse of the take, whatever came between), the day's count down by one.
+   */
+  refund(bucket: string, limits: Limits, now: number): void | Promise<void>;
 }
 
 export const MINUTE_MS = 60_000;
@@ -119,6 +125,19 @@ export class RateLimiter implements Limiter {
       }
     }
     return decision;
+  }
+
+  refund(bucket: string, limits: Limits, now: number): void {
+    const tat = this.minutes.get(bucket);
+    if (limits.perMinute !== null && tat !== undefined)
+      this.minutes.set(bucket, tat - intervalUs(limits.perMinute, MINUTE_MS));
+    const day = this.days.get(bucket);
+    if (limits.perDay !== null && day && day.day === utcDay(now).key && day.count > 0) {
+      day.count--;
+      // Written behind like a take; the stored count only ever rises (db/write-behind.ts), so a count
+      // given back after its day was written stays in memory: a restart the same day reads the higher one.
+      this.dirty.add(bucket);
+    }
   }
 
   /** Day counts changed since the last call, for the write-behind. */

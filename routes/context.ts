@@ -13,6 +13,7 @@ import type { KeyRow } from '../db/accounts.ts';
 import type { Config } from '../lib/config.ts';
 import type { Limiter } from '../lib/rate-limit.ts';
 import type { AccessDeps } from '../lib/http/access.ts';
+import type { Dependency } from '../lib/http/dependency.ts';
 
 export interface AppContext {
   config: Config;
@@ -27,6 +28,12 @@ export interface AppContext {
   activePlan: (accountId: number, now: number) => 'pro' | null;
   /** A READ_ONLY node: how old its copy of the database is (/readyz, /metrics). */
   replica?: { lag: (now: number) => Lag; maxLagMs: number };
+  /**
+   * The parts requests need, each up or down as the requests and jobs found it (lib/http/dependency.ts):
+   * the database first, then Redis or the cluster primary when the counters live there. /readyz and
+   * /metrics report them.
+   */
+  dependencies: { database: Dependency; all: readonly Dependency[] };
   /** The human task service: one writer, scheduler and in-flight set for REST, MCP and the console. */
   human: HumanService;
   /** The funding search, one for /search and /export: its prefix, facet and count caches are shared. */

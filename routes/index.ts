@@ -29,7 +29,7 @@ export function buildRoutes(ctx: AppContext, metrics: Metrics) {
     .all('/console/*', (req: ApiRequest) => console.fetch(req))
     .all('/explore/*', (req: ApiRequest) => explore.fetch(req))
     .get('/healthz', healthz)
-    .get('/readyz', readyz(ctx.db, ctx.replica, ctx.clock))
+    .get('/readyz', readyz(ctx.db, ctx.replica, ctx.dependencies, ctx.clock))
     .get('/metrics', metricsEndpoint(metrics))
     .get('/', home)
     .all('*', (req: ApiRequest) => jsonReply(404, { error: 'not_found', message: `No such path: ${req.path}` }));

@@ -1,66 +1,68 @@
-/** Operations endpoints (SPEC): /healthz (process up), /readyz (database answers), /metrics, and the home page. */
+/**
+ * Operations endpoints (SPEC): /healthz (process up), /readyz (ready to serve: every part requests
+ * need answers), /metrics, and the home page.
+ */
 import type { Db } from '../db/connection.ts';
 import type { ApiRequest, Reply } from '../lib/http/types.ts';
 import { jsonReply } from '../lib/http/types.ts';
 import type { Metrics } from '../lib/http/metrics.ts';
+import { describeError } from '../lib/http/dependency.ts';
 import type { AppContext } from './context.ts';
 import { statementsFor } from '../db/statements.ts';
 
-export const healthz = (): Reply => jsonReply(200, { status: 'ok' }, { 'cache-control': 'no-store' });
+const NO_STORE = { 'cache-control': 'no-store' };
+
+export const healthz = (): Reply => jsonReply(200, { status: 'ok' }, NO_STORE);
 
 const statements = statementsFor((db) => ({
   ping: db.prepare('SELECT 1').pluck(),
 }));
 
 /**
+ * Ready when requests would be served: 503 with the reason otherwise (issue 28), so a load balancer
+ * stops sending traffic that would only be refused. `dependencies` gives each part's state as the
+ * requests and jobs found it (lib/http/dependency.ts: no probe on the request path): the database
+ * (one read here as well; a write that failed since, with the file full or read-only, keeps it down
+ * until a probe write succeeds), Redis or the cluster primary when the counters live there.
+ *
  * On a READ_ONLY node (`replica`), also the age of its copy from the primary's heartbeat
  * (db/heartbeat.ts): not ready when older than READ_ONLY_MAX_LAG_MS or when no heartbeat was ever
  * seen, so a load balancer stops sending reads to a copy that stopped following.
  */
-export function readyz(db: Db, replica?: AppContext['replica'], clock: () => number = Date.now) {
+export function readyz(
+  db: Db,
+  replica: AppContext['replica'],
+  dependencies: AppContext['dependencies'],
+  clock: () => number = Date.now,
+) {
   const ping = statements(db).ping;
   return (): Reply => {
     try {
       ping.get();
-      if (replica) {
-        const { lagMs, writtenAt, writer } = replica.lag(clock());
-        const body = {
-          role: 'read-only',
-          replication_lag_ms: lagMs,
-          max_lag_ms: replica.maxLagMs,
-          heartbeat_at: writtenAt === null ? null : new Date(writtenAt).toISOString(),
-          primary: writer,
-        };
-        if (lagMs === null)
-          return jsonReply(
-            503,
-            {
-              status: 'unavailable',
-              reason: 'no heartbeat from the primary in this copy (set REPLICA_HEARTBEAT_MS on the primary)',
-              ...body,
-            },
-            { 'cache-control': 'no-store' },
-          );
-        if (lagMs > replica.maxLagMs)
-          return jsonReply(
-            503,
-            {
-              status: 'unavailable',
-              reason: `this copy is ${lagMs} ms behind the primary (more than READ_ONLY_MAX_LAG_MS)`,
-              ...body,
-            },
-            { 'cache-control': 'no-store' },
-          );
-        return jsonReply(200, { status: 'ready', ...body }, { 'cache-control': 'no-store' });
-      }
-      return jsonReply(200, { status: 'ready' }, { 'cache-control': 'no-store' });
-    } catch {
-      return jsonReply(
-        503,
-        { status: 'unavailable', reason: 'the database does not answer' },
-        { 'cache-control': 'no-store' },
-      );
+    } catch (err) {
+      dependencies.database.fail(describeError(err));
     }
+    const states = Object.fromEntries(dependencies.all.map((d) => [d.name, d.state()]));
+    const down = dependencies.all.find((d) => !d.up);
+    let reason = down ? `${down.name} is down: ${down.state().cause}` : null;
+    let body: Record<string, unknown> = {};
+    if (replica && dependencies.database.up) {
+      const { lagMs, writtenAt, writer } = replica.lag(clock());
+      body = {
+        role: 'read-only',
+        replication_lag_ms: lagMs,
+        max_lag_ms: replica.maxLagMs,
+        heartbeat_at: writtenAt === null ? null : new Date(writtenAt).toISOString(),
+        primary: writer,
+      };
+      if (lagMs === null)
+        reason ??= 'no heartbeat from the primary in this copy (set REPLICA_HEARTBEAT_MS on the primary)';
+      else if (lagMs > replica.maxLagMs)
+        reason ??= `this copy is ${lagMs} ms behind the primary (more than READ_ONLY_MAX_LAG_MS)`;
+    }
+    return reason === null
+      ? jsonReply(200, { status: 'ready', ...body, dependencies: states }, NO_STORE)
+      : jsonReply(503, { status: 'unavailable', reason, ...body, dependencies: states }, NO_STORE);
   };
 }
 

@@ -11,13 +11,18 @@
  * Why not counters in SQLite: BENCHMARKS.md ("Cluster: counters") measured a counter transaction per
  * request across processes against this round trip.
  */
+import type { Logger } from 'pino';
 import type { Decision, Limiter, Limits, RateLimiter } from '../../lib/rate-limit.ts';
 import { LimiterUnavailableError } from '../../lib/http/limiter-unavailable.ts';
+import { Dependency } from '../../lib/http/dependency.ts';
+import { createLogger } from '../../lib/http/log.ts';
 
 type TakeRequest = [id: number, bucket: string, perMinute: number | null, perDay: number | null, now: number];
+type Count = [bucket: string, perMinute: number | null, perDay: number | null, now: number];
 
 export type ToPrimary =
   | { trio: 'take'; batch: TakeRequest[] }
+  | { trio: 'refund'; batch: Count[] }
   | { trio: 'keyUses'; uses: Array<[keyId: number, at: number]> }
   | { trio: 'lock' }
   | { trio: 'unlock' }
@@ -29,19 +34,47 @@ export type ToWorker =
   | { trio: 'metrics'; id: number; text?: string; error?: string };
 
 const ANSWER_TIMEOUT_MS = 5000;
+/** How long a count whose request was refused is remembered, to give it back if its answer comes late. */
+const LATE_FOR_MS = 60_000;
 
-/** Worker side. */
+interface Pending {
+  resolve: (d: Decision) => void;
+  reject: (err: unknown) => void;
+  at: number;
+  sent: TakeRequest;
+}
+
+/**
+ * Worker side. A count with no answer within ANSWER_TIMEOUT_MS refuses its request (503) and puts the
+ * primary down (`health`): requests are then refused at once, and an empty batch is sent until the
+ * primary answers one, which brings it back up. A stuck primary (SIGSTOP, a long synchronous job)
+ * answers the counts it was sent when it wakes: a late answer that took from a bucket is given back
+ * (a `refund` message), so a refused request never costs its client any allowance (issue 28).
+ */
 export class IpcLimiter implements Limiter {
   private nextId = 1;
-  private readonly pending = new Map<
-    number,
-    { resolve: (d: Decision) => void; reject: (err: unknown) => void; at: number }
-  >();
+  private readonly pending = new Map<number, Pending>();
+  /** Counts whose requests were refused for want of an answer, by id, with when. */
+  private readonly late = new Map<number, { sent: TakeRequest; at: number }>();
   private outbox: TakeRequest[] = [];
   private scheduled = false;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly pings: Array<() => void> = [];
+  readonly health: Dependency;
 
-  constructor(private readonly channel: NodeJS.Process = process) {
+  constructor(
+    private readonly channel: NodeJS.Process = process,
+    options: { log?: Logger; stillDownEveryMs?: number } = {},
+  ) {
+    this.health = new Dependency({
+      name: 'cluster_primary',
+      effect:
+        'every API request is refused with 503 until the primary process answers (it counts the limits for every worker); check the primary of serve --workers',
+      log: options.log ?? createLogger('silent'),
+      probe: () => this.ping(),
+      probeEveryMs: 250,
+      ...(options.stillDownEveryMs ? { stillDownEveryMs: options.stillDownEveryMs } : {}),
+    });
     channel.on('message', (msg: ToWorker) => {
       if (msg?.trio === 'locked') return this.granted.shift()?.();
       if (msg?.trio === 'metrics') {
@@ -50,34 +83,67 @@ export class IpcLimiter implements Limiter {
         return msg.text === undefined ? waiting?.reject(new Error(msg.error)) : waiting?.resolve(msg.text);
       }
       if (msg?.trio !== 'took') return;
+      for (const answered of this.pings.splice(0)) answered(); // the primary answers again
+      const refunds: Count[] = [];
       for (const [id, decision] of msg.batch) {
         const waiting = this.pending.get(id);
-        this.pending.delete(id);
-        waiting?.resolve(decision);
+        if (waiting) {
+          this.pending.delete(id);
+          waiting.resolve(decision);
+          continue;
+        }
+        const late = this.late.get(id);
+        this.late.delete(id);
+        if (late && decision.allowed) refunds.push([late.sent[1], late.sent[2], late.sent[3], late.sent[4]]);
       }
+      if (refunds.length && this.channel.connected)
+        this.channel.send!({ trio: 'refund', batch: refunds } satisfies ToPrimary);
     });
     // An answer that never comes (the primary stuck or gone) is a 503, not a request hanging forever.
     this.sweeper = setInterval(() => {
       const now = Date.now();
       for (const [id, w] of this.pending) {
-        if (now - w.at > ANSWER_TIMEOUT_MS) {
-          this.pending.delete(id);
-          w.reject(new LimiterUnavailableError('the cluster primary did not answer'));
-        }
+        if (now - w.at <= ANSWER_TIMEOUT_MS) continue;
+        this.pending.delete(id);
+        this.late.set(id, { sent: w.sent, at: now });
+        this.health.fail(`no answer within ${ANSWER_TIMEOUT_MS} ms (the primary is stuck or overloaded)`);
+        w.reject(new LimiterUnavailableError('cluster_primary', 'the cluster primary did not answer'));
       }
+      for (const [id, l] of this.late) if (now - l.at > LATE_FOR_MS) this.late.delete(id);
     }, 1000);
     this.sweeper.unref();
   }
 
   take(bucket: string, limits: Limits, now: number): Promise<Decision> {
+    if (!this.health.up)
+      return Promise.reject(
+        new LimiterUnavailableError('cluster_primary', `the cluster primary is down: ${this.health.state().cause}`),
+      );
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.pending.set(id, { resolve, reject, at: Date.now() });
-      this.outbox.push([id, bucket, limits.perMinute, limits.perDay, now]);
+      const sent: TakeRequest = [id, bucket, limits.perMinute, limits.perDay, now];
+      this.pending.set(id, { resolve, reject, at: Date.now(), sent });
+      this.outbox.push(sent);
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.send);
       }
+    });
+  }
+
+  refund(bucket: string, limits: Limits, now: number): void {
+    if (this.channel.connected)
+      this.channel.send!({
+        trio: 'refund',
+        batch: [[bucket, limits.perMinute, limits.perDay, now]],
+      } satisfies ToPrimary);
+  }
+
+  /** Resolves when the primary answers a batch (an empty one is sent): the probe while it is down. */
+  private ping(): Promise<void> {
+    if (!this.channel.connected) return Promise.reject(new Error('the cluster primary is gone'));
+    return new Promise((resolve) => {
+      if (this.pings.push(resolve) === 1) this.channel.send!({ trio: 'take', batch: [] } satisfies ToPrimary);
     });
   }
 
@@ -89,11 +155,12 @@ export class IpcLimiter implements Limiter {
       this.channel.send!({ trio: 'take', batch } satisfies ToPrimary); // false only means "queued"
       return;
     }
+    this.health.fail('the cluster primary is gone (IPC channel closed)');
     for (const [id] of batch) {
       // the primary is gone: 503 now rather than after the timeout
       const w = this.pending.get(id);
       this.pending.delete(id);
-      w?.reject(new LimiterUnavailableError('the cluster primary is gone'));
+      w?.reject(new LimiterUnavailableError('cluster_primary', 'the cluster primary is gone'));
     }
   };
 
@@ -118,7 +185,8 @@ export class IpcLimiter implements Limiter {
    */
   readonly commitLock = (): Promise<() => void> =>
     new Promise((resolve, reject) => {
-      if (!this.channel.connected) return reject(new LimiterUnavailableError('the cluster primary is gone'));
+      if (!this.channel.connected)
+        return reject(new LimiterUnavailableError('cluster_primary', 'the cluster primary is gone'));
       this.granted.push(() =>
         resolve(() => {
           if (this.channel.connected) this.channel.send!({ trio: 'unlock' } satisfies ToPrimary);
@@ -129,6 +197,7 @@ export class IpcLimiter implements Limiter {
 
   stop(): void {
     clearInterval(this.sweeper);
+    this.health.stop();
   }
 }
 
@@ -207,6 +276,8 @@ export function answerWorker(
       ]),
     };
   }
+  if (msg?.trio === 'refund')
+    for (const [bucket, perMinute, perDay, now] of msg.batch) limiter.refund(bucket, { perMinute, perDay }, now);
   if (msg?.trio === 'keyUses') for (const [id, at] of msg.uses) noteKeyUse(id, at);
   return null;
 }

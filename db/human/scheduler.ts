@@ -32,6 +32,8 @@ export interface SchedulerHost {
   log: Pick<Logger, 'error' | 'warn'>;
   config: HumanConfig;
   writer: GroupCommitWriter;
+  /** Reports an outage of the database (full, read-only) as its state, once: true when `err` was one (app.ts). */
+  outage?: (err: unknown) => boolean;
 }
 
 const BATCH = 200;
@@ -78,7 +80,7 @@ export class Scheduler {
     const pass = this.chain
       .then(() => this.runDue())
       .catch((err: unknown) => {
-        if (!this.stopped) this.svc.log.error({ err }, 'human scheduler pass failed');
+        if (!this.stopped && !this.svc.outage?.(err)) this.svc.log.error({ err }, 'human scheduler pass failed');
         return 0;
       })
       .finally(() => {
@@ -102,7 +104,7 @@ export class Scheduler {
       let progressed = 0;
       for (const r of results) {
         if (r.status === 'fulfilled' && r.value) progressed++;
-        if (r.status === 'rejected' && !this.stopped)
+        if (r.status === 'rejected' && !this.stopped && !this.svc.outage?.(r.reason))
           this.svc.log.warn({ err: r.reason }, 'human scheduler could not move a task');
       }
       applied += progressed;

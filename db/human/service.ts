@@ -46,10 +46,12 @@ export function createHumanService(deps: {
   clock: () => number;
   log: Logger;
   config: HumanConfig;
+  /** The scheduler's database outages go here instead of one log line per task (app.ts). */
+  outage?: (err: unknown) => boolean;
 }): HumanService {
   const { db, clock, log, config } = deps;
   const writer = new GroupCommitWriter(db, config.durable);
-  const scheduler = new Scheduler({ db, clock, log, config, writer });
+  const scheduler = new Scheduler({ db, clock, log, config, writer, ...(deps.outage ? { outage: deps.outage } : {}) });
   const readCatalogue = catalogueReader(db);
   return {
     db,

@@ -11,7 +11,9 @@
  *  5. a key that is unknown, revoked or expired is 401 on every service, never served anonymously;
  *  6. a valid key is counted in the bucket its tier names (a key's, or its account's).
  * Every refusal before 6 is counted against the address, so guessing keys is limited like anonymous
- * traffic; every counted request carries the accounting headers, a 429 included.
+ * traffic; every counted request carries the accounting headers, a 429 included. A request refused
+ * unserved after it was counted (a 503: the database down or busy, a write on a read-only node) gets
+ * its count back (`refund`, issue 28): an outage of ours never costs a client its allowance.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { checkKey, type KeyCheck, type StoredKey } from '../key-check.ts';
@@ -31,6 +33,8 @@ export interface Grant<K extends StoredKey = StoredKey> {
   /** The key presented (or marked in process); absent for anonymous and account-marked requests. */
   key?: K;
   accountId?: number;
+  /** Not counted by the stage (each MCP tool call counts itself), or counted and given back since. */
+  uncounted?: true;
 }
 
 export interface AccessErrors {
@@ -96,6 +100,11 @@ export interface AccessStage<K extends StoredKey> {
   authenticate(headers: IncomingHttpHeaders, now: number): K | null;
   /** Counts one request of a grant; the policy's 429 when the bucket is empty. */
   take(grant: Pick<Grant, 'bucket' | 'limits'>, now: number): Promise<Decision>;
+  /**
+   * Gives back the count of a request refused unserved (serviceRouter, on a 503), and shows it in the
+   * accounting headers of the refusal. Once per request; nothing for a request the stage did not count.
+   */
+  refund(req: ApiRequest): void;
 }
 
 export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: AccessDeps<K>): AccessStage<K> {
@@ -187,12 +196,34 @@ export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: 
     }
     deps.noteKeyUse(key.id, req.now);
     const grant = keyedGrant(req, { key, accountId: key.account_id });
-    if (needsKey)
-      grants.set(req, grant); // not counted here: each call on it counts itself
-    else await count(req, grant);
+    if (needsKey) {
+      grant.uncounted = true; // not counted here: each call on it counts itself
+      grants.set(req, grant);
+    } else await count(req, grant);
   };
 
-  return Object.assign(stage, { authenticate, take });
+  const refund = (req: ApiRequest): void => {
+    const grant = grants.get(req);
+    if (!grant || grant.uncounted) return;
+    grant.uncounted = true;
+    try {
+      // Best effort: counters that cannot be reached now keep the count (docs/operations.md).
+      void Promise.resolve(deps.limiter.refund(grant.bucket, grant.limits, req.now)).catch(() => {});
+    } catch {
+      // the in-process limiter does not throw; nothing to undo if it did
+    }
+    const h = req.replyHeaders;
+    giveBack(h, 'x-ratelimit-remaining', 'x-ratelimit-limit');
+    giveBack(h, 'x-quota-remaining', 'x-quota-limit');
+  };
+
+  return Object.assign(stage, { authenticate, take, refund });
+}
+
+/** One more request remaining in an accounting header (at most the limit). */
+function giveBack(h: Record<string, string>, remaining: string, limit: string): void {
+  const left = h[remaining];
+  if (left !== undefined) h[remaining] = String(Math.min(Number(h[limit]), Number(left) + 1));
 }
 
 /** The document's accounting headers for one counted request. */

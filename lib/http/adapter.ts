@@ -13,6 +13,7 @@ import { addressBucket, clientAddress, type TrustProxy } from './client-address.
 import { HttpError } from './errors.ts';
 import { isReply, jsonReply, type ApiRequest, type Reply, type ReplyBody } from './types.ts';
 import { redactKeys } from '../keys.ts';
+import { refusalOf, serviceUnavailable } from './unavailable.ts';
 
 export interface AdapterOptions {
   fetch: (req: ApiRequest) => Promise<unknown>;
@@ -103,6 +104,7 @@ export function createDispatch(options: AdapterOptions): Dispatch {
             ms: Math.round(seconds * 1e4) / 10,
             ip: req.ipBucket,
             service: req.service,
+            refused: req.refused?.cause, // a 503 unserved: the dependency's state tells the rest
           },
           'request',
         );
@@ -197,6 +199,13 @@ const tooLarge = (limit: number) =>
 function faultReply(err: unknown, req: ApiRequest, log: Logger): Reply {
   if (err instanceof HttpError) {
     return jsonReply(err.status, { error: err.code, message: err.message }, err.headers);
+  }
+  // Outside the services (/metrics reading the sync state, say): the database refusing is a 503 too.
+  const refusal = refusalOf(err);
+  if (refusal) {
+    req.refused = refusal;
+    const refused = serviceUnavailable();
+    return jsonReply(503, { error: refused.code, message: refused.message }, refused.headers);
   }
   log.error({ reqId: req.id, err }, 'unhandled fault');
   return jsonReply(500, {

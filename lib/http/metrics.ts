@@ -1,9 +1,22 @@
-/** Prometheus metrics (prom-client): request counts and latency per service and route pattern. */
+/**
+ * Prometheus metrics (prom-client): request counts and latency per service and route pattern, the
+ * state of each dependency and the requests refused unserved by cause (issue 28).
+ */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ApiRequest } from './types.ts';
+import type { Dependency } from './dependency.ts';
+import type { ApiRequest, RefusalCause } from './types.ts';
 
-/** `replicationLagMs`: on a READ_ONLY node, the age of its copy of the database (null: no heartbeat yet). */
-export function createMetrics(replicationLagMs?: () => number | null) {
+const CAUSES: readonly RefusalCause[] = ['redis', 'cluster_primary', 'database', 'database_busy', 'read_only'];
+
+export interface MetricsOptions {
+  /** On a READ_ONLY node, the age of its copy of the database (null: no heartbeat yet). */
+  replicationLagMs?: () => number | null;
+  /** The parts this process needs (the database, Redis or the cluster primary when it counts there). */
+  dependencies?: readonly Dependency[];
+}
+
+export function createMetrics(options: MetricsOptions = {}) {
+  const { replicationLagMs, dependencies = [] } = options;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   if (replicationLagMs) {
@@ -18,6 +31,25 @@ export function createMetrics(replicationLagMs?: () => number | null) {
       },
     });
   }
+  if (dependencies.length) {
+    new Gauge({
+      name: 'trio_dependency_up',
+      help: 'Whether a part requests need answers (1) or is down (0): database, redis, cluster_primary (docs/operations.md, "When something fails")',
+      labelNames: ['dependency'] as const,
+      registers: [registry],
+      aggregator: 'min', // across a cluster's workers: 0 when any of them finds it down
+      collect() {
+        for (const d of dependencies) this.set({ dependency: d.name }, d.up ? 1 : 0);
+      },
+    });
+  }
+  const refusals = new Counter({
+    name: 'trio_requests_refused_total',
+    help: 'Requests refused with 503 unserved (and not counted against the client), by cause: redis, cluster_primary, database, database_busy, read_only',
+    labelNames: ['cause'] as const,
+    registers: [registry],
+  });
+  for (const cause of CAUSES) refusals.inc({ cause }, 0); // every series from the start, for rate()
   const labelNames = ['service', 'route', 'method', 'status'] as const;
   const requests = new Counter({
     name: 'trio_http_requests_total',
@@ -42,6 +74,7 @@ export function createMetrics(replicationLagMs?: () => number | null) {
       const service = req.service ?? 'site';
       requests.inc({ service, route, method: req.originalMethod, status: String(status) });
       duration.observe({ service, route }, seconds);
+      if (req.refused) refusals.inc({ cause: req.refused.cause });
     },
   };
 }

@@ -2,7 +2,9 @@
  * Builds one service's itty-router from its operations, with the stages every service shares:
  * CORS (preflights answered before any counting), the service's own access stage (keys, quotas,
  * accounting headers), the operations, then 405 with Allow for a known path under another method,
- * 404 for anything else, and errors rendered in the service's documented shape.
+ * 404 for anything else, and errors rendered in the service's documented shape. A request refused
+ * because a part it needs is down (lib/http/unavailable.ts) or because the node is read-only is a 503
+ * that is marked on the request and not counted against the client.
  */
 import { Router } from 'itty-router';
 import type { Logger } from 'pino';
@@ -11,10 +13,10 @@ import { answerMethodsUnder } from './any-method.ts';
 import { corsHeaders, preflight } from './cors.ts';
 import { HttpError } from './errors.ts';
 import { withInputs, type BodyParsing, type Operation } from './operation.ts';
-import type { ApiRequest, Reply } from './types.ts';
-import { isDatabaseUnavailable, serviceUnavailable } from './unavailable.ts';
-import { LimiterUnavailableError, limiterUnavailable } from './limiter-unavailable.ts';
-import { readOnlyRefusal } from './read-only.ts';
+import type { ApiRequest, Refusal, Reply } from './types.ts';
+import { refusalOf, serviceUnavailable } from './unavailable.ts';
+import { limiterUnavailable } from './limiter-unavailable.ts';
+import { READ_ONLY_REFUSAL, readOnlyRefusal } from './read-only.ts';
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
@@ -25,8 +27,11 @@ export interface ServiceRouterOptions {
   operations: Operation[];
   /** How the service reads and validates a declared JSON body (its media-type rules and error shape). */
   body?: BodyParsing;
-  /** Runs after CORS, before routing; throws HttpError to refuse. */
-  access: (req: ApiRequest) => void | Promise<void>;
+  /**
+   * Runs after CORS, before routing; throws HttpError to refuse. `refund` gives back what it counted
+   * for a request refused unserved (lib/http/access.ts).
+   */
+  access: ((req: ApiRequest) => void | Promise<void>) & { refund?: (req: ApiRequest) => void };
   /** Turns an HttpError into the service's error body. */
   renderError: (err: HttpError, req: ApiRequest) => Reply;
   /** The service's table from its rules' DomainErrors to HttpErrors; returns anything else as it is. */
@@ -45,6 +50,11 @@ export interface ServiceRouterOptions {
 
 export function serviceRouter(options: ServiceRouterOptions) {
   const { name, base, operations, access, renderError, log } = options;
+  /** Marks a request refused unserved, and gives back what the access stage counted for it. */
+  const refuse = (req: ApiRequest, refusal: Refusal) => {
+    req.refused = refusal;
+    access.refund?.(req);
+  };
   if (options.readOnly) answerMethodsUnder(base); // CONNECT and unknown methods reach the router too
   /** The methods a path answers to, read from the router's own route table (called once it is built). */
   const allowedAt = (path: string) => {
@@ -74,18 +84,19 @@ export function serviceRouter(options: ServiceRouterOptions) {
     catch: (thrown: unknown, req: ApiRequest) => {
       const err = options.domainErrors ? options.domainErrors(thrown) : thrown;
       if (err instanceof HttpError) return renderError(err, req);
-      if (err instanceof LimiterUnavailableError) {
-        log.warn({ reqId: req.id, err }, 'shared counters unavailable');
+      // A part the request needs cannot serve it: refused unserved and uncounted. No log line of its
+      // own: the access log carries the cause, the dependency's state the outage (lib/http/unavailable.ts).
+      const refusal = refusalOf(err);
+      if (refusal) {
+        refuse(req, refusal);
+        if (refusal.cause === 'database' || refusal.cause === 'database_busy')
+          return renderError((options.unavailable ?? serviceUnavailable)(), req);
         // In the service's own 503 code where it documents one (impact: database_unavailable).
         const generic = limiterUnavailable();
         return renderError(
           new HttpError(503, options.unavailable?.().code ?? generic.code, generic.message, generic.headers),
           req,
         );
-      }
-      if (isDatabaseUnavailable(err)) {
-        log.warn({ reqId: req.id, err }, 'database unavailable');
-        return renderError((options.unavailable ?? serviceUnavailable)(), req);
       }
       log.error({ reqId: req.id, err }, 'unhandled fault');
       return renderError(
@@ -99,7 +110,11 @@ export function serviceRouter(options: ServiceRouterOptions) {
     if (op.spec.method === 'GET') router.get(op.spec.path, handle);
     // A write on a READ_ONLY node: refused in the service's shape before anything runs.
     else
-      router.post(op.spec.path, (req: ApiRequest) => (req.readOnly ? Promise.reject(readOnlyRefusal()) : handle(req)));
+      router.post(op.spec.path, (req: ApiRequest) => {
+        if (!req.readOnly) return handle(req);
+        refuse(req, READ_ONLY_REFUSAL);
+        return Promise.reject(readOnlyRefusal(req.readOnly));
+      });
   }
   router.all('*', (req: ApiRequest) => {
     const allow = allowedAt(req.path);

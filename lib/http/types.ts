@@ -32,8 +32,15 @@ export interface ApiRequest {
   now: number;
   /** Headers every reply to this request carries, errors included (rate-limit accounting, CORS). */
   replyHeaders: Record<string, string>;
-  /** Served by a READ_ONLY node (lib/http/read-only.ts): the services refuse writes. */
-  readOnly?: boolean;
+  /** Served by a READ_ONLY node (lib/http/read-only.ts): the services refuse writes, naming the primary. */
+  readOnly?: { primaryUrl: string | null };
+  /**
+   * Set when the request was refused with 503 without being served (lib/http/unavailable.ts): a part
+   * it needs is down, the database is busy, or it is a write on a read-only node. Such a request is
+   * never counted against the client (the access stage gives its count back); the access log line and
+   * the metrics carry the cause, and the dependency's state says the rest (lib/http/dependency.ts).
+   */
+  refused?: Refusal;
   /** Service name for logs and metrics, set by the service's first stage. */
   service?: string;
   /**
@@ -42,6 +49,15 @@ export interface ApiRequest {
    */
   body(limitBytes?: number): Promise<Buffer>;
   toWebRequest(): Promise<Request>;
+}
+
+/** Why a request was refused unserved: the metric label and the access log's `refused` field. */
+export type RefusalCause = 'redis' | 'cluster_primary' | 'database' | 'database_busy' | 'read_only';
+
+export interface Refusal {
+  cause: RefusalCause;
+  /** The error as one line (SQLITE_FULL: database or disk is full), for the dependency's state. */
+  detail: string;
 }
 
 export type ReplyBody = string | Buffer | AsyncIterable<string | Buffer> | null;

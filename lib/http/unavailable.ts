@@ -1,17 +1,41 @@
 /**
- * A database that cannot answer (locked past busy_timeout by another process, closed, unreadable) is
- * 503 with Retry-After on every service, not a 500: the request did nothing (its transaction rolled
- * back), and a retry can succeed. better-sqlite3 throws a TypeError once the connection is closed, and
- * SqliteErrors with these codes otherwise.
+ * Requests refused because a part they need cannot serve them right now: 503 with Retry-After on
+ * every service, not a 500. The request did nothing (its transaction rolled back) and a retry can
+ * succeed, so it is never counted against the client (lib/http/access.ts gives its count back), and
+ * it is one access-log line with its cause, no stack trace: the outage itself is reported once, as the
+ * dependency's state (lib/http/dependency.ts).
+ *
+ * A database that cannot answer: better-sqlite3 throws a TypeError once the connection is closed, and
+ * SqliteErrors with these codes otherwise. BUSY and LOCKED (another process held the write lock past
+ * busy_timeout) are load, not an outage: the database stays "up".
  */
+import { describeError } from './dependency.ts';
 import { HttpError } from './errors.ts';
+import { LimiterUnavailableError } from './limiter-unavailable.ts';
+import type { Refusal } from './types.ts';
 
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|NOTADB|CORRUPT|PROTOCOL|FULL|READONLY)/;
+const BUSY = /^SQLITE_(BUSY|LOCKED)/;
+
+const codeOf = (err: unknown) => (err as { code?: unknown } | null)?.code;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof TypeError && /database connection is not open/i.test(err.message)) return true;
-  const code = (err as { code?: unknown } | null)?.code;
+  const code = codeOf(err);
   return typeof code === 'string' && UNAVAILABLE.test(code);
+}
+
+/** A database error that is an outage (full, read-only, unreadable, closed), not a busy moment. */
+export function isDatabaseDown(err: unknown): boolean {
+  const code = codeOf(err);
+  return isDatabaseUnavailable(err) && !(typeof code === 'string' && BUSY.test(code));
+}
+
+/** Why an error refuses its request unserved; null for any other error (a fault, or the client's). */
+export function refusalOf(err: unknown): Refusal | null {
+  if (err instanceof LimiterUnavailableError) return { cause: err.dependency, detail: err.message };
+  if (!isDatabaseUnavailable(err)) return null;
+  return { cause: isDatabaseDown(err) ? 'database' : 'database_busy', detail: describeError(err) };
 }
 
 export const serviceUnavailable = () =>

@@ -11,7 +11,9 @@ after(() => server.cleanup());
 
 test('/healthz and /readyz answer while the database does', async () => {
   assert.deepEqual((await server.get('/healthz')).json, { status: 'ok' });
-  assert.deepEqual((await server.get('/readyz')).json, { status: 'ready' });
+  const ready = await server.get('/readyz');
+  assert.deepEqual(ready.json, { status: 'ready', dependencies: { database: { state: 'up' } } });
+  assert.equal(ready.headers.get('cache-control'), 'no-store');
 });
 
 test('/metrics is Prometheus text with request counters by route pattern', async () => {
@@ -81,9 +83,15 @@ test('HEAD is GET without a body; other methods are 405 with Allow', async () =>
   }
 });
 
-test('/readyz is 503 when the database does not answer', async () => {
+test('/readyz is 503 when the database does not answer, and says so', async () => {
   server.app.db.close();
   const res = await server.get('/readyz');
   assert.equal(res.status, 503);
+  assert.equal(res.json.status, 'unavailable');
+  assert.equal(res.json.reason, 'database is down: The database connection is not open');
+  assert.equal(res.json.dependencies.database.state, 'down');
   assert.equal((await server.get('/healthz')).status, 200, 'the process is still up');
+  const api = await server.get('/funding/v1/sources');
+  assert.equal(api.status, 503, 'an API request is refused, not a 500');
+  assert.equal(api.json.error, 'service_unavailable');
 });

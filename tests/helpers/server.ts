@@ -62,6 +62,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Socket timeouts (tests of slow and idle clients, tests/reliability). */
   limits?: StartOptions['limits'];
+  /** While a dependency is down, how often 'dependency still down' is logged (tests of outages). */
+  outageLogEveryMs?: number;
   /** Rate limits other than the documents' (a test about something else lifts them). */
   rateLimits?: (documented: ServiceLimits) => ServiceLimits;
   /**
@@ -98,6 +100,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logDestination: sink,
     ...(options.inProcess ? { listen: false } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.outageLogEveryMs ? { outageLogEveryMs: options.outageLogEveryMs } : {}),
   };
   let app = await startApp(config, startOptions);
 

@@ -44,6 +44,7 @@ test('scaling settings: the default is one process, no Redis, writable, no heart
     workers: 1,
     redisUrl: null,
     readOnly: false,
+    primaryUrl: null,
     heartbeatMs: 0,
     maxLagMs: 30_000,
   });
@@ -51,6 +52,7 @@ test('scaling settings: the default is one process, no Redis, writable, no heart
     WORKERS: '4',
     REDIS_URL: 'redis://10.0.0.5:6380/2',
     READ_ONLY: '1',
+    PRIMARY_URL: 'https://api.example.org/',
     REPLICA_HEARTBEAT_MS: '1000',
     READ_ONLY_MAX_LAG_MS: '5000',
   });
@@ -58,6 +60,7 @@ test('scaling settings: the default is one process, no Redis, writable, no heart
     workers: 4,
     redisUrl: 'redis://10.0.0.5:6380/2',
     readOnly: true,
+    primaryUrl: 'https://api.example.org',
     heartbeatMs: 1000,
     maxLagMs: 5000,
   });
@@ -67,6 +70,9 @@ test('scaling settings: the default is one process, no Redis, writable, no heart
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must start with redis:\/\/ or rediss:\/\//],
     [{ REDIS_URL: 'http://cache:6379' }, /REDIS_URL must start with redis:\/\//],
     [{ READ_ONLY: 'replica' }, /READ_ONLY must be on or off/],
+    [{ PRIMARY_URL: 'primary.internal:8080' }, /PRIMARY_URL must start with https:\/\/ or http:\/\//],
+    [{ PRIMARY_URL: 'not a url' }, /PRIMARY_URL must be the address clients send writes to/],
+    [{ PRIMARY_URL: 'https://user:secret@api.example.org' }, /PRIMARY_URL must not carry a user name or password/],
     [{ REPLICA_HEARTBEAT_MS: '-5' }, /REPLICA_HEARTBEAT_MS/],
   ];
   for (const [env, message] of refused) assert.throws(() => readConfig(env), message, JSON.stringify(env));

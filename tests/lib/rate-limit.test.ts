@@ -71,3 +71,43 @@ test('a request refused by the minute does not spend the day, and the reverse', 
   );
   assert.deepEqual(limiter.takeDirty(), [{ bucket: 'k', day: '2026-11-22', count: 3 }]);
 });
+
+test('a refund gives back one take: what follows is what a history without that request answers', () => {
+  const strip = (d: ReturnType<RateLimiter['take']>) => [d.allowed, d.minute?.remaining, d.day?.remaining];
+  const cases: Array<{ name: string; limits: { perMinute: number | null; perDay: number | null }; at: number[] }> = [
+    { name: 'minute burst', limits: { perMinute: 60, perDay: null }, at: Array.from({ length: 70 }, (_, i) => T + i) },
+    {
+      name: 'minute spread',
+      limits: { perMinute: 6, perDay: null },
+      at: Array.from({ length: 20 }, (_, i) => T + i * 3000),
+    },
+    { name: 'day', limits: { perMinute: null, perDay: 5 }, at: Array.from({ length: 8 }, (_, i) => T + i) },
+    { name: 'both', limits: { perMinute: 3, perDay: 4 }, at: Array.from({ length: 12 }, (_, i) => T + i * 7000) },
+  ];
+  for (const { name, limits, at } of cases) {
+    for (let refunded = 0; refunded < 3; refunded++) {
+      const withRefund = new RateLimiter(() => 0);
+      const without = new RateLimiter(() => 0);
+      at.forEach((now, i) => {
+        const got = strip(withRefund.take('b', limits, now));
+        if (i === refunded) {
+          assert.equal(got[0], true, `${name}: the refunded request had been allowed`);
+          withRefund.refund('b', limits, now);
+          return;
+        }
+        assert.deepEqual(got, strip(without.take('b', limits, now)), `${name}, refund of #${refunded}, request ${i}`);
+      });
+    }
+  }
+});
+
+test('a refund after the day rolled, or of a bucket never seen, changes nothing', () => {
+  const limiter = new RateLimiter(() => 0);
+  const limits = { perMinute: null, perDay: 2 };
+  limiter.take('k', limits, T);
+  limiter.takeDirty();
+  limiter.refund('k', limits, T + 120_000); // the next UTC day: yesterday's count stays
+  limiter.refund('never', limits, T);
+  assert.deepEqual(limiter.takeDirty(), []);
+  assert.equal(limiter.take('k', limits, T).day?.remaining, 0, "yesterday's count is still 1 (now 2)");
+});

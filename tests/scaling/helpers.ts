@@ -97,6 +97,15 @@ export function workerPids(output: string): number[] {
     .map((l) => (JSON.parse(l) as { pid: number }).pid);
 }
 
+/** Polls `check` until it holds (every 50 ms), or fails naming `what` after `ms`. */
+export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export function tally(answers: Answer[]): Record<number, number> {
   const out: Record<number, number> = {};
   for (const a of answers) out[a.status] = (out[a.status] ?? 0) + 1;

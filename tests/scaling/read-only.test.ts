@@ -24,6 +24,7 @@ before(async () => {
       DEMO: 'off',
       LOG_LEVEL: 'silent',
       READ_ONLY: 'on',
+      PRIMARY_URL: 'https://primary.example.org',
       READ_ONLY_MAX_LAG_MS: '5000',
     }),
     { clock: () => now },
@@ -87,8 +88,17 @@ test("writes are refused in each service's error shape; nothing is stored; reads
   assert.equal(order.status, 503);
   assert.deepEqual(Object.keys(order.json.error), ['code', 'message']);
   assert.equal(order.json.error.code, 'service_unavailable');
+  assert.match(order.json.error.message, /Send writes .* to the primary, https:\/\/primary\.example\.org\.$/);
   assert.equal(order.headers.get('x-trio-read-only'), '1');
   assert.equal(tasks(), before, 'nothing stored');
+  // A write refused by a read-only node is not counted against the client.
+  const read = await call('GET', '/human/v1/tasks', { authorization: `Bearer ${key}` });
+  const left = Number(read.headers.get('x-ratelimit-remaining'));
+  const again = await call('POST', '/human/v1/tasks', { authorization: `Bearer ${key}` }, '{}');
+  assert.equal(again.status, 503);
+  assert.equal(Number(again.headers.get('x-ratelimit-remaining')), left, 'shown as it was');
+  const next = await call('GET', '/human/v1/tasks', { authorization: `Bearer ${key}` });
+  assert.equal(Number(next.headers.get('x-ratelimit-remaining')), left - 1, 'the refused write cost nothing');
   const quote = await call('POST', '/human/v1/quote', { 'content-type': 'application/json' }, '{}');
   assert.equal(quote.status, 503, 'every POST of a service, even one that would only read');
   const console = await call(
@@ -98,7 +108,7 @@ test("writes are refused in each service's error shape; nothing is stored; reads
     'email=a%40example.org&password=correct-horse-battery',
   );
   assert.equal(console.status, 503);
-  assert.match(console.text, /read-only copy of the database/);
+  assert.match(console.text, /read-only copy of the database.*https:\/\/primary\.example\.org/);
   // Reads, and the refusals a read path had anyway, are as on the primary.
   assert.equal((await call('GET', '/human/v1/capabilities')).status, 200);
   assert.equal((await call('GET', '/funding/v1/sources')).status, 200);

@@ -8,6 +8,8 @@
  *  - 500 parallel requests across the three processes against 100 a day → exactly 100.
  *  - A revoked key is refused by every process on its next request.
  *  - Read-only nodes refuse writes in each service's error shape, and report their lag.
+ *  - Redis frozen (SIGSTOP): requests refused meanwhile cost nothing, the next minute's and day's
+ *    allowance are whole once it wakes; each process says so at /readyz and comes back by itself.
  *  - Redis gone: 503 service_unavailable, never served unlimited.
  */
 import assert from 'node:assert/strict';
@@ -22,7 +24,8 @@ import { migrate } from '../../db/migrate.ts';
 import { RateLimiter, type Decision, type Limits } from '../../lib/rate-limit.ts';
 import { RedisLimiter } from '../../db/counters/redis.ts';
 import type { ServeProcess } from '../helpers/serve-process.ts';
-import { NO_REDIS_NOTE, redisInstalled, send, serve, startRedis, tally, type RedisProcess } from './helpers.ts';
+import { LimiterUnavailableError } from '../../lib/http/limiter-unavailable.ts';
+import { NO_REDIS_NOTE, redisInstalled, send, serve, startRedis, tally, until, type RedisProcess } from './helpers.ts';
 
 const skip = redisInstalled ? false : NO_REDIS_NOTE;
 const dir = mkdtempSync(join(tmpdir(), 'trio-redis-'));
@@ -163,7 +166,7 @@ describe('Redis counters', { skip }, () => {
     assert.equal(order.headers['x-trio-read-only'], '1');
     const body = JSON.parse(order.body) as { error: { code: string; message: string } };
     assert.equal(body.error.code, 'service_unavailable');
-    assert.match(body.error.message, /read-only copy.*primary/);
+    assert.match(body.error.message, /read-only copy.*primary \(this node was not told its address: .*PRIMARY_URL\)/);
     const form = await send(`${replica.url}/console/sign-in`, {
       method: 'POST',
       body: 'email=a%40b.org',
@@ -204,6 +207,77 @@ describe('Redis counters', { skip }, () => {
     const lag = Number(/^trio_replication_lag_seconds (\S+)$/m.exec(metrics.body)?.[1]);
     assert.ok(lag >= 0 && lag < 5, `trio_replication_lag_seconds ${lag}`);
     assert.equal(JSON.parse((await send(`${nodes[0]!.url}/readyz`)).body).status, 'ready');
+  });
+
+  test('a frozen Redis: counts sent meanwhile are given back when it wakes; the next minute and day are whole', async () => {
+    const limiter = new RedisLimiter(redis.url);
+    await limiter.ready();
+    const limits = { perMinute: 60, perDay: 100 };
+    const bucket = `test:${process.pid}:frozen`;
+    const now = Date.now();
+    redis.child.kill('SIGSTOP');
+    try {
+      const during = await Promise.allSettled(Array.from({ length: 50 }, () => limiter.take(bucket, limits, now)));
+      assert.ok(
+        during.every((r) => r.status === 'rejected' && r.reason instanceof LimiterUnavailableError),
+        'refused, never served without an answer',
+      );
+      assert.equal(limiter.health.up, false);
+      const started = Date.now();
+      await assert.rejects(limiter.take(bucket, limits, now), /Redis is down: no answer within 1000 ms/);
+      assert.ok(Date.now() - started < 500, 'while down, refused at once: nothing more queues behind the freeze');
+    } finally {
+      redis.child.kill('SIGCONT');
+    }
+    try {
+      await until(() => limiter.health.up, 'up again once Redis answers the probe');
+      const first = await limiter.take(bucket, limits, now + 1000);
+      assert.equal(first.day?.remaining, 99, "the day's allowance is whole: the 50 late counts were given back");
+      assert.equal(first.minute?.remaining, 59, "and the minute's");
+      const rest = await Promise.all(Array.from({ length: 60 }, () => limiter.take(bucket, limits, now + 1000)));
+      assert.deepEqual(
+        rest.map((d) => d.allowed),
+        [...Array<boolean>(59).fill(true), false],
+        'a burst of exactly 60 in the next minute',
+      );
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  test('a frozen Redis across processes: refused meanwhile, each says so at /readyz, and the day is whole after', async () => {
+    const address = '198.51.100.6';
+    redis.child.kill('SIGSTOP');
+    let during: Awaited<ReturnType<typeof send>>[];
+    try {
+      during = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          send(`${nodes[i % 3]!.url}/impact/v1/scenarios`, { headers: from(address) }),
+        ),
+      );
+      const ready = await send(`${nodes[2]!.url}/readyz`);
+      assert.equal(ready.status, 503, 'not ready while its counters do not answer');
+      const body = JSON.parse(ready.body) as { reason: string; dependencies: { redis: { state: string } } };
+      assert.equal(body.dependencies.redis.state, 'down');
+      assert.match(body.reason, /^redis is down: /);
+    } finally {
+      redis.child.kill('SIGCONT');
+    }
+    assert.deepEqual(tally(during), { 503: 30 });
+    // Every process (both workers behind the primary's port) is up again by itself.
+    for (const node of nodes) {
+      let inARow = 0;
+      await until(
+        async () => ((await send(`${node.url}/readyz`)).status === 200 ? ++inARow : (inARow = 0)) >= 6,
+        `${node.url} ready again`,
+      );
+    }
+    const after = await Promise.all(
+      Array.from({ length: 101 }, (_, i) =>
+        send(`${nodes[i % 3]!.url}/impact/v1/scenarios`, { headers: from(address) }),
+      ),
+    );
+    assert.deepEqual(tally(after), { 200: 100, 429: 1 }, 'the 30 refused requests used none of the 100 a day');
   });
 
   test('Redis unreachable: 503 service_unavailable on every process, never served without its limit', async () => {
