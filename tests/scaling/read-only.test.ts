@@ -1,7 +1,8 @@
 /**
  * READ_ONLY without Redis (the Redis suite covers it with): a node on the primary's file, opened
  * read-only, serves reads, refuses writes in each service's shape, reports its lag from the
- * primary's heartbeat, and is not ready when the copy is too old or has no heartbeat.
+ * primary's heartbeat, and is not ready when the copy is too old or has no heartbeat; names the
+ * primary (PRIMARY_URL) in its refusals, which cost the client nothing; says how it counts.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -10,6 +11,8 @@ import { heartbeatWriter } from '../../db/heartbeat.ts';
 import { readConfig } from '../../lib/config.ts';
 import { accountWithKey } from '../helpers/keys.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serve, workerPids } from './helpers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let primary: TestServer;
 let replica: RunningApp;
@@ -114,4 +117,20 @@ test("writes are refused in each service's error shape; nothing is stored; reads
   assert.equal((await call('GET', '/funding/v1/sources')).status, 200);
   assert.equal((await call('GET', '/human/v1/tasks', { authorization: `Bearer ${key}` })).status, 200);
   assert.equal((await call('DELETE', '/funding/v1/sources')).status, 405, 'a method no route has is still 405');
+});
+
+test('READ_ONLY without REDIS_URL says once, truly, how the node counts: alone, or its primary for its workers', async () => {
+  const workersMatch = /this node's primary process counts for its 2 workers, in memory/g;
+  const single = await serve({ DATABASE_PATH: primary.databasePath, READ_ONLY: 'on' });
+  const clustered = await serve({ DATABASE_PATH: primary.databasePath, READ_ONLY: 'on' }, ['--workers', '2']);
+  try {
+    // The workers log as they start, maybe after the primary's line: wait for both of theirs.
+    for (let i = 0; i < 200 && workerPids(clustered.output()).length < 2; i++) await sleep(50);
+    assert.equal(single.output().match(/this node counts its clients itself, in memory/g)?.length, 1);
+    assert.equal(clustered.output().match(workersMatch)?.length, 1, 'said once, by the primary');
+    assert.doesNotMatch(clustered.output(), /counts its clients itself|on its own/, 'no worker claims to count alone');
+    assert.match(clustered.output(), /writing nothing back; .* Set REDIS_URL to share the limits/);
+  } finally {
+    await Promise.all([single.stop(), clustered.stop()]);
+  }
 });
