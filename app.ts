@@ -35,8 +35,8 @@ import { buildRoutes } from './routes/index.ts';
 import { IpcLimiter, KeyUseForwarder } from './db/counters/ipc.ts';
 import { RedisLimiter } from './db/counters/redis.ts';
 import { refuseWritesOutsideServices } from './lib/http/read-only.ts';
-import { Dependency, describeError } from './lib/http/dependency.ts';
-import { isDatabaseDown } from './lib/http/unavailable.ts';
+import { Dependency } from './lib/http/dependency.ts';
+import { databaseCause, isDatabaseDown } from './lib/http/unavailable.ts';
 import { databaseProbe } from './db/probe.ts';
 
 export interface StartOptions {
@@ -142,12 +142,13 @@ export function databaseHealth(
       : 'this read-only node cannot read its copy: requests are refused with 503; check the copy at DATABASE_PATH',
     log,
     probe: databaseProbe(db, how),
+    describe: databaseCause,
     probeEveryMs: 1000,
     ...(how.stillDownEveryMs ? { stillDownEveryMs: how.stillDownEveryMs } : {}),
   });
   const outage = (err: unknown) => {
     if (!isDatabaseDown(err)) return false;
-    dependency.fail(describeError(err));
+    dependency.fail(databaseCause(err));
     return true;
   };
   return { dependency, outage };
@@ -289,7 +290,13 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const server =
     options.listen === false
       ? null
-      : await listen(httpListener(dispatch, log), config.host, config.port, { ...DEFAULT_LIMITS, ...options.limits });
+      : await listen(
+          httpListener(dispatch, log),
+          config.host,
+          config.port,
+          { ...DEFAULT_LIMITS, ...options.limits },
+          metrics.clientError,
+        );
   log.info(
     {
       url: server?.url ?? null,

@@ -6,7 +6,7 @@ import type { Db } from '../db/connection.ts';
 import type { ApiRequest, Reply } from '../lib/http/types.ts';
 import { jsonReply } from '../lib/http/types.ts';
 import type { Metrics } from '../lib/http/metrics.ts';
-import { describeError } from '../lib/http/dependency.ts';
+import { databaseCause } from '../lib/http/unavailable.ts';
 import type { AppContext } from './context.ts';
 import { statementsFor } from '../db/statements.ts';
 
@@ -40,7 +40,7 @@ export function readyz(
     try {
       ping.get();
     } catch (err) {
-      dependencies.database.fail(describeError(err));
+      dependencies.database.fail(databaseCause(err));
     }
     const states = Object.fromEntries(dependencies.all.map((d) => [d.name, d.state()]));
     const down = dependencies.all.find((d) => !d.up);

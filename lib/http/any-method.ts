@@ -74,12 +74,18 @@ function answer(listener: Listener, req: IncomingMessage, socket: Duplex): void 
   void listener(req, res);
 }
 
-export function answerEveryMethod(server: Server, listener: Listener): void {
+/**
+ * `onClientError`: told the code of every client error node reports (a request or its headers too
+ * slow: ERR_HTTP_REQUEST_TIMEOUT; headers too large; a malformed request; a reset), for the metrics:
+ * these never reach the access log.
+ */
+export function answerEveryMethod(server: Server, listener: Listener, onClientError?: (code: string) => void): void {
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     if (answered(req.url)) answer(listener, req, socket);
     else socket.destroy(); // node's default for a CONNECT nobody handles
   });
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    onClientError?.(err.code ?? 'unknown');
     const head = err.code === 'HPE_INVALID_METHOD' && err.rawPacket ? parseHead(err.rawPacket) : null;
     // The bytes start with the refused request only if their method is one llhttp refuses (pipelined
     // requests put an earlier, answered one first): anything else keeps node's answer.

@@ -23,6 +23,8 @@ export interface DependencyOptions {
   log: Logger;
   /** Resolves when the part answers again; throws or rejects when not. Only run while down. */
   probe: () => unknown;
+  /** A failed probe's error as the cause (describeError by default). */
+  describe?: (err: unknown) => string;
   probeEveryMs?: number;
   stillDownEveryMs?: number;
   clock?: () => number;
@@ -134,7 +136,7 @@ export class Dependency {
           await this.options.probe();
           this.recovered();
         } catch (err) {
-          if (this.outage) this.outage.cause = describeError(err);
+          if (this.outage) this.outage.cause = (this.options.describe ?? describeError)(err);
           await new Promise((resolve) => setTimeout(resolve, this.probeEveryMs).unref());
         }
       }

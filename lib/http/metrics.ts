@@ -8,6 +8,15 @@ import type { ApiRequest, RefusalCause } from './types.ts';
 
 const CAUSES: readonly RefusalCause[] = ['redis', 'cluster_primary', 'database', 'database_busy', 'read_only'];
 
+/** node's client error codes, as the metric's `reason`. */
+const CLIENT_ERRORS: Record<string, string> = {
+  ERR_HTTP_REQUEST_TIMEOUT: 'request_timeout',
+  HPE_HEADER_OVERFLOW: 'headers_too_large',
+  ECONNRESET: 'connection_reset',
+  other: 'other',
+  malformed: 'malformed',
+};
+
 export interface MetricsOptions {
   /** On a READ_ONLY node, the age of its copy of the database (null: no heartbeat yet). */
   replicationLagMs?: () => number | null;
@@ -50,6 +59,13 @@ export function createMetrics(options: MetricsOptions = {}) {
     registers: [registry],
   });
   for (const cause of CAUSES) refusals.inc({ cause }, 0); // every series from the start, for rate()
+  const clientErrors = new Counter({
+    name: 'trio_http_client_errors_total',
+    help: 'Connections node answered or closed itself, before or instead of a request (never in the access log): request_timeout (headers or body too slow: 408), headers_too_large (431), malformed (400), connection_reset, other',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  for (const reason of Object.values(CLIENT_ERRORS)) clientErrors.inc({ reason }, 0);
   const labelNames = ['service', 'route', 'method', 'status'] as const;
   const requests = new Counter({
     name: 'trio_http_requests_total',
@@ -75,6 +91,10 @@ export function createMetrics(options: MetricsOptions = {}) {
       requests.inc({ service, route, method: req.originalMethod, status: String(status) });
       duration.observe({ service, route }, seconds);
       if (req.refused) refusals.inc({ cause: req.refused.cause });
+    },
+    /** A client error node handled itself (lib/http/any-method.ts). */
+    clientError(code: string) {
+      clientErrors.inc({ reason: CLIENT_ERRORS[code] ?? (code.startsWith('HPE_') ? 'malformed' : 'other') });
     },
   };
 }

@@ -40,6 +40,8 @@ export async function listen(
   host: string,
   port: number,
   limits: ServerLimits = DEFAULT_LIMITS,
+  /** Every client error node answers itself (a slow client's 408): lib/http/any-method.ts. */
+  onClientError?: (code: string) => void,
 ): Promise<RunningServer> {
   const server = createServer(
     {
@@ -49,7 +51,7 @@ export async function listen(
     },
     listener,
   );
-  if (listener) answerEveryMethod(server, listener); // CONNECT and unknown methods get an answer, not a closed socket
+  if (listener) answerEveryMethod(server, listener, onClientError); // CONNECT and unknown methods get an answer, not a closed socket
   server.headersTimeout = limits.headersTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {

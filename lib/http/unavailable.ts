@@ -31,11 +31,28 @@ export function isDatabaseDown(err: unknown): boolean {
   return isDatabaseUnavailable(err) && !(typeof code === 'string' && BUSY.test(code));
 }
 
+// What SQLite's codes mean for an operator (SQLite says "disk I/O error" for a write the kernel refused).
+const HINTS: Array<[RegExp, string]> = [
+  [/^SQLITE_FULL/, 'no space left on the file system of DATABASE_PATH'],
+  [/^SQLITE_IOERR/, 'the file system refused a read or a write: read-only, immutable, or failing'],
+  [/^SQLITE_READONLY/, 'the file or its directory is read-only to trio'],
+  [/^SQLITE_CANTOPEN/, 'the file, or its -wal or -shm beside it, cannot be opened'],
+  [/^SQLITE_(CORRUPT|NOTADB)/, 'the file is damaged: restore a backup'],
+  [/^SQLITE_(BUSY|LOCKED)/, 'another process held the write lock past busy_timeout'],
+];
+
+/** A database error as one line for an operator: the code, SQLite's message, and what it means. */
+export function databaseCause(err: unknown): string {
+  const code = String(codeOf(err) ?? '');
+  const hint = HINTS.find(([pattern]) => pattern.test(code))?.[1];
+  return hint ? `${describeError(err)} (${hint})` : describeError(err);
+}
+
 /** Why an error refuses its request unserved; null for any other error (a fault, or the client's). */
 export function refusalOf(err: unknown): Refusal | null {
   if (err instanceof LimiterUnavailableError) return { cause: err.dependency, detail: err.message };
   if (!isDatabaseUnavailable(err)) return null;
-  return { cause: isDatabaseDown(err) ? 'database' : 'database_busy', detail: describeError(err) };
+  return { cause: isDatabaseDown(err) ? 'database' : 'database_busy', detail: databaseCause(err) };
 }
 
 export const serviceUnavailable = () =>

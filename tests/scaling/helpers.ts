@@ -32,8 +32,9 @@ export interface RedisProcess {
   stop(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisProcess> {
-  const port = await freePort();
+/** A redis-server on a free port, or on `port` (the same server started again after a kill). */
+export async function startRedis(port?: number): Promise<RedisProcess> {
+  port ??= await freePort();
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
