@@ -7,6 +7,7 @@ import { Router } from 'itty-router';
 import { AccountError } from '../../db/accounts.ts';
 import { serverSecret, sessionStore } from '../../db/sessions.ts';
 import { HttpError } from '../../lib/http/errors.ts';
+import { refusalOf } from '../../lib/http/unavailable.ts';
 import { humanEdgeError } from '../human/errors.ts';
 import { html } from '../../lib/html.ts';
 import { staticAsset } from '../../lib/http/static-asset.ts';
@@ -56,6 +57,17 @@ export function consoleRoutes(ctx: AppContext) {
           'That did not work',
           html`${notice('error', err.message)}<p><a href="/console/keys">Back to your keys</a></p>`,
         );
+      // The database full or read-only (lib/http/unavailable.ts): the outage is logged as its state, not here.
+      const refusal = refusalOf(err);
+      if (refusal) {
+        req.refused = refusal;
+        return page(
+          state,
+          503,
+          'Try again shortly',
+          notice('error', 'The database cannot take this right now; nothing was changed. Try again in a moment.'),
+        );
+      }
       ctx.log.error({ reqId: req.id, err }, 'unhandled fault in the console');
       return page(
         state,

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ConsoleClient } from '../helpers/console.ts';
 import { accountWithKey } from '../helpers/keys.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { verifyOrder } from './human/harness.ts';
@@ -96,4 +97,28 @@ test('the database refusing writes: 503 uncounted, reads served, /readyz and /me
   acknowledged.push(again.json.data.ref as string);
   assert.deepEqual(refs(), acknowledged.sort(), 'every acknowledged order is stored, and nothing of the refused ones');
   assert.match((await server.get('/metrics')).text, /^trio_dependency_up\{dependency="database"\} 1$/m);
+});
+
+test('the console refuses a sign-up the database cannot take with a 503 page, not a fault', async () => {
+  const client = new ConsoleClient(server);
+  const form = await client.get('/console/sign-up');
+  assert.equal(form.status, 200);
+  const accounts = () => server.app.db.prepare('SELECT count(*) FROM accounts').pluck().get() as number;
+  const before = accounts();
+  server.app.db.pragma('query_only = ON');
+  try {
+    const res = await client.post('/console/sign-up', {
+      email: 'outage@example.org',
+      password: 'a long enough password',
+      csrf: ConsoleClient.csrf(form.text),
+    });
+    assert.equal(res.status, 503);
+    assert.match(res.text, /nothing was changed\. Try again in a moment/);
+  } finally {
+    server.app.db.pragma('query_only = OFF');
+  }
+  assert.equal(accounts(), before);
+  assert.ok(!logged().some((l) => l.msg === 'unhandled fault in the console'), 'no stack trace');
+  const line = logged().findLast((l) => l.msg === 'request' && l.path === '/console/sign-up')!;
+  assert.deepEqual([line.status, line.refused], [503, 'database']);
 });
