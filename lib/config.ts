@@ -81,30 +81,39 @@ export function readConfig(env: Record<string, string | undefined>): Config {
 }
 
 function redisUrl(value: string | undefined): string | null {
-  if (value === undefined || value.trim() === '') return null;
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new Error('REDIS_URL must be a URL such as redis://127.0.0.1:6379/0 (or rediss:// for TLS)');
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
-    throw new Error(`REDIS_URL must start with redis:// or rediss:// (got ${url.protocol})`);
-  return url.toString();
+  return (
+    urlSetting(
+      value,
+      'REDIS_URL',
+      ['redis:', 'rediss:'],
+      'a URL such as redis://127.0.0.1:6379/0 (or rediss:// for TLS)',
+    )?.toString() ?? null
+  );
 }
 
 function primaryUrl(value: string | undefined): string | null {
+  const url = urlSetting(
+    value,
+    'PRIMARY_URL',
+    ['https:', 'http:'],
+    'the address clients send writes to, such as https://api.example.org',
+  );
+  if (url && (url.username || url.password)) throw new Error('PRIMARY_URL must not carry a user name or password');
+  return url ? url.href.replace(/\/$/, '') : null;
+}
+
+/** An optional URL setting: null when unset; refused, naming the setting, when it is not a URL of `protocols`. */
+function urlSetting(value: string | undefined, name: string, protocols: string[], what: string): URL | null {
   if (value === undefined || value.trim() === '') return null;
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    throw new Error('PRIMARY_URL must be the address clients send writes to, such as https://api.example.org');
+    throw new Error(`${name} must be ${what}`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new Error(`PRIMARY_URL must start with https:// or http:// (got ${url.protocol})`);
-  if (url.username || url.password) throw new Error('PRIMARY_URL must not carry a user name or password');
-  return url.href.replace(/\/$/, '');
+  if (!protocols.includes(url.protocol))
+    throw new Error(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got ${url.protocol})`);
+  return url;
 }
 
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {

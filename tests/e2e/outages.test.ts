@@ -9,11 +9,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ConsoleClient } from '../helpers/console.ts';
 import { accountWithKey } from '../helpers/keys.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { verifyOrder } from './human/harness.ts';
+import { until } from '../helpers/until.ts';
 
 let server: TestServer;
 let key: string;
@@ -36,14 +36,6 @@ const tasks = () => server.request('GET', '/human/v1/tasks', { headers: { author
 const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));
 const logged = () => server.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
 const refs = () => server.app.db.prepare('SELECT ref FROM human_tasks ORDER BY ref').pluck().all() as string[];
-
-async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(50);
-  }
-}
 
 test('the database refusing writes: 503 uncounted, reads served, /readyz and /metrics tell, one log line, back by itself', async () => {
   const placed = await order();

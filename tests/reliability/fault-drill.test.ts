@@ -163,10 +163,8 @@ function assertRefusal(a: Answer, what: string): void {
 
 interface Fault {
   name: string;
-  dependency: 'redis' | 'database';
-  cause: 'redis' | 'database';
-  /** Reads go on through this fault (the database's), or are refused too (the counters'). */
-  readsServed: boolean;
+  /** The part that fails: Redis's counters (every counted request refused) or the database (writes refused, reads served). */
+  part: 'redis' | 'database';
   break(): Promise<void> | void;
   restore(): Promise<void> | void;
   /** Checked while the fault lasts, after the traffic. */
@@ -175,21 +173,28 @@ interface Fault {
   afterwards?(): Promise<void>;
 }
 
+/** Each round of a fault (`make` builds it for the round): the drill of it. */
+async function drill(make: (round: number) => Fault): Promise<void> {
+  for (let round = 0; round < ROUNDS; round++) await drillOnce(make(round), round);
+}
+
 /** One fault: the steady state, the outage as clients, /readyz, /metrics and the log see it, the recovery. */
-async function drill(fault: Fault, round: number): Promise<void> {
+async function drillOnce(fault: Fault, round: number): Promise<void> {
   const name = `${fault.name} (round ${round + 1})`;
+  const { part } = fault;
+  const readsServed = part === 'database';
   await until(async () => (await ready()).status === 200, `${name}: ready before`);
   const steady = await traffic(200);
   assert.deepEqual(tally(steady.orders), { 201: steady.orders.length }, `${name}: orders before`);
-  const downBefore = lines('dependency down', fault.dependency).length;
-  const stillBefore = lines('dependency still down', fault.dependency).length;
-  const refusedBefore = await metric(`trio_requests_refused_total{cause="${fault.cause}"}`);
+  const downBefore = lines('dependency down', part).length;
+  const stillBefore = lines('dependency still down', part).length;
+  const refusedBefore = await metric(`trio_requests_refused_total{cause="${part}"}`);
   const faultsBefore = logs.filter((l) => Number(l.level) >= 50).length;
 
   await fault.break();
   const during = await traffic(OUTAGE_MS);
   for (const o of during.orders) assertRefusal(o, `${name}: an order`);
-  if (fault.readsServed) assert.deepEqual(tally(during.reads), { 200: during.reads.length }, `${name}: reads`);
+  if (readsServed) assert.deepEqual(tally(during.reads), { 200: during.reads.length }, `${name}: reads`);
   else for (const r of during.reads) assertRefusal(r, `${name}: a read`);
   const health = await ready();
   assert.equal(health.status, 503, `${name}: /readyz`);
@@ -197,18 +202,18 @@ async function drill(fault: Fault, round: number): Promise<void> {
     reason: string;
     dependencies: Record<string, { state: string; refused: number }>;
   };
-  assert.match(said.reason, new RegExp(`^${fault.dependency} is down: `), name);
-  assert.equal(said.dependencies[fault.dependency]!.state, 'down', name);
-  const refusedNow = during.orders.length + (fault.readsServed ? 0 : during.reads.length);
-  assert.ok(said.dependencies[fault.dependency]!.refused >= refusedNow, `${name}: refused ${JSON.stringify(said)}`);
-  assert.equal(await metric(`trio_dependency_up{dependency="${fault.dependency}"}`), 0, name);
+  assert.match(said.reason, new RegExp(`^${part} is down: `), name);
+  assert.equal(said.dependencies[part]!.state, 'down', name);
+  const refusedNow = during.orders.length + (readsServed ? 0 : during.reads.length);
+  assert.ok(said.dependencies[part]!.refused >= refusedNow, `${name}: refused ${JSON.stringify(said)}`);
+  assert.equal(await metric(`trio_dependency_up{dependency="${part}"}`), 0, name);
   assert.ok(
-    (await metric(`trio_requests_refused_total{cause="${fault.cause}"}`)) - refusedBefore >= refusedNow,
+    (await metric(`trio_requests_refused_total{cause="${part}"}`)) - refusedBefore >= refusedNow,
     `${name}: refusals by cause`,
   );
   await fault.during?.();
   // The outage lasts until its 'still down' line has been written (every STILL_DOWN_EVERY_MS).
-  await until(() => lines('dependency still down', fault.dependency).length > stillBefore, `${name}: still down, said`);
+  await until(() => lines('dependency still down', part).length > stillBefore, `${name}: still down, said`);
 
   const restoredAt = Date.now();
   await fault.restore();
@@ -219,13 +224,13 @@ async function drill(fault: Fault, round: number): Promise<void> {
   assert.deepEqual(tally(back.reads), { 200: back.reads.length }, `${name}: reads after`);
   await fault.afterwards?.();
 
-  assert.equal(lines('dependency down', fault.dependency).length, downBefore + 1, `${name}: down, said once`);
-  const up = lines('dependency up again', fault.dependency).at(-1)!;
+  assert.equal(lines('dependency down', part).length, downBefore + 1, `${name}: down, said once`);
+  const up = lines('dependency up again', part).at(-1)!;
   assert.ok(Number(up.refused) >= refusedNow, `${name}: up again, with the count`);
   assert.equal(logs.filter((l) => Number(l.level) >= 50).length, faultsBefore, `${name}: no fault, no stack trace`);
   (figures[fault.name] ??= []).push({
     ordersRefused: during.orders.length,
-    readsServed: fault.readsServed ? during.reads.length : 0,
+    readsServed: readsServed ? during.reads.length : 0,
     requestsRefused: refusedNow,
     recoveryMs,
     cause: said.reason,
@@ -237,92 +242,71 @@ async function drill(fault: Fault, round: number): Promise<void> {
 const sql = () => app.db;
 
 describe('fault drill', { skip }, () => {
-  test('Redis killed, then started again', async () => {
-    for (let round = 0; round < ROUNDS; round++)
-      await drill(
-        {
-          name: 'redis killed',
-          dependency: 'redis',
-          cause: 'redis',
-          readsServed: false,
-          break: async () => {
-            redis.child.kill('SIGKILL');
-            await redis.stop();
-          },
-          restore: async () => {
-            redis = await startRedis(redisPort);
-          },
-        },
-        round,
-      );
-  });
+  test('Redis killed, then started again', () =>
+    drill(() => ({
+      name: 'redis killed',
+      part: 'redis',
+      break: async () => {
+        redis.child.kill('SIGKILL');
+        await redis.stop();
+      },
+      restore: async () => {
+        redis = await startRedis(redisPort);
+      },
+    })));
 
-  test('Redis frozen (SIGSTOP), then woken: refused meanwhile, and the next minute and day whole', async () => {
-    for (let round = 0; round < ROUNDS; round++) {
+  test('Redis frozen (SIGSTOP), then woken: refused meanwhile, and the next minute and day whole', () =>
+    drill((round) => {
       const day = { 'x-forwarded-for': `10.29.${round}.1` }; // impact: 100 a day per address
       const minute = { 'x-forwarded-for': `10.29.${round}.2` }; // human, no key: 60 a minute per address
-      await drill(
-        {
-          name: 'redis frozen',
-          dependency: 'redis',
-          cause: 'redis',
-          readsServed: false,
-          break: () => void redis.child.kill('SIGSTOP'),
-          during: async () => {
-            const refused = await Promise.all([
-              ...Array.from({ length: 20 }, () => send(`${app.url}/impact/v1/scenarios`, { headers: day })),
-              ...Array.from({ length: 20 }, () => send(`${app.url}/human/v1/capabilities`, { headers: minute })),
-            ]);
-            assert.deepEqual(tally(refused), { 503: 40 });
-          },
-          restore: () => void redis.child.kill('SIGCONT'),
-          afterwards: async () => {
-            const impact = await Promise.all(
-              Array.from({ length: 101 }, () => send(`${app.url}/impact/v1/scenarios`, { headers: day })),
-            );
-            assert.deepEqual(tally(impact), { 200: 100, 429: 1 }, "the day's 100 are whole");
-            const human = await Promise.all(
-              Array.from({ length: 61 }, () => send(`${app.url}/human/v1/capabilities`, { headers: minute })),
-            );
-            assert.deepEqual(tally(human), { 200: 60, 429: 1 }, "the minute's 60 are whole");
-          },
+      const burst = (n: number, path: string, headers: Record<string, string>) =>
+        Promise.all(Array.from({ length: n }, () => send(`${app.url}${path}`, { headers })));
+      return {
+        name: 'redis frozen',
+        part: 'redis',
+        break: () => void redis.child.kill('SIGSTOP'),
+        during: async () => {
+          const refused = [
+            ...(await burst(20, '/impact/v1/scenarios', day)),
+            ...(await burst(20, '/human/v1/capabilities', minute)),
+          ];
+          assert.deepEqual(tally(refused), { 503: 40 });
         },
-        round,
-      );
-    }
-  });
+        restore: () => void redis.child.kill('SIGCONT'),
+        afterwards: async () => {
+          assert.deepEqual(
+            tally(await burst(101, '/impact/v1/scenarios', day)),
+            { 200: 100, 429: 1 },
+            "the day's 100 are whole",
+          );
+          assert.deepEqual(
+            tally(await burst(61, '/human/v1/capabilities', minute)),
+            { 200: 60, 429: 1 },
+            "the minute's 60 are whole",
+          );
+        },
+      };
+    }));
 
-  test('the database file made read-only, then writable', async (t) => {
+  test('the database file made read-only, then writable', (t) => {
     t.diagnostic(`read-only file: ${disk.how.readOnly} (${disk.how.fileSystem})`);
     const files = [path, `${path}-wal`];
-    for (let round = 0; round < ROUNDS; round++)
-      await drill(
-        {
-          name: 'database read-only',
-          dependency: 'database',
-          cause: 'database',
-          readsServed: true,
-          break: () => disk.makeReadOnly(sql(), files),
-          restore: () => disk.makeWritable(sql(), files),
-        },
-        round,
-      );
+    return drill(() => ({
+      name: 'database read-only',
+      part: 'database',
+      break: () => disk.makeReadOnly(sql(), files),
+      restore: () => disk.makeWritable(sql(), files),
+    }));
   });
 
-  test('the disk full, then freed', async (t) => {
+  test('the disk full, then freed', (t) => {
     t.diagnostic(`full disk: ${disk.how.full} (${disk.how.fileSystem})`);
-    for (let round = 0; round < ROUNDS; round++)
-      await drill(
-        {
-          name: 'disk full',
-          dependency: 'database',
-          cause: 'database',
-          readsServed: true,
-          break: () => disk.fill(sql()),
-          restore: () => disk.free(sql()),
-        },
-        round,
-      );
+    return drill(() => ({
+      name: 'disk full',
+      part: 'database',
+      break: () => disk.fill(sql()),
+      restore: () => disk.free(sql()),
+    }));
   });
 
   test('slow clients: cut after their timeouts, nothing of theirs stored, everyone else served, still ready', async () => {

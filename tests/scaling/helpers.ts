@@ -10,6 +10,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.ts';
 
+export { until } from '../helpers/until.ts';
+
 export const REPO = join(import.meta.dirname, '..', '..');
 
 export const redisInstalled = spawnSync('redis-server', ['--version']).status === 0;
@@ -96,15 +98,6 @@ export function workerPids(output: string): number[] {
     .split('\n')
     .filter((l) => l.includes('"worker is serving"'))
     .map((l) => (JSON.parse(l) as { pid: number }).pid);
-}
-
-/** Polls `check` until it holds (every 50 ms), or fails naming `what` after `ms`. */
-export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 export function tally(answers: Answer[]): Record<number, number> {

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../../lib/http/log.ts';
 import { Dependency, describeError } from '../../../lib/http/dependency.ts';
+import { until } from '../../helpers/until.ts';
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];
@@ -17,14 +18,6 @@ function capture() {
     new Writable({ write: (c, _e, done) => (lines.push(JSON.parse(String(c)) as Record<string, unknown>), done()) }),
   );
   return { lines, log, msgs: () => lines.map((l) => l.msg) };
-}
-
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(5);
-  }
 }
 
 test('down once, still down with the count, up again: three kinds of line, whatever the request rate', async () => {
