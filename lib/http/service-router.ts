@@ -99,7 +99,9 @@ export function serviceRouter(options: ServiceRouterOptions) {
     if (op.spec.method === 'GET') router.get(op.spec.path, handle);
     // A write on a READ_ONLY node: refused in the service's shape before anything runs.
     else
-      router.post(op.spec.path, (req: ApiRequest) => (req.readOnly ? Promise.reject(readOnlyRefusal()) : handle(req)));
+      router[op.spec.method === 'DELETE' ? 'delete' : 'post'](op.spec.path, (req: ApiRequest) =>
+        req.readOnly ? Promise.reject(readOnlyRefusal()) : handle(req),
+      );
   }
   router.all('*', (req: ApiRequest) => {
     const allow = allowedAt(req.path);

@@ -17,6 +17,7 @@ import { requireCaller, type HumanAccess } from './access.ts';
 import { grantOf } from '../../lib/http/access.ts';
 import { buildMcpServer } from './mcp-tools.ts';
 import { ErrorBody } from './schemas.ts';
+import { refusals } from './refusals.ts';
 import type { HumanCaller } from '../../db/human/service.ts';
 
 export const MCP_PATH = '/mcp';
@@ -90,6 +91,8 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
       description:
         "JSON-RPC messages of the Model Context Protocol (revisions 2026-07-28 and 2025). Tools: list_capabilities, get_capability, get_coverage, quote_task, create_task, list_tasks, get_task, get_task_result, get_task_evidence, cancel_task, dispute_task. Each tool call counts as one request against the key's bucket.",
       body: v.record(v.string(), v.unknown()),
+      // A key is needed (401 without one, as REST); each tool checks its own scope (a tool error, not an HTTP one).
+      security: [{ bearer: [] }, { apiKey: [] }],
       responses: {
         200: {
           description:
@@ -114,6 +117,7 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
         415: transportError(
           'unsupported_media_type, or from the MCP transport a JSON-RPC error: bodies are application/json',
         ),
+        ...refusals('forbidden_origin', 'payload_too_large'),
       },
     },
     // The MCP transport reads the body and refuses a malformed one in JSON-RPC's shape; the router has
