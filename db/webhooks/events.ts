@@ -80,6 +80,9 @@ const statements = statementsFor((db) => ({
       d.last_attempt_at, d.last_status, d.last_error, d.created_at, d.finished_at
       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.event_id = ? ORDER BY d.id`),
   prune: db.prepare('DELETE FROM webhook_events WHERE created_at < ?'),
+  recent: db.prepare(`SELECT d.trigger, d.status, d.attempts, d.last_attempt_at, d.last_status, d.last_error,
+      d.next_attempt_at, d.created_at, ev.public_id AS event, ev.type FROM webhook_deliveries d
+      JOIN webhook_events ev ON ev.id = d.event_id WHERE d.endpoint_id = ? ORDER BY d.id DESC LIMIT ?`),
 }));
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -241,6 +244,22 @@ export function sendTestEvent(db: Db, owner: WebhookOwner, endpointId: string, n
     })
     .immediate();
   return getEvent(db, owner, row.public_id);
+}
+
+/** An endpoint's latest deliveries, newest first (the console's endpoint list). */
+export function recentDeliveries(db: Db, endpointId: number, limit: number) {
+  return statements(db).recent.all(endpointId, limit) as Array<{
+    trigger: string;
+    status: string;
+    attempts: number;
+    last_attempt_at: number | null;
+    last_status: number | null;
+    last_error: string | null;
+    next_attempt_at: number | null;
+    created_at: number;
+    event: string;
+    type: string;
+  }>;
 }
 
 /** Deletes events (and their deliveries) older than the retention; the deliverer calls it now and then. */

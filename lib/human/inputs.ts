@@ -147,6 +147,7 @@ const statusList = stringParam({
 });
 const metadataPair = stringParam({
   max: 541,
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
   pattern: /^[A-Za-z0-9_.-]{1,40}:[^\u0000-\u001f\u007f]{0,500}$/,
   accepts: 'key:value, a metadata key (1 to 40 letters, digits, _ . -), a colon and the value it must have',
   description: 'Only tasks whose metadata has this key with this value, written key:value (order_id:1234).',
