@@ -26,11 +26,16 @@ type Node = v.GenericSchema & {
 /** Digits as written; grouped from 10,000 on, where counting zeros gets hard. */
 const number = (n: number) => (Math.abs(n) >= 10_000 ? n.toLocaleString('en-US') : String(n));
 
-/** The base schema and every action of a (possibly nested) pipe. */
+/**
+ * The base schema and every action of a (possibly nested) pipe. A pipe that narrows with a schema
+ * after its first (an object that is not a list, then a record) is described by its last schema.
+ */
 function flatten(schema: Node): { base: Node; actions: Node[] } {
   if (!schema.pipe) return { base: schema, actions: [] };
   const [head, ...rest] = schema.pipe;
   const inner = flatten(head!);
+  const later = rest.filter((p) => p.kind === 'schema').at(-1);
+  if (later) return { base: flatten(later).base, actions: rest.filter((p) => p.kind !== 'schema') };
   return { base: inner.base, actions: [...inner.actions, ...rest] };
 }
 

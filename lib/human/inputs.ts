@@ -48,7 +48,14 @@ export const METADATA_KEY = /^[A-Za-z0-9_.-]{1,40}$/;
 const METADATA_KEY_WORDS = 'a key of 1 to 40 letters, digits, _ . or -';
 export const METADATA_MAX_VALUE = 500;
 
+/** An object and not a list: valibot's record takes an array as an object of its indexes. */
+const notAList = v.custom<Record<string, unknown>>(
+  (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
+  'an object, not a list',
+);
+
 export const Metadata = v.pipe(
+  notAList,
   v.record(
     v.pipe(v.string(), v.regex(METADATA_KEY, METADATA_KEY_WORDS)),
     v.pipe(v.string(), v.maxLength(METADATA_MAX_VALUE)),
@@ -78,6 +85,7 @@ export const clientReference = v.pipe(
 export const OrderBody = v.strictObject({
   capability: capabilityId,
   spec: v.pipe(
+    notAList,
     v.record(v.string(), v.unknown(), "an object, as the capability's spec_schema describes"),
     v.description("What to do: an object valid against the capability's spec_schema (GET /capabilities/{capability})."),
   ),
@@ -301,6 +309,16 @@ export function validateInput<S extends AnySchema>(
       field,
     );
   }
+  const parent = schemaAt(schema, keys.slice(0, -1));
+  const keySchema = parent ? core(parent as Walkable).key : undefined;
+  if (issue.path?.at(-1)?.origin === 'key' && keySchema) {
+    // A record's key is at fault (metadata's): name the record, and what its keys may be.
+    const owner = prefix + keys.slice(0, -1).join('.');
+    throw invalidRequest(
+      `Invalid ${noun} '${owner}': the key ${describeValue(keys.at(-1)).replace(/^the text /, '')} is not one; give ${accepts(keySchema)}.`,
+      owner,
+    );
+  }
   const leaf = schemaAt(schema, keys);
   const wanted = leaf ? accepts(leaf) : issue.message;
   if (issue.input === undefined) throw invalidRequest(`Missing required ${noun} '${field}': give ${wanted}.`, field);
@@ -314,16 +332,17 @@ type Walkable = AnySchema & {
   pipe?: readonly Walkable[];
   entries?: Record<string, Walkable>;
   item?: Walkable;
+  key?: Walkable;
   value?: Walkable;
   options?: readonly Walkable[];
 };
 
-/** The schema without its optional/nullable wrappers and pipe actions. */
+/** The schema without its optional/nullable wrappers and pipe actions (the last schema of a pipe). */
 function core(node: Walkable): Walkable {
   let n = node;
   for (;;) {
     if (n.wrapped) n = n.wrapped;
-    else if (n.pipe) n = n.pipe[0]!;
+    else if (n.pipe) n = n.pipe.filter((p) => (p as { kind: string }).kind === 'schema').at(-1)!;
     else return n;
   }
 }
