@@ -32,7 +32,10 @@ const slaCode = v.pipe(
   v.description('standard (default) or a faster SLA that GET /coverage lists.'),
 );
 
-export const LocationInput = v.strictObject({ country_iso: countryIso, city_slug: citySlug });
+export const LocationInput = v.pipe(
+  v.strictObject({ country_iso: countryIso, city_slug: citySlug }),
+  v.description('Where the task is: a country and a city, as coverage names them (FR, paris).'),
+);
 
 export const QuoteBody = v.strictObject({
   capability: capabilityId,
@@ -48,14 +51,7 @@ export const METADATA_KEY = /^[A-Za-z0-9_.-]{1,40}$/;
 const METADATA_KEY_WORDS = 'a key of 1 to 40 letters, digits, _ . or -';
 export const METADATA_MAX_VALUE = 500;
 
-/** An object and not a list: valibot's record takes an array as an object of its indexes. */
-const notAList = v.custom<Record<string, unknown>>(
-  (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
-  'an object, not a list',
-);
-
 export const Metadata = v.pipe(
-  notAList,
   v.record(
     v.pipe(v.string(), v.regex(METADATA_KEY, METADATA_KEY_WORDS)),
     v.pipe(v.string(), v.maxLength(METADATA_MAX_VALUE)),
@@ -85,7 +81,6 @@ export const clientReference = v.pipe(
 export const OrderBody = v.strictObject({
   capability: capabilityId,
   spec: v.pipe(
-    notAList,
     v.record(v.string(), v.unknown(), "an object, as the capability's spec_schema describes"),
     v.description("What to do: an object valid against the capability's spec_schema (GET /capabilities/{capability})."),
   ),
@@ -297,6 +292,14 @@ export function validateInput<S extends AnySchema>(
         : 'The arguments must be an object.',
     );
   }
+  const list = listWhereObject(schema, input, []);
+  if (list) {
+    const field = prefix + list.join('.');
+    throw invalidRequest(
+      `Invalid ${noun} '${field}': give ${accepts(schemaAt(schema, list)!)} (got ${describeValue(valueAt(input, list))}).`,
+      field,
+    );
+  }
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];
@@ -364,6 +367,25 @@ function schemaAt(schema: AnySchema, path: string[]): AnySchema | undefined {
   }
   return node;
 }
+
+/**
+ * The path of a list sent where the schema wants an object of names (a record: metadata, a spec), or
+ * null: valibot's record takes a list as an object of its indexes, so it would pass as {"0": …}.
+ */
+function listWhereObject(schema: AnySchema, input: unknown, path: string[]): string[] | null {
+  const node = core(schema as Walkable);
+  if (node.value && Array.isArray(input)) return path;
+  if (!node.entries || typeof input !== 'object' || input === null || Array.isArray(input)) return null;
+  for (const [key, inner] of Object.entries(node.entries)) {
+    const value = (input as Record<string, unknown>)[key];
+    const found = value === undefined ? null : listWhereObject(inner, value, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
+
+const valueAt = (input: unknown, path: string[]) =>
+  path.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], input);
 
 /** The fields a strict object accepts at a path, for the "unknown field" message. */
 function entriesAt(schema: AnySchema, path: string[]): Record<string, unknown> | undefined {

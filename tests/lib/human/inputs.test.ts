@@ -50,9 +50,19 @@ const refusals: Array<[string, unknown, RegExp, string | undefined]> = [
     /max_price_cents': give a whole number from 1 to 10,000,000 \(got the number 10.5\)/,
     'max_price_cents',
   ],
-  ['price as a string', { ...order, max_price_cents: '2000' }, /max_price_cents': give a whole number from 1 to 10,000,000 \(got the text "2000"\)/, 'max_price_cents'],
+  [
+    'price as a string',
+    { ...order, max_price_cents: '2000' },
+    /max_price_cents': give a whole number from 1 to 10,000,000 \(got the text "2000"\)/,
+    'max_price_cents',
+  ],
   ['zero price', { ...order, max_price_cents: 0 }, /from 1 to 10,000,000 \(got the number 0\)/, 'max_price_cents'],
-  ['huge price', { ...order, max_price_cents: 1e12 }, /from 1 to 10,000,000 \(got the number 1000000000000\)/, 'max_price_cents'],
+  [
+    'huge price',
+    { ...order, max_price_cents: 1e12 },
+    /from 1 to 10,000,000 \(got the number 1000000000000\)/,
+    'max_price_cents',
+  ],
   ['spec not an object', { ...order, spec: 'claim' }, /Invalid field 'spec'/, 'spec'],
 ];
 
