@@ -1,6 +1,6 @@
 /**
  * Who can take a live task now, and how long a live order waits for someone to accept it. Pure: the
- * people on duty are read by db/human/availability.ts and passed in.
+ * people on duty are read by db/human/workers.ts (onDutyNow) and passed in.
  *
  * A verified person counts for a city and a capability while they are on duty (they say so in the
  * console; an operator's `worker verify --on-duty`), until their on-duty end if they gave one, when

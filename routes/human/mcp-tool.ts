@@ -23,7 +23,7 @@ export const ref = v.pipe(
 );
 
 /** The `_meta` key of a tool result carrying the rate-limit bucket's state after the call. */
-export const MCP_RATE_LIMIT_META = 'trio/rate_limit';
+const MCP_RATE_LIMIT_META = 'trio/rate_limit';
 
 /** What a tool returns as structured content: the service's own values (object types, not interfaces). */
 export type Structured = Record<string, unknown>;

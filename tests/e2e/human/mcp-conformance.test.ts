@@ -68,6 +68,7 @@ for (const scenario of SCENARIOS) {
         timeout: 60_000,
       },
     ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+    // eslint-disable-next-line no-control-regex -- the suite colours its output: the escapes are what is removed
     const plain = stdout.replace(/\u001b\[[0-9;]*m/g, '');
     const result = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(plain);
     assert.ok(result, plain.slice(-500));

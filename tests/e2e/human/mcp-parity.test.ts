@@ -235,7 +235,7 @@ test('each result carries the bucket it counted against; the response carries X-
 test('a served process prints nothing but its log lines (the SDK notice goes to the log)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trio-mcp-stdout-'));
   const path = join(dir, 'trio.sqlite');
-  let output = '';
+  let output: string;
   const serve = await startServeProcess(
     ['--import', 'tsx', 'main.ts', 'serve'],
     { DATABASE_PATH: path, DEMO: 'off' },
