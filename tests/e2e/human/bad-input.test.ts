@@ -113,7 +113,7 @@ describe('a named 4xx, and nothing changed', () => {
       path: () => `/tasks/${pending}/dispute`,
       body: { reason: 'not_done', statement: 'Nothing was delivered to me.' },
       status: 409,
-      message: /is pending; dispute is allowed only when delivered/,
+      message: /is pending: only a delivered answer can be disputed, and this task has none yet/,
     },
     {
       name: 'capability: a malformed id',

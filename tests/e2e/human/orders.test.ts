@@ -323,7 +323,10 @@ describe('bad input: a clear 4xx naming what is wrong, and nothing stored', () =
       });
       assert.equal(res.status, c.status, res.text);
       assert.deepEqual(Object.keys(res.json), ['error']);
-      assert.deepEqual(Object.keys(res.json.error), ['code', 'message']);
+      // An order the catalogue does not serve also says what it does serve nearby.
+      const served = c.code === 'location_not_served' || c.code === 'sla_not_served';
+      assert.deepEqual(Object.keys(res.json.error), ['code', 'message', ...(served ? ['alternatives'] : [])]);
+      if (served) assert.ok(res.json.error.alternatives.length > 0);
       assert.equal(res.json.error.code, c.code);
       assert.match(res.json.error.message, c.message);
       assert.deepEqual(stored(), before, 'nothing stored');
