@@ -138,11 +138,12 @@ export async function createOrder(
       'max_price_cents',
     );
   }
-  // A live order nobody can take is refused now rather than held for nobody (the sandbox rehearses it).
-  const available = svc.available(now);
+  // A live order nobody can take is refused now rather than held for nobody (the sandbox rehearses it;
+  // it reads nobody's duty otherwise: its orders are not offered to people).
+  const available = caller.environment === 'live' || plan === 'no_one_available' ? svc.available(now) : null;
   if (
-    plan === 'no_one_available' ||
-    (caller.environment === 'live' && available(country_iso, city_slug, input.capability, caller.accountId) === 0)
+    available !== null &&
+    (plan === 'no_one_available' || available(country_iso, city_slug, input.capability, caller.accountId) === 0)
   ) {
     const nearest = alternatives(cat, terms, available, { onlyAvailable: true, exceptAccount: caller.accountId });
     throw noOneAvailable(

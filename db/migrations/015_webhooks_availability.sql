@@ -28,7 +28,7 @@ CREATE INDEX webhook_endpoints_by_owner ON webhook_endpoints(account_id, environ
 
 CREATE TABLE webhook_events (
   id          INTEGER PRIMARY KEY,
-  public_id   TEXT NOT NULL UNIQUE,                  -- 'evt_' + 24 base62: the webhook-id header
+  public_id   TEXT NOT NULL UNIQUE,                  -- 'evt_' + 24 base62, time first: the webhook-id header
   account_id  INTEGER NOT NULL REFERENCES accounts(id),
   environment TEXT NOT NULL CHECK (environment IN ('test', 'live')),
   type        TEXT NOT NULL,                         -- '<service>.<resource>.<what>', e.g. human.task.delivered
@@ -38,7 +38,6 @@ CREATE TABLE webhook_events (
 );
 CREATE INDEX webhook_events_by_owner ON webhook_events(account_id, environment, id);
 CREATE INDEX webhook_events_by_subject ON webhook_events(account_id, environment, subject, id);
-CREATE INDEX webhook_events_by_age ON webhook_events(created_at);
 
 CREATE TABLE webhook_deliveries (
   id              INTEGER PRIMARY KEY,

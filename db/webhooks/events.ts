@@ -19,7 +19,7 @@
 import type { Db } from '../connection.ts';
 import { statementsFor } from '../statements.ts';
 import { DomainError } from '../../lib/domain-error.ts';
-import { randomBase62 } from '../../lib/random-base62.ts';
+import { timeOrderedId } from '../../lib/random-base62.ts';
 import { EVENT_TYPE_PATTERN, EVENT_TYPES, subscribed, TEST_EVENT_TYPE } from '../../lib/webhooks/event-types.ts';
 import { ownEndpoint, type WebhookEnvironment, type WebhookOwner } from './endpoints.ts';
 
@@ -79,13 +79,18 @@ const statements = statementsFor((db) => ({
   deliveries: db.prepare(`SELECT d.id, e.public_id AS endpoint, d.trigger, d.status, d.attempts, d.next_attempt_at,
       d.last_attempt_at, d.last_status, d.last_error, d.created_at, d.finished_at
       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.event_id = ? ORDER BY d.id`),
-  prune: db.prepare('DELETE FROM webhook_events WHERE created_at < ?'),
+  // Ids grow with time: everything below the first event young enough to keep (no index on created_at).
+  prune: db.prepare(`DELETE FROM webhook_events WHERE id < coalesce(
+      (SELECT id FROM webhook_events WHERE created_at >= ? ORDER BY id LIMIT 1), (SELECT max(id) + 1 FROM webhook_events))`),
   recent: db.prepare(`SELECT d.trigger, d.status, d.attempts, d.last_attempt_at, d.last_status, d.last_error,
       d.next_attempt_at, d.created_at, ev.public_id AS event, ev.type FROM webhook_deliveries d
       JOIN webhook_events ev ON ev.id = d.event_id WHERE d.endpoint_id = ? ORDER BY d.id DESC LIMIT ?`),
 }));
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** 'evt_' + 24 base62: the time, then 16 random (about 95 bits), as task refs are made. */
+const newEventId = (now: number) => timeOrderedId('evt_', now, 16);
 
 /** The one way a service emits an event (see the head comment). Runs inside the caller's transaction. */
 export function emitEvent(db: Db, event: NewEvent): { id: string } {
@@ -103,7 +108,7 @@ export function emitEvent(db: Db, event: NewEvent): { id: string } {
 }
 
 function insertEvent(db: Db, event: NewEvent): { id: number; public_id: string } {
-  const publicId = `evt_${randomBase62(24)}`;
+  const publicId = newEventId(event.now);
   const payload = JSON.stringify({
     id: publicId,
     type: event.type,

@@ -4,13 +4,9 @@
  * the unique index instead of on a random page (fewer pages written per order, see bench/human.ts);
  * the random part still makes a ref impossible to guess, and says nothing about how many tasks exist.
  */
-import { BASE62, randomBase62 } from '../random-base62.ts';
+import { timeOrderedId } from '../random-base62.ts';
 
 export const REF_PATTERN = /^tsk_[0-9A-Za-z]{20}$/;
 
 /** `now` is the order time in milliseconds (the caller's clock: lib/ reads none). */
-export function newTaskRef(now: number): string {
-  let time = '';
-  for (let t = Math.max(0, Math.floor(now)), i = 0; i < 8; i++, t = Math.floor(t / 62)) time = BASE62[t % 62] + time;
-  return `tsk_${time}${randomBase62(12)}`;
-}
+export const newTaskRef = (now: number): string => timeOrderedId('tsk_', now, 12);
