@@ -4,8 +4,8 @@
  * startApp, so tests exercise exactly what operators run (tests inject a clock and a log sink).
  *
  * One process owns the database file: it holds the server lock, migrates, loads the demo, and runs
- * the background jobs (the human scheduler, the write-behind of counts and key uses, the replication
- * heartbeat). That is this process when it serves alone (the default), and the cluster primary with
+ * the background jobs (the human scheduler, the webhook deliverer, the write-behind of counts and key
+ * uses, the replication heartbeat). That is this process when it serves alone (the default), and the cluster primary with
  * `serve --workers N` (cli/cluster.ts), whose workers serve requests only. A READ_ONLY node owns
  * nothing: it serves a replicated copy and refuses writes (docs/scaling.md).
  */
@@ -28,6 +28,7 @@ import { registerSyncMetrics } from './db/funding/sync/metrics.ts';
 import { syncReports } from './db/funding/sync/report.ts';
 import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/scheduler.ts';
 import { createHumanService, type HumanService } from './db/human/service.ts';
+import { WebhookDispatcher } from './db/webhooks/dispatcher.ts';
 import { FundingSearch } from './db/funding/search.ts';
 import { RateLimiter, type Limiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
@@ -61,6 +62,8 @@ export interface RunningApp {
   ctx: AppContext;
   /** The adapter's whole pipeline short of the socket (lib/http/adapter.ts). */
   dispatch: Dispatch;
+  /** The webhook deliverer, when this process owns the file (tests drive it with settle()). */
+  webhooks: WebhookDispatcher | null;
   stop(): Promise<void>;
 }
 
@@ -156,13 +159,15 @@ export function databaseHealth(
 
 export interface BackgroundJobs {
   writeBehind: WriteBehind;
+  webhooks: WebhookDispatcher;
   stop(): void;
 }
 
 /**
  * The jobs that must run once per database, not once per process: the write-behind of day counts
  * (from the in-process limiter, when the counters are not in Redis) and key uses, the human
- * scheduler, and the replication heartbeat (REPLICA_HEARTBEAT_MS).
+ * scheduler, the webhook deliverer (every service's events), and the replication heartbeat
+ * (REPLICA_HEARTBEAT_MS).
  */
 export function startBackgroundJobs(
   ctx: { db: Db; clock: () => number; log: Logger; config: Config; outage: DatabaseHealth['outage'] },
@@ -179,6 +184,8 @@ export function startBackgroundJobs(
   );
   writeBehind.start();
   human.start();
+  const webhooks = new WebhookDispatcher({ db, clock, log, config: config.webhooks });
+  webhooks.start();
   let heartbeat: NodeJS.Timeout | undefined;
   if (config.scaling.heartbeatMs > 0) {
     const beat = heartbeatWriter(db);
@@ -195,8 +202,10 @@ export function startBackgroundJobs(
   }
   return {
     writeBehind,
+    webhooks,
     stop: () => {
       clearInterval(heartbeat);
+      webhooks.stop();
       human.stop();
       writeBehind.stop();
     },
@@ -326,6 +335,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     db,
     ctx,
     dispatch,
+    webhooks: jobs?.webhooks ?? null,
     stop: () =>
       (stopping ??= (async () => {
         await syncScheduler?.stop();

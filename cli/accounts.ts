@@ -13,7 +13,8 @@ import {
   type Service,
 } from '../db/accounts.ts';
 import type { Db } from '../db/connection.ts';
-import { requireString, UsageError, type Command, type Values } from './command.ts';
+import { issueLink, LINK_PATH } from '../db/password-links.ts';
+import { requireString, UsageError, type CliContext, type Command, type Values } from './command.ts';
 
 const SERVICES = ['impact', 'human', 'funding'];
 const DAY_MS = 86_400_000;
@@ -55,13 +56,58 @@ export function parseGrace(value: string): number {
   return ms;
 }
 
+/**
+ * A one-time link to set or reset the account's password, on the console of this server: `--base-url`
+ * (the address people reach it at, behind a proxy), else http://HOST:PORT from the settings.
+ */
+function baseUrl(ctx: CliContext, values: Values): string {
+  const base =
+    typeof values['base-url'] === 'string'
+      ? values['base-url'].replace(/\/+$/, '')
+      : `http://${ctx.config.host.includes(':') ? `[${ctx.config.host}]` : ctx.config.host}:${ctx.config.port}`;
+  if (!/^https?:\/\/[^\s/]+$/.test(base))
+    throw new UsageError("--base-url is the console's address, e.g. https://trio.example.org");
+  return base;
+}
+
+function passwordLink(ctx: CliContext, base: string, accountId: number) {
+  const link = issueLink(ctx.openDb(), accountId, ctx.now());
+  return {
+    password_link: `${base}${LINK_PATH}${link.token}`,
+    password_link_purpose: link.purpose,
+    password_link_expires_at: iso(link.expiresAt),
+  };
+}
+
+const linkText = (r: Record<string, unknown>) =>
+  `${r.password_link}\n\nSend this link to the person: it lets them ${r.password_link_purpose === 'set' ? 'choose a password' : 'choose a new password'} and sign in to the console, once, until ${r.password_link_expires_at}. It is shown this once.`;
+
 export const accountCommands: Command[] = [
   {
     words: ['account', 'create'],
-    summary: 'Create an account (e-mail only; the person sets a password when signing up in the console)',
-    usage: 'account create --email ADDRESS',
-    options: { email: { type: 'string' } },
-    run: (ctx, values) => ({ account: createAccount(ctx.openDb(), requireString(values, 'email'), ctx.now()) }),
+    summary:
+      'Create an account; prints a one-time link for the person to choose a password and reach the console (keys, balance, worker queue)',
+    usage: 'account create --email ADDRESS [--base-url URL]',
+    options: { email: { type: 'string' }, 'base-url': { type: 'string' } },
+    run(ctx, values) {
+      const base = baseUrl(ctx, values);
+      const account = createAccount(ctx.openDb(), requireString(values, 'email'), ctx.now());
+      return { account, ...passwordLink(ctx, base, account.id) };
+    },
+    text: (r) => `created account ${(r.account as { email: string }).email}\n${linkText(r)}`,
+  },
+  {
+    words: ['account', 'password-link'],
+    summary:
+      "Issue a one-time link to set or reset an account's password (its earlier links stop working; a reset signs it out everywhere)",
+    usage: 'account password-link --email ADDRESS [--base-url URL]',
+    options: { email: { type: 'string' }, 'base-url': { type: 'string' } },
+    run(ctx, values) {
+      const base = baseUrl(ctx, values);
+      const account = accountByEmail(ctx.openDb(), requireString(values, 'email'));
+      return { account: account.email, ...passwordLink(ctx, base, account.id) };
+    },
+    text: linkText,
   },
   {
     words: ['key', 'create'],

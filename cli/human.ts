@@ -8,7 +8,8 @@ import type { Db } from '../db/connection.ts';
 import { CatalogueError, DEMO_CATALOGUE, loadCatalogue } from '../db/human/catalogue.ts';
 import { ledgerViolations } from '../db/human/invariants.ts';
 import { balanceOf, credit } from '../db/human/ledger.ts';
-import { revokeWorker, verifyWorker, type Area } from '../db/human/workers.ts';
+import { revokeWorker, setDuty, verifyWorker, type Area } from '../db/human/workers.ts';
+import { definition } from '../lib/human/capabilities.ts';
 import { readHumanConfig } from '../lib/human/config.ts';
 import { resolveDispute } from '../db/human/task-actions.ts';
 import { DomainError } from '../lib/domain-error.ts';
@@ -103,12 +104,16 @@ export const humanCommands: Command[] = [
   {
     words: ['worker', 'verify'],
     summary:
-      'Verify a person to do tasks in countries or cities (their console shows the tasks offered there), or --revoke',
-    usage: 'worker verify --account EMAIL [--countries FR,ES] [--cities paris,ES/madrid] [--note TEXT] [--revoke]',
+      'Verify a person to do tasks in countries or cities, for every capability or some (their console shows the tasks offered there; they go on duty there, or --on-duty does it for them), or --revoke',
+    usage:
+      'worker verify --account EMAIL [--countries FR,ES] [--cities paris,ES/madrid] [--capabilities human.verify,human.photo] [--on-duty | --off-duty] [--note TEXT] [--revoke]',
     options: {
       account: { type: 'string' },
       countries: { type: 'string' },
       cities: { type: 'string' },
+      capabilities: { type: 'string' },
+      'on-duty': { type: 'boolean' },
+      'off-duty': { type: 'boolean' },
       note: { type: 'string' },
       revoke: { type: 'boolean' },
     },
@@ -120,17 +125,33 @@ export const humanCommands: Command[] = [
         if (!worker) throw new UsageError(`${who.email} was never verified`);
         return { account: who.email, verified: false, revoked_at: new Date(worker.revoked_at!).toISOString() };
       }
+      if (values['on-duty'] && values['off-duty']) throw new UsageError('give --on-duty or --off-duty, not both');
       const areas = areasFrom(db, values.countries, values.cities);
-      const worker = verifyWorker(db, who.id, areas, ctx.now(), typeof values.note === 'string' ? values.note : null);
+      const capabilities = list(values.capabilities);
+      for (const c of capabilities)
+        if (!definition(c))
+          throw new UsageError(`--capabilities takes capability ids such as human.verify (no capability '${c}')`);
+      const verified = verifyWorker(
+        db,
+        who.id,
+        areas,
+        ctx.now(),
+        typeof values.note === 'string' ? values.note : null,
+        capabilities.length ? capabilities : null,
+      );
+      const worker =
+        values['on-duty'] || values['off-duty'] ? setDuty(db, who.id, values['on-duty'] === true, null)! : verified;
       return {
         account: who.email,
         verified: true,
         areas: worker.areas.map((a) => (a.city_slug === '*' ? a.country_iso : `${a.country_iso}/${a.city_slug}`)),
+        capabilities: worker.capabilities === null ? 'all' : worker.capabilities.split(' '),
+        on_duty: worker.on_duty === 1,
       };
     },
     text: (r) =>
       r.verified
-        ? `${r.account} is verified for ${(r.areas as string[]).join(', ')}`
+        ? `${r.account} is verified for ${(r.areas as string[]).join(', ')} (capabilities: ${r.capabilities === 'all' ? 'all' : (r.capabilities as string[]).join(', ')}); ${r.on_duty ? 'on duty: live orders there are offered to them' : 'off duty: they go on duty in the console (/console/worker) to be offered live orders'}`
         : `${r.account} is no longer verified (${r.revoked_at})`,
   },
   {

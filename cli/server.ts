@@ -5,6 +5,7 @@ import { startApp } from '../app.ts';
 import { startCluster } from './cluster.ts';
 import { loadFundingDemo } from '../db/demo.ts';
 import { DEMO_CATALOGUE, loadCatalogue } from '../db/human/catalogue.ts';
+import { loadDemoPeople } from '../db/human/demo-people.ts';
 import { loadImpactDemo } from '../db/impact/demo.ts';
 import type { RunSummary } from '../db/impact/run.ts';
 import { runLine } from './impact.ts';
@@ -80,7 +81,7 @@ export const serverCommands: Command[] = [
   {
     words: ['demo'],
     summary:
-      'Load the demo data sets (funding corpus, impact register, human task catalogue) and publish the impact demo run of every scenario; --no-publish loads the register only (figures stay withheld)',
+      'Load the demo data sets (funding corpus, impact register, human task catalogue and its people on duty) and publish the impact demo run of every scenario; --no-publish loads the register only (figures stay withheld)',
     usage: 'demo [--no-publish]',
     options: { 'no-publish': { type: 'boolean' } },
     run(ctx, values) {
@@ -114,12 +115,14 @@ export const serverCommands: Command[] = [
       });
       impactBar?.stop();
       const human = loadCatalogue(db, DEMO_CATALOGUE, ctx.now());
-      return { files: files.length, imported: files, impact, human };
+      const people = loadDemoPeople(db, ctx.now());
+      return { files: files.length, imported: files, impact, human, people };
     },
     text: (r) => {
       const impact = r.impact as { register: { data_version: string; changed: boolean }; runs: RunSummary[] };
       return [
         `loaded ${r.files} demo files`,
+        `${r.people} demo people made, verified and on duty (fixtures/human/demo-people.json)`,
         `impact register ${impact.register.data_version} ${impact.register.changed ? 'loaded' : 'already loaded'}`,
         ...(impact.runs.length
           ? impact.runs.map(runLine)

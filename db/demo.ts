@@ -1,13 +1,14 @@
 /**
  * The demo data sets: the funding corpus (fixtures/funding, imported in the order demo.json gives),
  * the impact register with its published demo runs (db/impact/demo.ts), and the human task catalogue
- * (fixtures/human). At start (DEMO=on) whatever part is missing is loaded; `main.ts demo` loads all.
+ * and its verified people on duty (fixtures/human). At start (DEMO=on) whatever part is missing is loaded; `main.ts demo` loads all.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './connection.ts';
 import { importFundingFile, type ImportSummary } from './funding/import.ts';
 import { DEMO_CATALOGUE, isCatalogueEmpty, loadCatalogue } from './human/catalogue.ts';
+import { hasNoPeople, loadDemoPeople } from './human/demo-people.ts';
 import { isImpactEmpty, loadImpactDemo } from './impact/demo.ts';
 
 const FUNDING_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'funding');
@@ -45,5 +46,6 @@ export function loadMissingDemo(db: Db, clock: () => number): string[] {
     loadCatalogue(db, DEMO_CATALOGUE, clock());
     loaded.push('human task catalogue');
   }
+  if (hasNoPeople(db)) loaded.push(`${loadDemoPeople(db, clock())} demo people on duty in the live cities`);
   return loaded;
 }

@@ -6,6 +6,7 @@ import { parseTrustProxy, type TrustProxy } from './http/client-address.ts';
 import { readHumanConfig, type HumanConfig } from './human/config.ts';
 import { readFundingSyncConfig, type FundingSyncConfig } from './funding/sync-config.ts';
 import { integer } from './env-integer.ts';
+import { readWebhookConfig, type WebhookConfig } from './webhooks/config.ts';
 import { documentedLimits, type ServiceLimits } from './limits.ts';
 
 export interface Config {
@@ -23,6 +24,8 @@ export interface Config {
   searchCacheEntries: number;
   /** SANDBOX_DELAY_MS, HUMAN_SCHEDULER_TICK_MS, HUMAN_DURABLE_COMMIT (lib/human/config.ts). */
   human: HumanConfig;
+  /** WEBHOOK_* (lib/webhooks/config.ts): the deliverer of every service's webhook events. */
+  webhooks: WebhookConfig;
   /** FUNDING_SYNC_* (lib/funding/sync-config.ts): `funding sync` and the scheduled sync in serve. */
   fundingSync: FundingSyncConfig;
   /** Scaling (docs/scaling.md): WORKERS, REDIS_URL, READ_ONLY, PRIMARY_URL, REPLICA_HEARTBEAT_MS, READ_ONLY_MAX_LAG_MS. */
@@ -52,9 +55,10 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   const port = integer(env.PORT, 8080, 'PORT', 0, 65535);
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const host = env.HOST ?? '127.0.0.1';
   return {
     port,
-    host: env.HOST ?? '127.0.0.1',
+    host,
     allowedHosts: (env.ALLOWED_HOSTS ?? '')
       .split(',')
       .map((h) => h.trim().toLowerCase())
@@ -67,6 +71,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     bodyLimitBytes: integer(env.BODY_LIMIT_BYTES, 1_048_576, 'BODY_LIMIT_BYTES', 1, 64 * 1_048_576),
     searchCacheEntries: integer(env.SEARCH_CACHE_ENTRIES, 1000, 'SEARCH_CACHE_ENTRIES', 0, 1_000_000),
     human: readHumanConfig(env),
+    webhooks: readWebhookConfig(env, host),
     fundingSync: readFundingSyncConfig(env),
     scaling: {
       workers: integer(env.WORKERS, 1, 'WORKERS', 1, 64),

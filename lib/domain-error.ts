@@ -13,6 +13,8 @@ export class DomainError<C extends string = string> extends Error {
     message: string,
     /** The input at fault, when there is one (a body field, a header). */
     readonly param?: string,
+    /** Data the client acts on, shown beside the code and message (a refused order's alternatives). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(redactKeys(message));
   }

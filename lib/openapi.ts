@@ -23,7 +23,7 @@ export interface ResponseSpec {
 }
 
 export interface OperationSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** itty-router path relative to the base, e.g. '/calls/:id'. */
   path: string;
   operationId: string;

@@ -108,12 +108,14 @@ export function placeHold(
   amount: number,
   memo: string,
   now: number,
+  /** How the caller reads its balance (`GET /balance`, `get_balance`), named in the refusal. */
+  balanceCall = 'GET /balance',
 ): number {
   const s = statements(db);
   const available = account(db, 'customer_available', accountId, false);
   const short = () =>
     insufficientBalance(
-      `The available balance does not cover ${amount} cents. Top-ups are made by an operator; GET /balance shows what is available.`,
+      `The available balance does not cover ${amount} cents; nothing was ordered or held. ${balanceCall} shows what is available; top-ups are made by an operator.`,
     );
   if (available === undefined) throw short();
   const after = s.take.get({ amount, id: available }) as number | undefined;

@@ -13,6 +13,9 @@ import { serverSecret } from '../sessions.ts';
 import type { HumanConfig } from '../../lib/human/config.ts';
 import { forbiddenScope } from '../../lib/human/errors.ts';
 import { Scheduler } from './scheduler.ts';
+import { availabilityIndex, type AvailableCount } from '../../lib/human/availability.ts';
+import type { Transport } from '../../lib/human/transport.ts';
+import { onDutyNow } from './workers.ts';
 
 /** Who is calling: a checked human key (routes/human/access.ts decides it; so will MCP). */
 export interface HumanCaller {
@@ -20,6 +23,8 @@ export interface HumanCaller {
   accountId: number;
   environment: 'test' | 'live';
   scopes: readonly string[];
+  /** REST or MCP: messages name the next call the way this client makes it (lib/human/transport.ts). */
+  transport: Transport;
 }
 
 export interface HumanService {
@@ -34,6 +39,8 @@ export interface HumanService {
   /** `${account}:${environment}:${Idempotency-Key}` of orders being written right now. */
   inFlight: Set<string>;
   quoteSecret: Buffer;
+  /** Who could take a live task now, per city and capability (one read of the people on duty). */
+  available(now: number): AvailableCount;
   /** Starts the scheduler (app.ts, at start). */
   start(): void;
   /** Stops the scheduler and commits what is queued (app.ts, before the database closes). */
@@ -65,6 +72,7 @@ export function createHumanService(deps: {
     },
     inFlight: new Set(),
     quoteSecret: serverSecret(db, 'human-quotes'),
+    available: (now) => availabilityIndex(onDutyNow(db, now)),
     start: () => scheduler.start(),
     stop: () => {
       scheduler.stop();
@@ -76,7 +84,8 @@ export function createHumanService(deps: {
 export function requireScope(caller: HumanCaller, scope: 'tasks:read' | 'tasks:write', what: string): void {
   if (!caller.scopes.includes(scope)) {
     throw forbiddenScope(
-      `This key lacks the ${scope} scope, which ${what} needs. Its scopes: ${caller.scopes.join(', ') || 'none'}.`,
+      `This key lacks the ${scope} scope, which ${what} needs. Its scopes: ${caller.scopes.join(', ') || 'none'}. Create a key with ${scope} in the console.`,
+      scope,
     );
   }
 }

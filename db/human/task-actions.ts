@@ -9,6 +9,7 @@ import { taskById, taskByRef, transition, type TaskRow } from './tasks.ts';
 import { invalidState, notFound } from '../../lib/human/errors.ts';
 import type { CancelInput, DisputeInput } from '../../lib/human/inputs.ts';
 import { presentTask } from '../../lib/human/present.ts';
+import { next } from '../../lib/human/transport.ts';
 import { requireScope, type HumanCaller, type HumanService } from './service.ts';
 import { findOwnTask } from './tasks-read.ts';
 
@@ -45,9 +46,25 @@ export async function disputeTask(
   const task = findOwnTask(svc, caller, ref);
   const after = await svc.writer.submit(() => {
     const current = fresh(svc.db, task);
-    if (current.status === 'delivered' && current.dispute_deadline !== null && current.dispute_deadline <= now) {
-      throw invalidState(`The dispute window of ${ref} closed at ${new Date(current.dispute_deadline).toISOString()}.`);
+    // A late dispute is told about the window, whether or not the task has completed since it closed.
+    if (
+      (current.status === 'delivered' || current.status === 'completed') &&
+      current.dispute_deadline !== null &&
+      current.dispute_deadline <= now
+    ) {
+      throw invalidState(
+        `The dispute window of ${ref} closed at ${new Date(current.dispute_deadline).toISOString()} (disputes are accepted until the task's dispute_deadline, ${current.environment === 'live' ? '72 hours' : 'ten sandbox delays'} after delivery); the answer stands and the task is ${current.status === 'completed' ? 'completed and paid' : 'being completed'}.`,
+        'dispute_deadline',
+      );
     }
+    if (current.status === 'disputed')
+      throw invalidState(
+        `Task ${ref} is disputed already; an operator decides. ${next(caller.transport, 'task')} shows the resolution.`,
+      );
+    if (current.status !== 'delivered')
+      throw invalidState(
+        `Task ${ref} is ${current.status}: only a delivered answer can be disputed${current.delivered_at === null ? ', and this task has none yet' : ''}.`,
+      );
     return transition(svc.db, current, 'dispute', {
       now,
       actor: 'client',

@@ -5,13 +5,14 @@
  */
 import { evidenceFile, evidenceOf } from './evidence.ts';
 import { balanceOf, ledgerEntries } from './ledger.ts';
-import { listTasks as listRows, ownTask, type TaskRow } from './tasks.ts';
+import { listTasks as listRows, ownTask, taskEvents, type TaskRow } from './tasks.ts';
 import { invalidRequest, notFound } from '../../lib/human/errors.ts';
 import { LedgerQuery, ListQuery, type ListInput } from '../../lib/human/inputs.ts';
 import { presentEvidence, presentResult, presentTask } from '../../lib/human/present.ts';
 import { REF_PATTERN } from '../../lib/human/refs.ts';
 import { requireScope, type HumanCaller, type HumanService } from './service.ts';
 import type * as v from 'valibot';
+import type { Status } from '../../lib/human/states.ts';
 
 export function findOwnTask(svc: HumanService, caller: HumanCaller, ref: string): TaskRow {
   if (!REF_PATTERN.test(ref))
@@ -38,6 +39,31 @@ export function getEvidence(svc: HumanService, caller: HumanCaller, ref: string)
   requireScope(caller, 'tasks:read', 'reading evidence');
   const task = findOwnTask(svc, caller, ref);
   return presentEvidence(task, evidenceOf(svc.db, task.id));
+}
+
+/** Who moved a task, as clients see it: never which person (a worker's account id stays inside). */
+const ACTORS: Record<string, string> = {
+  client: 'client',
+  scheduler: 'scheduler',
+  sandbox: 'sandbox',
+  operator: 'operator',
+};
+
+/**
+ * GET /tasks/{ref}/events: the task's history, oldest first: every state it reached, when, and who
+ * moved it. `id` is the webhook event that reported it (GET /events/{id}; null before webhooks existed).
+ */
+export function getTaskEvents(svc: HumanService, caller: HumanCaller, ref: string) {
+  requireScope(caller, 'tasks:read', "reading a task's events");
+  const task = findOwnTask(svc, caller, ref);
+  return taskEvents(svc.db, task.id).map((e) => ({
+    id: e.event_id,
+    type: `human.task.${e.to_status === 'pending' ? 'created' : e.to_status}`,
+    status: e.to_status,
+    previous_status: e.from_status,
+    actor: ACTORS[e.actor] ?? 'person',
+    at: new Date(e.at).toISOString(),
+  }));
 }
 
 /** The bytes of one photo or document of a task's evidence. */
@@ -74,11 +100,28 @@ export function listTasks(
   if (from !== undefined && to !== undefined && from >= to)
     throw invalidRequest('created_after must be before created_before.', 'created_after');
   const limit = query.limit ?? 20;
+  const statuses =
+    query.status === undefined
+      ? undefined
+      : typeof query.status === 'string'
+        ? (query.status.split(',') as Status[])
+        : query.status;
+  const metadata =
+    query.metadata === undefined
+      ? undefined
+      : typeof query.metadata === 'string'
+        ? {
+            key: query.metadata.slice(0, query.metadata.indexOf(':')),
+            value: query.metadata.slice(query.metadata.indexOf(':') + 1),
+          }
+        : query.metadata;
   const rows = listRows(svc.db, {
     accountId: caller.accountId,
     environment: caller.environment,
-    status: query.status,
+    statuses,
     capability: query.capability,
+    clientReference: query.client_reference,
+    metadata,
     createdFrom: from,
     createdTo: to,
     cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor),

@@ -3,14 +3,18 @@
  * cursor, and transitions. A transition is a compare-and-set: the UPDATE's WHERE names the status and
  * version the caller read, so of two racing callers exactly one changes the row and the other gets an
  * invalid_state refusal (a DomainError; routes/human/errors.ts answers it 409). The hold is captured or
- * released in the same transaction as the status change.
+ * released in the same transaction as the status change, and so is the webhook event that reports it
+ * (db/webhooks/events.ts emitEvent: `human.task.<status>`, `human.task.created` for the order), whose
+ * id the task's history row keeps (GET /tasks/{ref}/events).
  * Every function runs inside the caller's transaction.
  */
 import type { Db } from '../connection.ts';
 import { preparedSql, statementsFor } from '../statements.ts';
 import { captureHold, releaseHold } from './ledger.ts';
+import { emitEvent } from '../webhooks/events.ts';
+import { presentTask } from '../../lib/human/present.ts';
 import { invalidState } from '../../lib/human/errors.ts';
-import { nextCheckAt } from '../../lib/human/schedule.ts';
+import { expiryReason, nextCheckAt } from '../../lib/human/schedule.ts';
 import {
   DISPUTE_WINDOW_MS,
   moneyEffect,
@@ -42,6 +46,9 @@ export type NewTask = Pick<
   | 'sandbox_plan'
   | 'created_at'
   | 'due_at'
+  | 'accept_by'
+  | 'metadata'
+  | 'client_reference'
 >;
 
 /** Columns a transition may set besides the ones it always sets. */
@@ -63,20 +70,25 @@ export type TransitionFields = Partial<
 const statements = statementsFor((db) => ({
   insert:
     db.prepare(`INSERT INTO human_tasks (ref, account_id, key_id, environment, capability, spec, country_iso, city_slug, sla,
-        price_cents, max_price_cents, currency, status, sandbox_plan, created_at, updated_at, due_at, next_check_at)
+        price_cents, max_price_cents, currency, status, sandbox_plan, created_at, updated_at, due_at, next_check_at,
+        accept_by, metadata, client_reference)
       VALUES (@ref, @account_id, @key_id, @environment, @capability, @spec, @country_iso, @city_slug, @sla,
-        @price_cents, @max_price_cents, @currency, 'pending', @sandbox_plan, @created_at, @created_at, @due_at, @next_check_at)`),
+        @price_cents, @max_price_cents, @currency, 'pending', @sandbox_plan, @created_at, @created_at, @due_at, @next_check_at,
+        @accept_by, @metadata, @client_reference)`),
   byId: db.prepare('SELECT * FROM human_tasks WHERE id = ?'),
   byRef: db.prepare('SELECT * FROM human_tasks WHERE ref = ?'),
   own: db.prepare('SELECT * FROM human_tasks WHERE ref = ? AND account_id = ? AND environment = ?'),
   event: db.prepare(
-    'INSERT INTO human_task_events (task_id, event, from_status, to_status, actor, at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO human_task_events (task_id, event, from_status, to_status, actor, at, event_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
   ),
   events: db.prepare(
-    'SELECT event, from_status, to_status, actor, at FROM human_task_events WHERE task_id = ? ORDER BY id',
+    'SELECT event, from_status, to_status, actor, at, event_id FROM human_task_events WHERE task_id = ? ORDER BY id',
   ),
   list: db.prepare(`SELECT * FROM human_tasks WHERE account_id = @account AND environment = @environment
-        AND (@status IS NULL OR status = @status) AND (@capability IS NULL OR capability = @capability)
+        AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+        AND (@capability IS NULL OR capability = @capability)
+        AND (@reference IS NULL OR client_reference = @reference)
+        AND (@metaPath IS NULL OR json_extract(metadata, @metaPath) = @metaValue)
         AND (@from IS NULL OR created_at >= @from) AND (@to IS NULL OR created_at < @to)
         AND (@cursorAt IS NULL OR created_at < @cursorAt OR (created_at = @cursorAt AND id < @cursorId))
       ORDER BY created_at DESC, id DESC LIMIT @limit`),
@@ -89,6 +101,7 @@ export function insertTask(db: Db, task: NewTask, delayMs: number): TaskRow {
   const s = statements(db);
   const draft = {
     ...task,
+    expiry_reason: null,
     status: 'pending' as Status,
     dispatched_at: null,
     started_at: null,
@@ -98,9 +111,8 @@ export function insertTask(db: Db, task: NewTask, delayMs: number): TaskRow {
   };
   const next = nextCheckAt(draft, delayMs);
   const id = Number(s.insert.run({ ...task, next_check_at: next }).lastInsertRowid);
-  s.event.run(id, 'order', null, 'pending', 'client', task.created_at);
   // The row as inserted, built here rather than read back (reading 35 columns costs as much as the insert).
-  return {
+  const row: TaskRow = {
     ...draft,
     id,
     version: 1,
@@ -118,6 +130,21 @@ export function insertTask(db: Db, task: NewTask, delayMs: number): TaskRow {
     resolved_at: null,
     next_check_at: next,
   };
+  const { id: eventId } = report(db, row, null, task.created_at);
+  s.event.run(id, 'order', null, 'pending', 'client', task.created_at, eventId);
+  return row;
+}
+
+/** The webhook event of a task reaching its state (db/webhooks/events.ts), in the caller's transaction. */
+function report(db: Db, task: TaskRow, previous: Status | null, now: number) {
+  return emitEvent(db, {
+    accountId: task.account_id,
+    environment: task.environment,
+    type: `human.task.${task.status === 'pending' ? 'created' : task.status}`,
+    subject: `task:${task.ref}`,
+    data: { task: presentTask(task, now), previous_status: previous },
+    now,
+  });
 }
 
 export const taskById = (db: Db, id: number) => statements(db).byId.get(id) as TaskRow | undefined;
@@ -130,17 +157,21 @@ export const ownTask = (db: Db, ref: string, accountId: number, environment: 'te
 export const taskEvents = (db: Db, taskId: number) =>
   statements(db).events.all(taskId) as Array<{
     event: string;
-    from_status: string | null;
-    to_status: string;
+    from_status: Status | null;
+    to_status: Status;
     actor: string;
     at: number;
+    event_id: string | null;
   }>;
 
 export interface ListFilter {
   accountId: number;
   environment: 'test' | 'live';
-  status?: Status | undefined;
+  statuses?: readonly Status[] | undefined;
   capability?: string | undefined;
+  clientReference?: string | undefined;
+  /** One metadata key (letters, digits, _ . -) and the value it must have. */
+  metadata?: { key: string; value: string } | undefined;
   createdFrom?: number | undefined;
   createdTo?: number | undefined;
   cursor?: { at: number; id: number } | undefined;
@@ -152,8 +183,11 @@ export function listTasks(db: Db, f: ListFilter): TaskRow[] {
   return statements(db).list.all({
     account: f.accountId,
     environment: f.environment,
-    status: f.status ?? null,
+    statuses: f.statuses?.length ? JSON.stringify(f.statuses) : null,
     capability: f.capability ?? null,
+    reference: f.clientReference ?? null,
+    metaPath: f.metadata ? `$."${f.metadata.key}"` : null,
+    metaValue: f.metadata?.value ?? null,
     from: f.createdFrom ?? null,
     to: f.createdTo ?? null,
     cursorAt: f.cursor?.at ?? null,
@@ -188,6 +222,7 @@ export function transition(
   }
   if (event === 'dispute') changes.disputed_at = now;
   if (event === 'resolve_stands' || event === 'resolve_refund') changes.resolved_at = now;
+  if (event === 'expire') changes.expiry_reason = expiryReason(task, now);
   if (TERMINAL.has(to)) changes.closed_at = now;
   const after = { ...task, ...changes } as TaskRow;
   changes.next_check_at = nextCheckAt(after, opts.delayMs);
@@ -211,7 +246,8 @@ export function transition(
     if (money === 'capture') captureHold(db, task.id, after.worker_account_id, `${task.ref} completed`, now);
     if (money === 'release') releaseHold(db, task.id, `${task.ref} ${to}`, now);
   }
-  statements(db).event.run(task.id, event, task.status, to, opts.actor, now);
+  const { id: eventId } = report(db, after, task.status, now);
+  statements(db).event.run(task.id, event, task.status, to, opts.actor, now, eventId);
   return after;
 }
 

@@ -37,6 +37,8 @@ export class HttpError extends Error {
     readonly headers: Record<string, string> = {},
     /** The parameter at fault, when there is one. */
     readonly param?: string,
+    /** Data the client acts on, rendered beside the code and message where the service's shape allows. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(redactKeys(message));
   }

@@ -1,5 +1,6 @@
 /**
- * An HTTP client that behaves like a well-mannered crawler, for the funding sync:
+ * An HTTP client that behaves like a well-mannered crawler, for the funding sync and webhook deliveries
+ * (db/webhooks/dispatcher.ts):
  *  - every request names trio and the operator's contact in its User-Agent;
  *  - at most `ratePerHost` requests per second to any one host (requests to a host are spaced out,
  *    never sent in a burst);
@@ -29,6 +30,8 @@ export interface PoliteRequest {
   body?: FormData | string;
   /** Validators from an earlier answer: sent as If-None-Match / If-Modified-Since. */
   etag?: string | null;
+  /** 'manual': a 3xx is an answer like any other (webhook deliveries do not follow redirects). */
+  redirect?: 'follow' | 'manual';
   lastModified?: string | null;
 }
 
@@ -50,6 +53,8 @@ export class FetchFailedError extends Error {
     readonly status: number | null,
     detail: string,
     readonly attempts: number,
+    /** The last answer's Retry-After, when it sent one (a webhook delivery schedules its next attempt by it). */
+    readonly retryAfter: string | null = null,
   ) {
     super(`${url}: ${detail}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`);
   }
@@ -89,13 +94,14 @@ export class PoliteClient {
       await this.slot(host);
       this.requests++;
       let wait: number | null = null;
+      let retryAfter: string | null = null;
       let failure: { status: number | null; detail: string };
       try {
         const res = await fetch(url, {
           method: req.method ?? 'GET',
           headers,
           body: req.body ?? null,
-          redirect: 'follow',
+          redirect: req.redirect ?? 'follow',
           signal: AbortSignal.timeout(this.options.timeoutMs),
         });
         // The body is read under the same timeout; a body cut short rejects here ("terminated").
@@ -110,13 +116,16 @@ export class PoliteClient {
         };
         if ((res.status >= 200 && res.status < 300) || res.status === 304 || res.status === 404) return result;
         failure = { status: res.status, detail: `HTTP ${res.status}${snippet(body)}` };
-        if (!isRetryableStatus(res.status)) throw new FetchFailedError(url, res.status, failure.detail, attempt + 1);
-        wait = retryAfterMs(res.headers.get('retry-after'), this.now());
+        retryAfter = res.headers.get('retry-after');
+        if (!isRetryableStatus(res.status))
+          throw new FetchFailedError(url, res.status, failure.detail, attempt + 1, retryAfter);
+        wait = retryAfterMs(retryAfter, this.now());
       } catch (err) {
         if (err instanceof FetchFailedError) throw err;
         failure = { status: null, detail: describe(err, this.options.timeoutMs) };
       }
-      if (attempt >= this.options.retries) throw new FetchFailedError(url, failure.status, failure.detail, attempt + 1);
+      if (attempt >= this.options.retries)
+        throw new FetchFailedError(url, failure.status, failure.detail, attempt + 1, retryAfter);
       if (wait !== null && wait > this.options.retryMaxMs) {
         throw new FetchFailedError(
           url,

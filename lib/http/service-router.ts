@@ -110,7 +110,7 @@ export function serviceRouter(options: ServiceRouterOptions) {
     if (op.spec.method === 'GET') router.get(op.spec.path, handle);
     // A write on a READ_ONLY node: refused in the service's shape before anything runs.
     else
-      router.post(op.spec.path, (req: ApiRequest) => {
+      router[op.spec.method === 'DELETE' ? 'delete' : 'post'](op.spec.path, (req: ApiRequest) => {
         if (!req.readOnly) return handle(req);
         refuse(req, READ_ONLY_REFUSAL);
         return Promise.reject(readOnlyRefusal(req.readOnly));

@@ -21,6 +21,9 @@ export const HUMAN_ERROR_CODES = [
   'price_above_max',
   'insufficient_balance',
   'invalid_state',
+  'location_not_served',
+  'sla_not_served',
+  'no_one_available',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
@@ -40,6 +43,9 @@ export const HUMAN_DOMAIN_CODES = [
   'idempotency_key_required',
   'idempotency_key_reused',
   'idempotency_key_in_flight',
+  'location_not_served',
+  'sla_not_served',
+  'no_one_available',
 ] as const satisfies readonly HumanErrorCode[];
 
 export type HumanDomainCode = (typeof HUMAN_DOMAIN_CODES)[number];
@@ -48,8 +54,8 @@ export type HumanError = DomainError<HumanDomainCode>;
 
 const refusal =
   (code: HumanDomainCode, param?: string) =>
-  (message: string, at = param): HumanError =>
-    new DomainError(code, message, at);
+  (message: string, at = param, details?: Record<string, unknown>): HumanError =>
+    new DomainError(code, message, at, details);
 
 export const invalidRequest: (message: string, param?: string) => HumanError = refusal('invalid_request');
 export const notFound = refusal('not_found');
@@ -60,6 +66,10 @@ export const forbiddenScope = refusal('forbidden_scope');
 export const idempotencyKeyRequired = refusal('idempotency_key_required', 'Idempotency-Key');
 export const idempotencyKeyReused = refusal('idempotency_key_reused', 'Idempotency-Key');
 export const idempotencyKeyInFlight = refusal('idempotency_key_in_flight', 'Idempotency-Key');
+/** An order the catalogue does not serve there (or under that SLA), or nobody can take now: with alternatives. */
+export const locationNotServed = refusal('location_not_served', 'location');
+export const slaNotServed = refusal('sla_not_served', 'sla');
+export const noOneAvailable = refusal('no_one_available', 'location');
 
 /** Is this one of the human service's domain refusals? (A DomainError of another service is not.) */
 export const isHumanError = (err: unknown): err is HumanError =>

@@ -6,8 +6,9 @@
  * these schemas is exactly what is enforced.
  */
 import * as v from 'valibot';
-import { enumParam, integerParam, stringParam } from '../validate.ts';
+import { integerParam, stringParam } from '../validate.ts';
 import { invalidRequest } from './errors.ts';
+import { accepts, describeValue } from '../plain-words.ts';
 import { STATUSES } from './states.ts';
 
 export const countryIso = v.pipe(
@@ -31,7 +32,10 @@ const slaCode = v.pipe(
   v.description('standard (default) or a faster SLA that GET /coverage lists.'),
 );
 
-export const LocationInput = v.strictObject({ country_iso: countryIso, city_slug: citySlug });
+export const LocationInput = v.pipe(
+  v.strictObject({ country_iso: countryIso, city_slug: citySlug }),
+  v.description('Where the task is: a country and a city, as coverage names them (FR, paris).'),
+);
 
 export const QuoteBody = v.strictObject({
   capability: capabilityId,
@@ -40,6 +44,39 @@ export const QuoteBody = v.strictObject({
 });
 
 export const MAX_PRICE_LIMIT = 10_000_000;
+
+/** Metadata bounds (Stripe's shape, smaller): string values only, so it filters and echoes as it was sent. */
+export const METADATA_MAX_KEYS = 20;
+export const METADATA_KEY = /^[A-Za-z0-9_.-]{1,40}$/;
+const METADATA_KEY_WORDS = 'a key of 1 to 40 letters, digits, _ . or -';
+export const METADATA_MAX_VALUE = 500;
+
+export const Metadata = v.pipe(
+  v.record(
+    v.pipe(v.string(), v.regex(METADATA_KEY, METADATA_KEY_WORDS)),
+    v.pipe(v.string(), v.maxLength(METADATA_MAX_VALUE)),
+  ),
+  v.maxEntries(METADATA_MAX_KEYS),
+  v.description(
+    `Your own labels for the task, echoed in every answer and webhook: up to ${METADATA_MAX_KEYS} keys (1 to 40 letters, digits, _ . -), each a text of at most ${METADATA_MAX_VALUE} characters. GET /tasks filters on one key (metadata=key:value).`,
+  ),
+);
+
+const printable = (max: number, what: string) =>
+  v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.maxLength(max),
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    v.regex(/^[^\u0000-\u001f\u007f]+$/, `${what} of 1 to ${max} characters, without control characters`),
+  );
+
+export const clientReference = v.pipe(
+  printable(200, 'a text'),
+  v.description(
+    'Your own id for this order (an order number, a row id), echoed in every answer and webhook, and a GET /tasks filter. Not required to be unique: the Idempotency-Key is what makes retries safe.',
+  ),
+);
 
 export const OrderBody = v.strictObject({
   capability: capabilityId,
@@ -61,10 +98,13 @@ export const OrderBody = v.strictObject({
   quote_id: v.optional(
     v.pipe(
       v.string(),
-      v.maxLength(400, 'a quote_id from POST /quote'),
+      v.maxLength(400),
+      v.regex(/^qt_[A-Za-z0-9_.-]+$/, 'a quote_id from a quote (qt_…)'),
       v.description('A quote_id from POST /quote: until the quote expires, the order is charged the quoted price.'),
     ),
   ),
+  metadata: v.optional(Metadata),
+  client_reference: v.optional(clientReference),
 });
 
 export const CANCEL_REASONS = ['no_longer_needed', 'ordered_by_mistake', 'too_slow', 'other'] as const;
@@ -102,8 +142,29 @@ const isoInstant = (what: string) =>
     description: what,
   });
 
+const statusList = stringParam({
+  max: 200,
+  pattern: new RegExp(`^(${STATUSES.join('|')})(,(${STATUSES.join('|')}))*$`),
+  accepts: `one status or several separated by commas, each one of: ${STATUSES.join(', ')}`,
+  description: 'Only tasks in one of these statuses: one, or several separated by commas (pending,dispatched).',
+});
+const metadataPair = stringParam({
+  max: 541,
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  pattern: /^[A-Za-z0-9_.-]{1,40}:[^\u0000-\u001f\u007f]{0,500}$/,
+  accepts: 'key:value, a metadata key (1 to 40 letters, digits, _ . -), a colon and the value it must have',
+  description: 'Only tasks whose metadata has this key with this value, written key:value (order_id:1234).',
+});
+const referenceParam = stringParam({
+  max: 200,
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  pattern: /^[^\u0000-\u001f\u007f]+$/,
+  accepts: 'a client_reference, 1 to 200 characters without control characters',
+  description: 'Only tasks ordered with this client_reference.',
+});
+
 export const ListQuery = v.object({
-  status: v.optional(enumParam(STATUSES, 'Only tasks in this status.')),
+  status: v.optional(statusList),
   capability: v.optional(
     stringParam({
       max: 100,
@@ -112,6 +173,8 @@ export const ListQuery = v.object({
       description: 'Only tasks of this capability.',
     }),
   ),
+  client_reference: v.optional(referenceParam),
+  metadata: v.optional(metadataPair),
   created_after: v.optional(isoInstant('Only tasks created at or after this instant.')),
   created_before: v.optional(isoInstant('Only tasks created before this instant.')),
   limit: v.optional(integerParam(1, 100, 'Tasks per page, 1 to 100; default 20.')),
@@ -130,21 +193,64 @@ export const ListQuery = v.object({
  * shape listTasks takes, like ListQuery's.
  */
 export const ListInput = v.strictObject({
-  status: v.optional(v.picklist(STATUSES, `one of: ${STATUSES.join(', ')}`)),
-  capability: v.optional(
-    v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, 'a capability id such as human.verify')),
+  status: v.optional(
+    v.pipe(
+      v.union([
+        v.picklist(STATUSES),
+        v.pipe(v.array(v.picklist(STATUSES)), v.minLength(1), v.maxLength(STATUSES.length)),
+      ]),
+      v.description('Only tasks in this status, or in any of a list of statuses (["pending", "dispatched"]).'),
+    ),
   ),
-  created_after: v.optional(v.pipe(v.string(), v.isoTimestamp('an ISO 8601 instant with a zone'))),
-  created_before: v.optional(v.pipe(v.string(), v.isoTimestamp('an ISO 8601 instant with a zone'))),
+  capability: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, 'a capability id such as human.verify'),
+      v.description('Only tasks of this capability (list_capabilities lists them).'),
+    ),
+  ),
+  client_reference: v.optional(
+    v.pipe(clientReference, v.description('Only tasks ordered with this client_reference.')),
+  ),
+  metadata: v.optional(
+    v.pipe(
+      v.strictObject({
+        key: v.pipe(v.string(), v.regex(METADATA_KEY, METADATA_KEY_WORDS), v.description('A metadata key.')),
+        value: v.pipe(v.string(), v.maxLength(METADATA_MAX_VALUE), v.description('The value it must have.')),
+      }),
+      v.description('Only tasks whose metadata has this key with this value.'),
+    ),
+  ),
+  created_after: v.optional(
+    v.pipe(
+      v.string(),
+      v.isoTimestamp(),
+      v.description('Only tasks created at or after this instant (ISO 8601, with a zone).'),
+    ),
+  ),
+  created_before: v.optional(
+    v.pipe(
+      v.string(),
+      v.isoTimestamp(),
+      v.description('Only tasks created before this instant (ISO 8601, with a zone).'),
+    ),
+  ),
   limit: v.optional(
     v.pipe(
       v.number(),
-      v.integer('an integer from 1 to 100'),
-      v.minValue(1, 'an integer from 1 to 100'),
-      v.maxValue(100, 'an integer from 1 to 100'),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(100),
+      v.description('Tasks per page, 1 to 100; default 20.'),
     ),
   ),
-  cursor: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,100}$/, 'a next_cursor value from an earlier page'))),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z0-9_-]{1,100}$/, 'a next_cursor value from an earlier page'),
+      v.description('Continues a listing: next_cursor of the previous page.'),
+    ),
+  ),
 });
 
 export const LedgerQuery = v.object({
@@ -161,46 +267,128 @@ export const LedgerQuery = v.object({
 
 type AnySchema = v.GenericSchema;
 
-/**
- * Validates an input against a schema; the first problem becomes a 400 invalid_request whose message
- * names the field by its path (location.city_slug) and says what is accepted. `prefix` names where
- * the input sits (spec. for a capability's spec).
- */
-/** The validated bodies the service functions take (db/human/): the router and the MCP SDK validate them. */
+/** The validated bodies the service functions take (db/human/): the router and the MCP tools validate them. */
 export type QuoteInput = v.InferOutput<typeof QuoteBody>;
 export type OrderInput = v.InferOutput<typeof OrderBody>;
 export type CancelInput = v.InferOutput<typeof CancelBody>;
 export type DisputeInput = v.InferOutput<typeof DisputeBody>;
 
-export function validateInput<S extends AnySchema>(schema: S, input: unknown, prefix = ''): v.InferOutput<S> {
+/**
+ * Validates an input against a schema; the first problem becomes a 400 invalid_request whose message
+ * names the field by its path (location.city_slug), says what it accepts in plain words and what was
+ * sent (lib/plain-words.ts). `prefix` names where the input sits (spec. for a capability's spec);
+ * `noun` is what the transport calls its inputs (a REST body's fields, an MCP tool's arguments).
+ */
+export function validateInput<S extends AnySchema>(
+  schema: S,
+  input: unknown,
+  prefix = '',
+  noun: 'field' | 'argument' = 'field',
+): v.InferOutput<S> {
   if (prefix === '' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
-    throw invalidRequest('The body must be a JSON object.');
+    throw invalidRequest(
+      noun === 'field'
+        ? `The body must be a JSON object (got ${describeValue(input)}).`
+        : 'The arguments must be an object.',
+    );
+  }
+  const list = listWhereObject(schema, input, []);
+  if (list) {
+    const field = prefix + list.join('.');
+    throw invalidRequest(
+      `Invalid ${noun} '${field}': give ${accepts(schemaAt(schema, list)!)} (got ${describeValue(valueAt(input, list))}).`,
+      field,
+    );
   }
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];
   const keys = (issue.path ?? []).map((p) => String(p.key));
-  const field = prefix + keys.join('.');
+  const field = keys.length ? prefix + keys.join('.') : prefix.replace(/\.$/, '');
   if (issue.type === 'strict_object' && issue.expected === 'never') {
-    const accepted = acceptedAt(schema, keys.slice(0, -1));
-    throw invalidRequest(`Unknown field '${field}'.${accepted ? ` Accepted: ${accepted}.` : ''}`, field);
+    const accepted = Object.keys(entriesAt(schema, keys.slice(0, -1)) ?? {}).join(', ');
+    throw invalidRequest(
+      `Unknown ${noun} '${field}'.${accepted ? ` Accepted: ${accepted}.` : ' This object takes no fields.'}`,
+      field,
+    );
   }
-  if (issue.received === 'undefined') throw invalidRequest(`Missing required field '${field}'.`, field);
-  if (field === '') throw invalidRequest(`Invalid body: ${issue.message}.`);
-  throw invalidRequest(
-    `Invalid field '${field}': must be ${issue.message.startsWith('Invalid') ? issue.message.replace(/^Invalid \w+: /, '') : issue.message}.`,
-    field,
-  );
+  const parent = schemaAt(schema, keys.slice(0, -1));
+  const keySchema = parent ? core(parent as Walkable).key : undefined;
+  if (issue.path?.at(-1)?.origin === 'key' && keySchema) {
+    // A record's key is at fault (metadata's): name the record, and what its keys may be.
+    const owner = prefix + keys.slice(0, -1).join('.');
+    throw invalidRequest(
+      `Invalid ${noun} '${owner}': the key ${describeValue(keys.at(-1)).replace(/^the text /, '')} is not one; give ${accepts(keySchema)}.`,
+      owner,
+    );
+  }
+  const leaf = schemaAt(schema, keys);
+  const wanted = leaf ? accepts(leaf) : issue.message;
+  if (issue.input === undefined) throw invalidRequest(`Missing required ${noun} '${field}': give ${wanted}.`, field);
+  if (field === '') throw invalidRequest(`Invalid body: give ${wanted}.`);
+  throw invalidRequest(`Invalid ${noun} '${field}': give ${wanted} (got ${describeValue(issue.input)}).`, field);
 }
 
-/** The field names a strict object accepts at a path, for the "unknown field" message. */
-function acceptedAt(schema: AnySchema, path: string[]): string {
-  let node: unknown = schema;
-  for (const key of path) {
-    const entries = (node as { entries?: Record<string, unknown> }).entries;
-    node = entries?.[key];
-    while (node && (node as { type: string }).type === 'optional') node = (node as { wrapped: unknown }).wrapped;
+type Walkable = AnySchema & {
+  type: string;
+  wrapped?: Walkable;
+  pipe?: readonly Walkable[];
+  entries?: Record<string, Walkable>;
+  item?: Walkable;
+  key?: Walkable;
+  value?: Walkable;
+  options?: readonly Walkable[];
+};
+
+/** The schema without its optional/nullable wrappers and pipe actions (the last schema of a pipe). */
+function core(node: Walkable): Walkable {
+  let n = node;
+  for (;;) {
+    if (n.wrapped) n = n.wrapped;
+    else if (n.pipe) n = n.pipe.filter((p) => (p as { kind: string }).kind === 'schema').at(-1)!;
+    else return n;
   }
-  const entries = (node as { entries?: Record<string, unknown> } | undefined)?.entries;
-  return entries ? Object.keys(entries).join(', ') : '';
+}
+
+/** The schema a path leads to (object fields, record values, list items), or undefined. */
+function schemaAt(schema: AnySchema, path: string[]): AnySchema | undefined {
+  let node: Walkable | undefined = schema as Walkable;
+  for (const key of path) {
+    if (!node) return undefined;
+    const c: Walkable = core(node);
+    if (c.entries) node = c.entries[key];
+    else if (c.value) node = c.value;
+    else if (c.item) node = c.item;
+    else if (c.options)
+      node =
+        c.options.map(core).find((o) => o.entries?.[key] || o.item)?.entries?.[key] ??
+        c.options.map(core).find((o) => o.item)?.item;
+    else return undefined;
+  }
+  return node;
+}
+
+/**
+ * The path of a list sent where the schema wants an object of names (a record: metadata, a spec), or
+ * null: valibot's record takes a list as an object of its indexes, so it would pass as {"0": …}.
+ */
+function listWhereObject(schema: AnySchema, input: unknown, path: string[]): string[] | null {
+  const node = core(schema as Walkable);
+  if (node.value && Array.isArray(input)) return path;
+  if (!node.entries || typeof input !== 'object' || input === null || Array.isArray(input)) return null;
+  for (const [key, inner] of Object.entries(node.entries)) {
+    const value = (input as Record<string, unknown>)[key];
+    const found = value === undefined ? null : listWhereObject(inner, value, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
+
+const valueAt = (input: unknown, path: string[]) =>
+  path.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], input);
+
+/** The fields a strict object accepts at a path, for the "unknown field" message. */
+function entriesAt(schema: AnySchema, path: string[]): Record<string, unknown> | undefined {
+  const node = schemaAt(schema, path);
+  return node ? core(node as Walkable).entries : undefined;
 }

@@ -28,6 +28,7 @@ export function presentTask(task: TaskRow, now: number) {
     self: `${HUMAN_BASE}/tasks/${task.ref}`,
     result: `${HUMAN_BASE}/tasks/${task.ref}/result`,
     evidence: `${HUMAN_BASE}/tasks/${task.ref}/evidence`,
+    events: `${HUMAN_BASE}/tasks/${task.ref}/events`,
   };
   return {
     ref: task.ref,
@@ -51,6 +52,11 @@ export function presentTask(task: TaskRow, now: number) {
     result_available: hasAnswer(task.status),
     cancellation: task.status === 'cancelled' ? { reason: task.cancel_reason } : null,
     failure: task.status === 'failed' ? { reason: task.failure_reason } : null,
+    expiry:
+      task.status === 'expired'
+        ? { reason: task.expiry_reason ?? 'sla_passed', message: EXPIRY_MESSAGES[task.expiry_reason ?? 'sla_passed'] }
+        : null,
+    accept_by: iso(task.accept_by),
     dispute:
       task.disputed_at === null
         ? null
@@ -63,9 +69,18 @@ export function presentTask(task: TaskRow, now: number) {
             resolved_at: iso(task.resolved_at),
           },
     poll_after_s: pollAfterSeconds(task, now),
+    metadata: task.metadata === null ? {} : (JSON.parse(task.metadata) as Record<string, string>),
+    client_reference: task.client_reference,
     links,
   };
 }
+
+/** Why an expired task expired, said to the client (its hold, if live, was released). */
+export const EXPIRY_MESSAGES = {
+  not_accepted:
+    'No verified person accepted the task in time (accept_by passed); it expired early and any hold was released. Quote again: coverage and quotes say where people are available now.',
+  sla_passed: "The task's due time passed before it was delivered; any hold was released.",
+} as const;
 
 export type TaskJson = ReturnType<typeof presentTask>;
 

@@ -43,6 +43,12 @@ export interface TaskRow {
   resolution_note: string | null;
   resolved_at: number | null;
   next_check_at: number | null;
+  /** JSON object of the client's own short strings (lib/human/inputs.ts Metadata), or null. */
+  metadata: string | null;
+  client_reference: string | null;
+  /** A live task still pending then is expired as not accepted (lib/human/availability.ts). */
+  accept_by: number | null;
+  expiry_reason: 'not_accepted' | 'sla_passed' | null;
 }
 
 export interface EvidenceRow {

@@ -19,6 +19,8 @@ export const SANDBOX_PLANS = [
   'stay_pending', // stays pending until its SLA passes: to rehearse cancel
   'stay_dispatched', // dispatched, then stays so until its SLA passes: to rehearse cancel after dispatch
   'dispute_refund', // delivered; a dispute is resolved as refunded (any other plan: the answer stands)
+  'not_accepted', // nobody accepts it: pending → expired (not_accepted) at its acceptance bound, two delays
+  'no_one_available', // refused at the order (409 no_one_available, with alternatives), as a live order where nobody is on duty
 ] as const;
 export type SandboxPlan = (typeof SANDBOX_PLANS)[number];
 
@@ -43,6 +45,8 @@ export function planOf(spec: Record<string, unknown>): SandboxPlan {
 
 export interface SandboxTimes {
   created_at: number;
+  /** Set for the not_accepted plan only (two delays after the order). */
+  accept_by: number | null;
   due_at: number;
   dispatched_at: number | null;
   started_at: number | null;
@@ -65,6 +69,7 @@ export function nextSandboxStep(plan: SandboxPlan, status: Status, t: SandboxTim
     case 'pending':
       if (plan === 'stay_pending') return { event: 'expire', at: t.due_at };
       if (plan === 'expire') return { event: 'expire', at: t.due_at };
+      if (plan === 'not_accepted') return { event: 'expire', at: t.accept_by ?? t.due_at };
       return { event: 'accept', at: t.created_at + delayMs };
     case 'dispatched':
       if (plan === 'stay_dispatched') return { event: 'expire', at: t.due_at };
@@ -84,6 +89,11 @@ export function nextSandboxStep(plan: SandboxPlan, status: Status, t: SandboxTim
     default:
       return null;
   }
+}
+
+/** The acceptance bound of a sandbox order: two delays for the 'not_accepted' plan; the others are accepted at one. */
+export function sandboxAcceptBy(plan: SandboxPlan, createdAt: number, delayMs: number): number | null {
+  return plan === 'not_accepted' ? createdAt + 2 * delayMs : null;
 }
 
 /** The due time a sandbox order gets: one delay for the 'expire' plan, the SLA otherwise. */

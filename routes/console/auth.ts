@@ -37,7 +37,8 @@ ${message ? notice('error', message) : ''}
   <input id="password" name="password" type="password" autocomplete="${signUp ? 'new-password' : 'current-password'}" required maxlength="200" ${signUp ? html`minlength="10"` : ''}>
   <button type="submit">${signUp ? 'Create account' : 'Sign in'}</button>
 </form>
-<p>${signUp ? html`Have an account? <a href="/console/sign-in">Sign in</a>.` : html`New here? <a href="/console/sign-up">Create an account</a>.`}</p>`;
+<p>${signUp ? html`Have an account? <a href="/console/sign-in">Sign in</a>.` : html`New here? <a href="/console/sign-up">Create an account</a>.`}</p>
+${signUp ? '' : html`<p class="hint">Forgot your password, or the operator made your account? Ask the operator of this site for a one-time link (<code>account password-link</code>): there is no mail server to send one.</p>`}`;
 }
 
 const statements = statementsFor((db) => ({
@@ -146,7 +147,7 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
           state,
           'sign-up',
           409,
-          'An account with this e-mail exists already. Sign in instead.',
+          'An account with this e-mail exists already: sign in. If the operator made it for you, or you forgot the password, ask them for a one-time link to set one (account password-link).',
           input.email,
         );
       }

@@ -19,6 +19,9 @@ import { keyRoutes } from './keys.ts';
 import { notice, page, redirect } from './layout.ts';
 import { loadState, stateOf } from './state.ts';
 import { workerRoutes } from './worker.ts';
+import { dutyRoute } from './duty.ts';
+import { passwordRoutes } from './password.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 const asset = (file: string, type: string) => staticAsset(join(import.meta.dirname, 'assets', file), type);
 
@@ -29,6 +32,8 @@ export function consoleRoutes(ctx: AppContext) {
   const keys = keyRoutes(ctx, secret);
   const balance = balanceRoutes(ctx);
   const worker = workerRoutes(ctx, secret);
+  const password = passwordRoutes(ctx, secret);
+  const webhooks = webhookRoutes(ctx, secret);
   const css = asset('console.css', 'text/css; charset=utf-8');
   const js = asset('console.js', 'text/javascript; charset=utf-8');
 
@@ -86,6 +91,11 @@ export function consoleRoutes(ctx: AppContext) {
     .get('/sign-up', auth.showSignUp)
     .post('/sign-up', auth.signUp)
     .post('/sign-out', auth.signOut)
+    .get('/password/:token', password.show)
+    .post('/password/:token', password.submit)
+    .get('/webhooks', webhooks.list)
+    .post('/webhooks', webhooks.create)
+    .post('/webhooks/:id/:action', webhooks.act)
     .get('/keys', keys.list)
     .post('/keys', keys.create)
     .post('/keys/:id/rotate', keys.rotate)
@@ -93,6 +103,7 @@ export function consoleRoutes(ctx: AppContext) {
     .get('/balance', balance.show)
     .get('/worker', worker.queue)
     .get('/worker/tasks/:ref', worker.show)
+    .post('/worker/duty', dutyRoute(ctx, secret))
     .post('/worker/tasks/:ref/accept', worker.accept)
     .post('/worker/tasks/:ref/start', worker.start)
     .post('/worker/tasks/:ref/deliver', worker.deliver)

@@ -18,7 +18,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 
 export function page(state: ConsoleState, status: number, title: string, body: Html): Reply {
   const nav = state.account
-    ? html`<nav aria-label="Account"><a href="/console/keys">Keys</a> <a href="/console/balance">Balance</a> <a href="/console/worker">Tasks to do</a>
+    ? html`<nav aria-label="Account"><a href="/console/keys">Keys</a> <a href="/console/balance">Balance</a> <a href="/console/webhooks">Webhooks</a> <a href="/console/worker">Tasks to do</a>
         <span>Signed in as <strong>${state.account.email}</strong></span>
         <form method="post" action="/console/sign-out"><input type="hidden" name="csrf" value="${state.csrf}"><button type="submit">Sign out</button></form></nav>`
     : html`<nav aria-label="Account"><a href="/console/sign-in">Sign in</a> <a href="/console/sign-up">Create an account</a></nav>`;
@@ -59,5 +59,5 @@ export function redirect(state: ConsoleState, location: string): Reply {
 }
 
 /** A message box; `role=alert` so screen readers announce errors. */
-export const notice = (kind: 'error' | 'info', text: string) =>
+export const notice = (kind: 'error' | 'info', text: string | Html) =>
   html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>`;

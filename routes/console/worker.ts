@@ -21,6 +21,7 @@ import { taskByRef, type TaskRow } from '../../db/human/tasks.ts';
 import { isVerified, offeredTasks, workerOf, workerTasks } from '../../db/human/workers.ts';
 import type { AppContext } from '../context.ts';
 import { readForm, readLargeBody } from './form.ts';
+import { dutySection } from './duty.ts';
 import { notice, page, redirect } from './layout.ts';
 import { stateOf, type ConsoleState } from './state.ts';
 
@@ -163,6 +164,7 @@ ${notice('info', 'Your account is not verified for tasks. The operator verifies 
         200,
         'Your task queue',
         html`<p>You work in: ${areas}. Owed to you so far: <strong>${euros(balanceOf(ctx.db, account.id).payable_cents)}</strong>.</p>
+${dutySection(state, worker, req.now)}
 <section aria-labelledby="h-yours"><h2 id="h-yours">Your tasks</h2>
 ${open.length ? taskRows(open, (t) => html`<a href="/console/worker/tasks/${t.ref}">Open ${t.ref}</a>`) : html`<p>None in hand.</p>`}</section>
 <section aria-labelledby="h-offered"><h2 id="h-offered">Offered to you</h2>

@@ -89,13 +89,18 @@ function quotedSection(quote: Quoted): Html {
 <dt>Price</dt><dd><strong>${money(quote.price_cents, quote.currency)}</strong>, exact: what a live order would hold on your balance. Sandbox orders are not charged.</dd>
 <dt>SLA</dt><dd><code>${quote.sla}</code>: done within ${durationWords(quote.due_in_s)} of the order; ordered now, due by ${when(quote.due_at)}</dd>
 <dt>Quote valid until</dt><dd>${when(quote.expires_at)} (ordering with it until then is charged this price)</dd>
+<dt>People available now</dt><dd data-available="${quote.availability.available_now ? 'yes' : 'no'}">${
+    quote.availability.available_now
+      ? html`${quote.availability.people} verified people on duty here; a live order nobody accepts within ${durationWords(quote.availability.accept_within_s)} expires, its hold released`
+      : html`nobody on duty here now: a live order would be refused (sandbox orders still run)${quote.alternatives.length ? html`; people are available in ${quote.alternatives.map((a, i) => html`${i ? ', ' : ''}${a.city_name}`)}` : ''}`
+  }</dd>
 </dl></section>`;
 }
 
 function refusedSection(refusal: Refused, query: (a: Alternative) => string): Html {
   return html`<section aria-labelledby="refused-h"><h2 id="refused-h">No quote: ${refusal.reason.replace(/_/g, ' ')}</h2>
 <p class="notice warn" role="status">${refusal.message}</p>
-${refusal.alternatives.length ? html`<p>Served alternatives:</p><ul class="alternatives">${refusal.alternatives.map((a) => html`<li><a href="${query(a)}">${a.city_name} (${a.location.country_iso}), <code>${a.sla}</code></a>: ${money(a.price_cents, refusal.currency)}, done within ${durationWords(a.due_in_s)}${a.distance_km === null ? '' : `, ${a.distance_km} km away`}</li>`)}</ul>` : html`<p>The API offers no alternative.</p>`}
+${refusal.alternatives.length ? html`<p>Served alternatives:</p><ul class="alternatives">${refusal.alternatives.map((a) => html`<li><a href="${query(a)}">${a.city_name} (${a.location.country_iso}), <code>${a.sla}</code></a>: ${money(a.price_cents, refusal.currency)}, done within ${durationWords(a.due_in_s)}${a.distance_km === null ? '' : `, ${a.distance_km} km away`}${a.available_now ? '' : ', nobody on duty now'}</li>`)}</ul>` : html`<p>The API offers no alternative.</p>`}
 </section>`;
 }
 

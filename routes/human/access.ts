@@ -13,7 +13,8 @@ import { KEY_QUERY_NAMES, type KeyedLimits } from '../../lib/limits.ts';
 import type { KeyRow } from '../../db/accounts.ts';
 import type { HumanCaller } from '../../db/human/service.ts';
 import { accessDeps, type AppContext } from '../context.ts';
-import { humanHttpError, keyRevoked, unauthorized } from './errors.ts';
+import { humanHttpError, keyRequired, keyRevoked, malformedCredential, unauthorized } from './errors.ts';
+import type { Transport } from '../../lib/human/transport.ts';
 import { inProcessKeyCheck } from './in-process-caller.ts';
 
 const MCP_ENDPOINT = `${HUMAN_BASE}/mcp`;
@@ -24,7 +25,8 @@ export function humanPolicy(limits: KeyedLimits, db: AppContext['db']): AccessPo
     keyPrefixes: ['ho_test_', 'ho_live_'],
     keyHeaders: {
       take: 'bearer-or-x-api-key',
-      malformedAuthorization: () => unauthorized('Send the key as Authorization: Bearer <key> (or in X-Api-Key).'),
+      malformedAuthorization: () =>
+        malformedCredential('Send the key as Authorization: Bearer <key> (or in X-Api-Key).'),
       conflictingKeys: () =>
         humanHttpError(
           'invalid_request',
@@ -38,7 +40,7 @@ export function humanPolicy(limits: KeyedLimits, db: AppContext['db']): AccessPo
     headers: 'minute',
     keyRequired: {
       at: (req) => req.path === MCP_ENDPOINT || req.path === `${MCP_ENDPOINT}/`,
-      refusal: () => unauthorized('The MCP server needs a key: Authorization: Bearer <key> (or X-Api-Key).'),
+      refusal: () => keyRequired('The MCP server needs a key: Authorization: Bearer <key> (or X-Api-Key).'),
     },
     // The explorer's playground marks the request it builds with its key's id (in-process-caller.ts).
     inProcess: (req) => {
@@ -73,13 +75,14 @@ export const humanAccess = (ctx: AppContext): HumanAccess =>
   accessStage(humanPolicy(ctx.config.rateLimits.human, ctx.db), accessDeps(ctx));
 
 /** The caller of a keyed endpoint: 401 when no key was sent. */
-export function requireCaller(req: ApiRequest): HumanCaller {
+export function requireCaller(req: ApiRequest, transport: Transport = 'rest'): HumanCaller {
   const key = grantOf(req)?.key;
-  if (!key) throw unauthorized('This endpoint needs a key: Authorization: Bearer <key> (or X-Api-Key).');
+  if (!key) throw keyRequired('This endpoint needs a key: Authorization: Bearer <key> (or X-Api-Key).');
   return {
     keyId: key.id,
     accountId: key.account_id,
     environment: key.environment === 'live' ? 'live' : 'test',
     scopes: key.scopes ? key.scopes.split(' ') : [],
+    transport,
   };
 }

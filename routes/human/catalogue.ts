@@ -1,8 +1,11 @@
 /**
  * The public, cacheable part of the human API: GET /capabilities, /capabilities/{capability},
  * /coverage (no key needed; a key is counted if sent) and POST /quote. Catalogue answers carry an
- * ETag that changes with every catalogue load and are built once per load.
+ * ETag that changes with every catalogue load and are built once per load; coverage also says who is
+ * available now (lib/human/availability.ts), so its ETag is of its body and it is cached 30 s only.
  */
+import { createHash } from 'node:crypto';
+import { availabilityView, type AvailableCount } from '../../lib/human/availability.ts';
 import { CACHEABLE_HEADERS } from '../../lib/http/contract-headers.ts';
 import * as v from 'valibot';
 import { definition, jsonSchemas } from '../../lib/human/capabilities.ts';
@@ -15,6 +18,7 @@ import type { CapabilityRow, CityRow, PriceRow, SlaRow } from '../../lib/human/r
 import { defineOperation, type Operation } from '../../lib/http/operation.ts';
 import { jsonReply, type ApiRequest, type Reply } from '../../lib/http/types.ts';
 import { stringParam } from '../../lib/validate.ts';
+import { BODY_REFUSALS, refusals } from './refusals.ts';
 const capabilityParams = v.object({
   capability: stringParam({
     max: 100,
@@ -73,7 +77,6 @@ export function catalogueViews(svc: HumanService) {
         capabilities: Map<string, CapabilityView>;
         coverageData: ReturnType<typeof coverageView>;
         list: string;
-        coverage: string;
       }
     | undefined;
   return () => {
@@ -92,7 +95,6 @@ export function catalogueViews(svc: HumanService) {
       capabilities,
       coverageData,
       list: JSON.stringify({ data: [...capabilities.values()] }),
-      coverage: JSON.stringify({ data: coverageData }),
     };
     return built;
   };
@@ -130,10 +132,34 @@ function coverageView(allCities: CityRow[], currency: string, slas: SlaRow[], pr
   return { currency, slas, countries: [...countries].map(([country_iso, c]) => ({ country_iso, cities: c })) };
 }
 
+/**
+ * Coverage as it is now: each city's capabilities with, per SLA, whether verified people are
+ * available and the acceptance bound (GET /coverage, the MCP get_coverage tool).
+ */
+export function coverageNow(data: ReturnType<typeof coverageView>, available: AvailableCount) {
+  const hours = new Map(data.slas.map((s) => [s.code, s.hours]));
+  return {
+    ...data,
+    countries: data.countries.map((country) => ({
+      ...country,
+      cities: country.cities.map((city) => ({
+        ...city,
+        capabilities: city.capabilities.map((c) => {
+          const count = available(country.country_iso, city.city_slug, c.capability);
+          return {
+            ...c,
+            availability: c.slas.map((sla) => ({ sla, ...availabilityView(count, hours.get(sla) ?? 0) })),
+          };
+        }),
+      })),
+    })),
+  };
+}
+
 /** A cacheable JSON answer; 304 when the client already has this catalogue version. */
-function cacheable(req: ApiRequest, version: string, body: string): Reply {
-  const etag = `"human-catalogue-${version}"`;
-  const headers = { 'cache-control': 'public, max-age=300', etag, vary: 'Accept-Encoding' };
+function cacheable(req: ApiRequest, version: string, body: string, maxAgeS = 300): Reply {
+  const etag = version.startsWith('"') ? version : `"human-catalogue-${version}"`;
+  const headers = { 'cache-control': `public, max-age=${maxAgeS}`, etag, vary: 'Accept-Encoding' };
   const sent = req.headers['if-none-match'];
   if (typeof sent === 'string' && sent.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))
     return { status: 304, headers };
@@ -172,6 +198,7 @@ export function catalogueOperations(svc: HumanService): Operation[] {
         responses: {
           200: { description: 'The capability', schema: 'CapabilityResponse', headers: CACHEABLE_HEADERS },
           304: { description: 'Not modified' },
+          ...refusals('not_found'),
         },
       },
       handle(req, { params: { capability } }) {
@@ -186,16 +213,18 @@ export function catalogueOperations(svc: HumanService): Operation[] {
         method: 'GET',
         path: '/coverage',
         operationId: 'getCoverage',
-        summary: 'Live geographies: countries, cities, and what each serves under which SLA',
-        description: 'Public and cacheable.',
+        summary: 'Live geographies: countries, cities, what each serves under which SLA, and who is available now',
+        description:
+          'Per city, capability and SLA: availability.available_now (verified people on duty who could take a live order now), availability.people (how many, as a band: 0, 1-2, 3-5, 6+) and accept_within_s (a live order nobody accepts within it expires, its hold released). Public; cacheable for 30 seconds (availability changes).',
         responses: {
           200: { description: 'Coverage', schema: 'Coverage', headers: CACHEABLE_HEADERS },
           304: { description: 'Not modified' },
         },
       },
       handle(req) {
-        const b = view();
-        return cacheable(req, b.version, b.coverage);
+        const body = JSON.stringify({ data: coverageNow(view().coverageData, svc.available(req.now)) });
+        const etag = `"human-coverage-${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+        return cacheable(req, etag, body, 30);
       },
     }),
     defineOperation({
@@ -205,9 +234,12 @@ export function catalogueOperations(svc: HumanService): Operation[] {
         operationId: 'quote',
         summary: 'The exact price, or a refusal with alternatives',
         description:
-          'status quoted: price_cents, due_at, and a quote_id honoured until expires_at. status refused: the reason (location_not_served, sla_not_served) and alternatives that are served, with their prices. An unknown capability or sla is a 400. Public: no key needed.',
+          'status quoted: price_cents, due_at, a quote_id honoured until expires_at, and availability (whether verified people are available there now, how many as a band, and accept_within_s); when nobody is, alternatives lists the nearest served cities where someone is, and a live order would be refused (409 no_one_available). status refused: the reason (location_not_served, sla_not_served) and alternatives that are served, with their prices and availability. An unknown capability or sla is a 400. Public: no key needed.',
         body: QuoteBody,
-        responses: { 200: { description: 'A quote or a refusal', schema: 'QuoteResponse' } },
+        responses: {
+          200: { description: 'A quote or a refusal', schema: 'QuoteResponse' },
+          ...refusals(...BODY_REFUSALS),
+        },
       },
       handle(req, { body }) {
         return jsonReply(200, { data: quoteTask(svc, body, req.now) }, { 'cache-control': 'no-store' });

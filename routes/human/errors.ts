@@ -22,9 +22,12 @@ export const HUMAN_STATUS = {
   invalid_state: 409,
   price_above_max: 409,
   idempotency_key_in_flight: 409,
+  no_one_available: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
+  location_not_served: 422,
+  sla_not_served: 422,
   rate_limited: 429,
   internal_error: 500,
 } as const satisfies Record<HumanErrorCode, number>;
@@ -34,24 +37,42 @@ const HUMAN_HEADERS: Partial<Record<HumanErrorCode, Record<string, string>>> = {
   idempotency_key_in_flight: { 'retry-after': '1' },
 };
 
-const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="human", error="invalid_token"' };
+/**
+ * RFC 6750 §3: a request that sent no credential gets the bare challenge (no error code: nothing was
+ * wrong with a token it did not send); a key that is not one of ours, revoked or expired gets
+ * `invalid_token`; a malformed Authorization header `invalid_request`; a key without the scope
+ * `insufficient_scope` naming it (with the 403).
+ */
+const challenge = (error?: 'invalid_token' | 'invalid_request' | 'insufficient_scope', scope?: string) => ({
+  'www-authenticate': `Bearer realm="human"${error ? `, error="${error}"` : ''}${scope ? `, scope="${scope}"` : ''}`,
+});
 
 export function humanHttpError(
   code: HumanErrorCode,
   message: string,
   param?: string,
   headers: Record<string, string> = {},
+  details?: Record<string, unknown>,
 ): HttpError {
-  return new HttpError(HUMAN_STATUS[code], code, message, { ...HUMAN_HEADERS[code], ...headers }, param);
+  return new HttpError(HUMAN_STATUS[code], code, message, { ...HUMAN_HEADERS[code], ...headers }, param, details);
 }
 
 /** A refusal of the service's rules, as the edge answers it; anything else is returned as it is. */
 export function humanEdgeError(err: unknown): unknown {
-  return isHumanError(err) ? humanHttpError(err.code, err.message, err.param) : err;
+  if (!isHumanError(err)) return err;
+  const headers = err.code === 'forbidden_scope' && err.param ? challenge('insufficient_scope', err.param) : {};
+  return humanHttpError(err.code, err.message, err.param, headers, err.details);
 }
 
-export const unauthorized = (message: string) => humanHttpError('unauthorized', message, undefined, BEARER_CHALLENGE);
-export const keyRevoked = (message: string) => humanHttpError('key_revoked', message, undefined, BEARER_CHALLENGE);
+/** No key was sent where one is needed. */
+export const keyRequired = (message: string) => humanHttpError('unauthorized', message, undefined, challenge());
+/** A malformed credential header. */
+export const malformedCredential = (message: string) =>
+  humanHttpError('unauthorized', message, undefined, challenge('invalid_request'));
+export const unauthorized = (message: string) =>
+  humanHttpError('unauthorized', message, undefined, challenge('invalid_token'));
+export const keyRevoked = (message: string) =>
+  humanHttpError('key_revoked', message, undefined, challenge('invalid_token'));
 /** A request whose Host or Origin this server does not answer for (the MCP endpoint's DNS-rebinding guard). */
 export const forbiddenOrigin = (message: string) => humanHttpError('forbidden_origin', message);
 
@@ -60,7 +81,7 @@ const RENAMED: Partial<Record<HttpError['code'], HumanErrorCode>> = { bad_reques
 export function renderHumanError(err: HttpError): Reply {
   return jsonReply(
     err.status,
-    { error: { code: RENAMED[err.code] ?? err.code, message: err.message } },
+    { error: { code: RENAMED[err.code] ?? err.code, message: err.message, ...err.details } },
     { 'cache-control': 'no-store', ...err.headers },
   );
 }

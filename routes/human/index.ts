@@ -13,6 +13,7 @@ import {
 } from '../../lib/http/contract-headers.ts';
 import { HUMAN_BASE } from '../../lib/human/present.ts';
 import { serviceApi } from '../../lib/http/service-router.ts';
+import type { Operation } from '../../lib/http/operation.ts';
 import type { AppContext } from '../context.ts';
 import { humanAccess } from './access.ts';
 import { humanBody } from './body.ts';
@@ -28,11 +29,15 @@ import {
   LedgerResponse,
   QuoteResponse,
   ResultResponse,
+  TaskEventList,
   TaskList,
   TaskResponse,
 } from './schemas.ts';
 import { mcpOperation } from './mcp.ts';
+import { commonRefusals } from './refusals.ts';
 import { taskOperations } from './tasks.ts';
+import { EndpointList, EndpointResponse, EndpointWithSecret, EventList, EventResponse } from './webhook-schemas.ts';
+import { webhookOperations } from './webhooks.ts';
 
 export { HUMAN_BASE };
 
@@ -60,6 +65,12 @@ const HEADERS = {
 };
 const EVERY_RESPONSE = ACCOUNTED_HEADERS;
 
+/** Public operations take a key if one is sent (it is checked and counted): an optional security requirement. */
+const optionalKey = (op: Operation): Operation => ({
+  ...op,
+  spec: { ...op.spec, security: op.spec.security ?? [{}, { bearer: [] }, { apiKey: [] }] },
+});
+
 export function humanApi(ctx: AppContext) {
   const svc = ctx.human;
   const access = humanAccess(ctx);
@@ -72,12 +83,14 @@ export function humanApi(ctx: AppContext) {
     domainErrors: humanEdgeError,
     body: humanBody,
     log: ctx.log,
-    operations: (contract) => [
-      ...catalogueOperations(svc),
-      ...taskOperations(svc),
-      mcpOperation(ctx, svc, access),
-      contract,
-    ],
+    operations: (contract) =>
+      [
+        ...catalogueOperations(svc),
+        ...taskOperations(svc),
+        ...webhookOperations(ctx),
+        mcpOperation(ctx, svc, access),
+        contract,
+      ].map(optionalKey),
     contract: {
       title: 'trio human task ordering API',
       version: '1.0.0',
@@ -90,10 +103,16 @@ export function humanApi(ctx: AppContext) {
         QuoteResponse,
         TaskResponse,
         TaskList,
+        TaskEventList,
         ResultResponse,
         EvidenceList,
         BalanceResponse,
         LedgerResponse,
+        EndpointList,
+        EndpointResponse,
+        EndpointWithSecret,
+        EventList,
+        EventResponse,
         Error: ErrorBody,
       },
       securitySchemes: {
@@ -106,49 +125,7 @@ export function humanApi(ctx: AppContext) {
       },
       headers: HEADERS,
       everyResponseHeaders: EVERY_RESPONSE,
-      commonResponses: {
-        400: {
-          description: 'invalid_request (the message names the field or parameter) or idempotency_key_required',
-          schema: 'Error',
-        },
-        401: {
-          description: 'unauthorized (no key, or not one of ours) or key_revoked (revoked or expired)',
-          schema: 'Error',
-        },
-        402: {
-          description: 'insufficient_balance: the available balance does not cover the price; nothing was ordered',
-          schema: 'Error',
-        },
-        403: { description: 'forbidden_scope: the key lacks tasks:read or tasks:write', schema: 'Error' },
-        404: {
-          description: "not_found: no such task for this key (another account's task is 404 too), capability or path",
-          schema: 'Error',
-        },
-        409: {
-          description:
-            "invalid_state (the task's state does not allow this), price_above_max, or idempotency_key_in_flight (with Retry-After: 1)",
-          schema: 'Error',
-          headers: [...EVERY_RESPONSE, 'Retry-After'],
-        },
-        413: { description: 'payload_too_large', schema: 'Error' },
-        415: { description: 'unsupported_media_type: bodies are application/json', schema: 'Error' },
-        422: {
-          description: 'idempotency_key_reused: the key was used for a different body in the last 24 hours',
-          schema: 'Error',
-        },
-        429: {
-          description: `rate_limited: more than ${limits.key.perMinute} calls a minute with one key (REST and MCP together), or ${limits.anonymous.perMinute} from one address without a key`,
-          schema: 'Error',
-          headers: [...EVERY_RESPONSE, 'Retry-After'],
-        },
-        500: { description: 'internal_error: a fault on our side, logged with the request id', schema: 'Error' },
-        503: {
-          description:
-            'service_unavailable: the database is busy (another process writing) or unavailable; nothing was stored, retry after Retry-After seconds (an order with the same Idempotency-Key is served once)',
-          schema: 'Error',
-          headers: [...EVERY_RESPONSE, 'Retry-After'],
-        },
-      },
+      commonResponses: commonRefusals({ key: limits.key.perMinute ?? 0, anonymous: limits.anonymous.perMinute ?? 0 }),
     },
   });
 }

@@ -7,16 +7,19 @@
  * guidance, so a web page cannot reach a local server through DNS rebinding.
  */
 import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { Decision } from '../../lib/rate-limit.ts';
 import * as v from 'valibot';
 import { forbiddenOrigin } from './errors.ts';
 import type { HumanService } from '../../db/human/service.ts';
 import { defineOperation } from '../../lib/http/operation.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
+import { HttpError } from '../../lib/http/errors.ts';
 import type { AppContext } from '../context.ts';
 import { requireCaller, type HumanAccess } from './access.ts';
 import { grantOf } from '../../lib/http/access.ts';
 import { buildMcpServer } from './mcp-tools.ts';
 import { ErrorBody } from './schemas.ts';
+import { refusals } from './refusals.ts';
 import type { HumanCaller } from '../../db/human/service.ts';
 
 export const MCP_PATH = '/mcp';
@@ -33,7 +36,7 @@ const JsonRpcError = v.object({
 type McpCallerInfo = {
   caller: HumanCaller;
   /** Takes one request from the key's bucket, the one REST spends; throws the 429 when it is empty. */
-  count: (now: number) => Promise<unknown>;
+  count: (now: number) => Promise<Decision>;
 };
 
 const transportError = (description: string) => ({ description, schema: v.union([ErrorBody, JsonRpcError]) });
@@ -71,13 +74,29 @@ function checkHostAndOrigin(req: ApiRequest, allowed: string[] | null): void {
   }
 }
 
+/**
+ * The SDK warns on console (stderr) when it is built in JSON response mode, a line that is not one of
+ * our JSON log lines; it goes to the log instead, at debug (nothing but the logs is printed).
+ */
+function quietly<T>(log: AppContext['log'], build: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => log.debug({ sdk: args.map(String).join(' ') }, 'mcp sdk notice');
+  try {
+    return build();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAccess) {
-  const handler = createMcpHandler(
-    ({ authInfo }) => {
-      const { caller, count } = authInfo?.extra as McpCallerInfo;
-      return buildMcpServer(ctx, svc, caller, count);
-    },
-    { responseMode: 'json', onerror: (err) => ctx.log.warn({ err: err.message }, 'mcp request refused') },
+  const handler = quietly(ctx.log, () =>
+    createMcpHandler(
+      ({ authInfo }) => {
+        const { caller, count } = authInfo?.extra as McpCallerInfo;
+        return buildMcpServer(ctx, svc, caller, { clock: ctx.clock, count });
+      },
+      { responseMode: 'json', onerror: (err) => ctx.log.warn({ err: err.message }, 'mcp request refused') },
+    ),
   );
   const allowed = allowedHostNames(ctx.config);
   return defineOperation({
@@ -88,8 +107,10 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
       summary:
         'MCP server (Streamable HTTP, stateless) for agents: the same tools, keys, rules and rate-limit bucket as REST',
       description:
-        "JSON-RPC messages of the Model Context Protocol (revisions 2026-07-28 and 2025). Tools: list_capabilities, get_capability, get_coverage, quote_task, create_task, list_tasks, get_task, get_task_result, get_task_evidence, cancel_task, dispute_task. Each tool call counts as one request against the key's bucket.",
+        'JSON-RPC messages of the Model Context Protocol (revisions 2026-07-28 and 2025). Tools: list_capabilities, get_capability, get_coverage, quote_task, create_task, list_tasks, get_task, get_task_result, get_task_evidence, get_evidence_file, list_task_events, list_events, cancel_task, dispute_task, get_balance, list_ledger. Each tool call counts as one request against the key\'s bucket; a response to tool calls carries X-RateLimit-* for the bucket after the last one, and each tool result its _meta["trio/rate_limit"]. Protocol messages (initialize, tools/list) are not counted.',
       body: v.record(v.string(), v.unknown()),
+      // A key is needed (401 without one, as REST); each tool checks its own scope (a tool error, not an HTTP one).
+      security: [{ bearer: [] }, { apiKey: [] }],
       responses: {
         200: {
           description:
@@ -114,6 +135,7 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
         415: transportError(
           'unsupported_media_type, or from the MCP transport a JSON-RPC error: bodies are application/json',
         ),
+        ...refusals('forbidden_origin', 'payload_too_large'),
       },
     },
     // The MCP transport reads the body and refuses a malformed one in JSON-RPC's shape; the router has
@@ -121,14 +143,29 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
     ownBody: true,
     async handle(req): Promise<Reply> {
       checkHostAndOrigin(req, allowed);
-      const caller = requireCaller(req);
+      const caller = requireCaller(req, 'mcp');
       const grant = grantOf(req)!; // requireCaller found its key
-      const extra: McpCallerInfo = { caller, count: (now) => access.take(grant, now) };
+      // The bucket's state after the last tool call of this request, for the accounting headers.
+      let last: Decision | undefined;
+      const count = async (now: number) => {
+        try {
+          return (last = await access.take(grant, now));
+        } catch (err) {
+          if (err instanceof HttpError) last = undefined;
+          throw err;
+        }
+      };
+      const extra: McpCallerInfo = { caller, count };
       const response = await handler.fetch(await req.toWebRequest(), {
         authInfo: { token: 'ho_…', clientId: `key:${caller.keyId}`, scopes: [...caller.scopes], extra: { ...extra } },
       });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name] = value));
+      if (last?.minute) {
+        headers['x-ratelimit-limit'] = String(last.minute.limit);
+        headers['x-ratelimit-remaining'] = String(last.minute.remaining);
+        headers['x-ratelimit-reset'] = String(last.minute.resetSeconds);
+      }
       return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
     },
   });

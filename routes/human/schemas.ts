@@ -7,12 +7,28 @@ import * as v from 'valibot';
 import { DISPUTE_REASONS, CANCEL_REASONS } from '../../lib/human/inputs.ts';
 import { HUMAN_ERROR_CODES } from '../../lib/human/errors.ts';
 import { STATUSES } from '../../lib/human/states.ts';
+import { PEOPLE_BANDS } from '../../lib/human/availability.ts';
 
 const int = v.pipe(v.number(), v.integer());
 const instant = v.pipe(v.string(), v.isoTimestamp());
 const nullableInstant = v.nullable(instant);
 const Location = v.object({ country_iso: v.string(), city_slug: v.string() });
 const Sla = v.object({ code: v.string(), title: v.string(), hours: int });
+const Availability = v.object({
+  available_now: v.pipe(
+    v.boolean(),
+    v.description(
+      'Verified people on duty now could take a live order here (else a live order is refused: 409 no_one_available).',
+    ),
+  ),
+  people: v.pipe(v.picklist(PEOPLE_BANDS), v.description('How many are available now, as a band.')),
+  accept_within_s: v.pipe(
+    int,
+    v.description(
+      'A live order nobody accepts within this many seconds expires early (expiry.reason not_accepted), its hold released.',
+    ),
+  ),
+});
 
 export const Capability = v.object({
   id: v.string(),
@@ -54,7 +70,16 @@ export const Coverage = v.object({
             name: v.string(),
             latitude: v.number(),
             longitude: v.number(),
-            capabilities: v.array(v.object({ capability: v.string(), slas: v.array(v.string()) })),
+            capabilities: v.array(
+              v.object({
+                capability: v.string(),
+                slas: v.array(v.string()),
+                availability: v.pipe(
+                  v.array(v.object({ sla: v.string(), ...Availability.entries })),
+                  v.description('Per SLA: who is available now, and how long a live order waits to be accepted.'),
+                ),
+              }),
+            ),
           }),
         ),
       }),
@@ -69,6 +94,8 @@ const Alternative = v.object({
   price_cents: int,
   due_in_s: int,
   distance_km: v.nullable(int),
+  available_now: v.boolean(),
+  people: v.picklist(PEOPLE_BANDS),
 });
 export const QuoteResponse = v.object({
   data: v.variant('status', [
@@ -84,6 +111,13 @@ export const QuoteResponse = v.object({
       due_in_s: int,
       expires_at: v.pipe(instant, v.description('Until then, an order sending quote_id is charged price_cents.')),
       quote_id: v.string(),
+      availability: Availability,
+      alternatives: v.pipe(
+        v.array(Alternative),
+        v.description(
+          'Empty when someone is available here now; otherwise the nearest served cities where someone is.',
+        ),
+      ),
     }),
     v.object({
       status: v.literal('refused'),
@@ -120,6 +154,16 @@ export const Task = v.object({
   result_available: v.boolean(),
   cancellation: v.nullable(v.object({ reason: v.nullable(v.picklist(CANCEL_REASONS)) })),
   failure: v.nullable(v.object({ reason: v.nullable(v.string()) })),
+  expiry: v.pipe(
+    v.nullable(v.object({ reason: v.picklist(['not_accepted', 'sla_passed']), message: v.string() })),
+    v.description(
+      'Set when the task expired: not_accepted (nobody took it by accept_by) or sla_passed (not delivered by due_at).',
+    ),
+  ),
+  accept_by: v.pipe(
+    nullableInstant,
+    v.description('Live tasks: a task still pending then expires early (not_accepted) and its hold is released.'),
+  ),
   dispute: v.nullable(
     v.object({
       reason: v.picklist(DISPUTE_REASONS),
@@ -134,7 +178,9 @@ export const Task = v.object({
     v.nullable(int),
     v.description('Seconds to wait before polling again; null when there is nothing to wait for.'),
   ),
-  links: v.object({ self: v.string(), result: v.string(), evidence: v.string() }),
+  metadata: v.pipe(v.record(v.string(), v.string()), v.description('Your labels, as sent ({} when none).')),
+  client_reference: v.nullable(v.string()),
+  links: v.object({ self: v.string(), result: v.string(), evidence: v.string(), events: v.string() }),
 });
 export const TaskResponse = v.object({ data: Task });
 export const TaskList = v.object({
@@ -221,9 +267,31 @@ export const LedgerResponse = v.object({
   meta: v.object({ limit: int, next_cursor: v.nullable(v.string()) }),
 });
 
+export const TaskEventList = v.object({
+  data: v.array(
+    v.object({
+      id: v.pipe(
+        v.nullable(v.string()),
+        v.description('The webhook event (evt_…); null for changes made before webhooks existed.'),
+      ),
+      type: v.string(),
+      status: v.picklist(STATUSES),
+      previous_status: v.nullable(v.picklist(STATUSES)),
+      actor: v.picklist(['client', 'person', 'scheduler', 'sandbox', 'operator']),
+      at: instant,
+    }),
+  ),
+});
+
 export const ErrorBody = v.object({
   error: v.object({
     code: v.pipe(v.picklist(HUMAN_ERROR_CODES), v.description('Stable: branch on this.')),
     message: v.pipe(v.string(), v.description('Human text; may change.')),
+    alternatives: v.optional(
+      v.pipe(
+        v.array(Alternative),
+        v.description('no_one_available, location_not_served, sla_not_served: what could be ordered instead.'),
+      ),
+    ),
   }),
 });

@@ -17,6 +17,7 @@ import {
   getLedger,
   getResult,
   getTask,
+  getTaskEvents,
   listTasks,
 } from '../../db/human/tasks-read.ts';
 import { requireScope, type HumanService } from '../../db/human/service.ts';
@@ -25,6 +26,7 @@ import { jsonReply, type ApiRequest } from '../../lib/http/types.ts';
 import type { OperationSpec } from '../../lib/openapi.ts';
 import { stringParam } from '../../lib/validate.ts';
 import { requireCaller } from './access.ts';
+import { BODY_REFUSALS, refusals } from './refusals.ts';
 
 const ref = stringParam({
   min: 24,
@@ -96,6 +98,18 @@ export function taskOperations(svc: HumanService): Operation[] {
               'Idempotent-Replayed',
             ],
           },
+          ...refusals(
+            'idempotency_key_required',
+            'insufficient_balance',
+            'forbidden_scope',
+            'price_above_max',
+            'idempotency_key_in_flight',
+            'no_one_available',
+            'idempotency_key_reused',
+            'location_not_served',
+            'sla_not_served',
+            ...BODY_REFUSALS,
+          ),
         },
       },
       // Refusals that do not depend on the body come first: scope, then the Idempotency-Key.
@@ -123,10 +137,10 @@ export function taskOperations(svc: HumanService): Operation[] {
         operationId: 'listTasks',
         summary: 'Your tasks, newest first (scope tasks:read)',
         description:
-          "The tasks of the key's account in the key's environment (sandbox or live), filtered, a page at a time.",
+          "The tasks of the key's account in the key's environment (sandbox or live), newest first, filtered by statuses (status=pending,dispatched), capability, client_reference, one metadata key (metadata=key:value) and creation time, a page at a time.",
         query: ListQuery,
         security: read,
-        responses: { 200: { description: 'A page of tasks', schema: 'TaskList' } },
+        responses: { 200: { description: 'A page of tasks', schema: 'TaskList' }, ...refusals('forbidden_scope') },
       },
       handle(req, { query }) {
         return jsonReply(200, listTasks(svc, requireCaller(req), query, req.now), noStore);
@@ -141,10 +155,32 @@ export function taskOperations(svc: HumanService): Operation[] {
         description: "Another account's task, or one of the other environment, is 404.",
         params: refParams,
         security: read,
-        responses: { 200: { description: 'The task', schema: 'TaskResponse' } },
+        responses: {
+          200: { description: 'The task', schema: 'TaskResponse' },
+          ...refusals('forbidden_scope', 'not_found'),
+        },
       },
       handle(req, { params: { ref: r } }) {
         return jsonReply(200, { data: getTask(svc, requireCaller(req), r, req.now) }, noStore);
+      },
+    }),
+    defineOperation({
+      spec: {
+        method: 'GET',
+        path: '/tasks/:ref/events',
+        operationId: 'getTaskEvents',
+        summary: "The task's history: every state it reached, oldest first (scope tasks:read)",
+        description:
+          'Each entry is the webhook event that reported the change (its id is the webhook-id header of the delivery, and GET /events/{id} shows where it was delivered), with the state reached, the state before, who moved it (client, person, scheduler, sandbox, operator) and when.',
+        params: refParams,
+        security: read,
+        responses: {
+          200: { description: "The task's events", schema: 'TaskEventList' },
+          ...refusals('forbidden_scope', 'not_found'),
+        },
+      },
+      handle(req, { params: { ref: r } }) {
+        return jsonReply(200, { data: getTaskEvents(svc, requireCaller(req), r) }, noStore);
       },
     }),
     defineOperation({
@@ -163,6 +199,7 @@ export function taskOperations(svc: HumanService): Operation[] {
             schema: 'ResultResponse',
             headers: [...ACCOUNTED_HEADERS, 'Retry-After'],
           },
+          ...refusals('forbidden_scope', 'not_found'),
         },
       },
       handle(req, { params: { ref: r } }) {
@@ -184,7 +221,10 @@ export function taskOperations(svc: HumanService): Operation[] {
           'Typed items: photo and document (SHA-256, size, capture time and position, with where each came from, and a download URL) and note.',
         params: refParams,
         security: read,
-        responses: { 200: { description: 'The evidence', schema: 'EvidenceList' } },
+        responses: {
+          200: { description: 'The evidence', schema: 'EvidenceList' },
+          ...refusals('forbidden_scope', 'not_found'),
+        },
       },
       handle(req, { params: { ref: r } }) {
         return jsonReply(200, { data: getEvidence(svc, requireCaller(req), r) }, noStore);
@@ -204,6 +244,7 @@ export function taskOperations(svc: HumanService): Operation[] {
             contentType: 'application/octet-stream',
             alternatives: { 'image/jpeg': {}, 'image/png': {}, 'image/webp': {}, 'application/pdf': {} },
           },
+          ...refusals('forbidden_scope', 'not_found'),
         },
       },
       handle(req, { params: p }) {
@@ -234,7 +275,10 @@ export function taskOperations(svc: HumanService): Operation[] {
         body: CancelBody,
         bodyOptional: true,
         security: write,
-        responses: { 200: { description: 'The cancelled task', schema: 'TaskResponse' } },
+        responses: {
+          200: { description: 'The cancelled task', schema: 'TaskResponse' },
+          ...refusals('forbidden_scope', 'not_found', 'invalid_state', ...BODY_REFUSALS),
+        },
       },
       beforeBody: mayWrite('cancelling a task'),
       async handle(req, { params: { ref: r }, body }) {
@@ -248,11 +292,14 @@ export function taskOperations(svc: HumanService): Operation[] {
         operationId: 'disputeTask',
         summary: 'Dispute a delivered answer within 72 hours (scope tasks:write)',
         description:
-          'The task becomes disputed and its hold stays until an operator decides: the answer stands (completed) or a refund (refunded).',
+          "The task becomes disputed and its hold stays until an operator decides: the answer stands (completed) or a refund (refunded). After the task's dispute_deadline (72 hours after delivery; the sandbox's is ten delays) the answer is 409 invalid_state saying the window closed.",
         params: refParams,
         body: DisputeBody,
         security: write,
-        responses: { 200: { description: 'The disputed task', schema: 'TaskResponse' } },
+        responses: {
+          200: { description: 'The disputed task', schema: 'TaskResponse' },
+          ...refusals('forbidden_scope', 'not_found', 'invalid_state', ...BODY_REFUSALS),
+        },
       },
       beforeBody: mayWrite('disputing a task'),
       async handle(req, { params: { ref: r }, body }) {
@@ -267,7 +314,7 @@ export function taskOperations(svc: HumanService): Operation[] {
         summary: 'The prepaid balance: available and held (scope tasks:read)',
         description: "Live keys: the account's balance. Sandbox keys: always zero (sandbox orders move no money).",
         security: read,
-        responses: { 200: { description: 'The balance', schema: 'BalanceResponse' } },
+        responses: { 200: { description: 'The balance', schema: 'BalanceResponse' }, ...refusals('forbidden_scope') },
       },
       handle(req) {
         return jsonReply(200, { data: getBalance(svc, requireCaller(req)) }, noStore);
@@ -281,7 +328,10 @@ export function taskOperations(svc: HumanService): Operation[] {
         summary: 'The ledger: every credit, hold, capture and release, newest first (scope tasks:read)',
         query: LedgerQuery,
         security: read,
-        responses: { 200: { description: 'A page of ledger entries', schema: 'LedgerResponse' } },
+        responses: {
+          200: { description: 'A page of ledger entries', schema: 'LedgerResponse' },
+          ...refusals('forbidden_scope'),
+        },
       },
       handle(req, { query }) {
         return jsonReply(200, getLedger(svc, requireCaller(req), query), noStore);

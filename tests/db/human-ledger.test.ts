@@ -63,6 +63,9 @@ function task(c: ReturnType<typeof customer>, price: number): TaskRow {
       sandbox_plan: null,
       created_at: NOW,
       due_at: NOW + 1,
+      accept_by: null,
+      metadata: null,
+      client_reference: null,
     },
     1000,
   );

@@ -39,6 +39,7 @@ import { verifyOrder } from '../e2e/human/harness.ts';
 import { copyDemoDatabase } from '../helpers/demo-template.ts';
 import { TestClock } from '../helpers/server.ts';
 import { DEMO_CATALOGUE, loadCatalogue } from '../../db/human/catalogue.ts';
+import { loadDemoPeople } from '../../db/human/demo-people.ts';
 
 const CYCLES = bySize(3, 20);
 /** A count acknowledged this long before the kill (with no import running since) must have been persisted (write-behind: ~1 s). */
@@ -269,6 +270,7 @@ test(
     const callers = prepareCallers(path, Date.now());
     const setup = new Database(path);
     loadCatalogue(setup, DEMO_CATALOGUE, Date.now()); // orders need it; the rest of the demo does not matter here
+    loadDemoPeople(setup, Date.now()); // and someone on duty to take them
     setup.close();
     const locked = await startServerProcess(path, { demo: false });
     try {

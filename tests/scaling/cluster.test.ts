@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { createAccount, createKey, revokeKey } from '../../db/accounts.ts';
 import { openDatabase } from '../../db/connection.ts';
 import { DEMO_CATALOGUE, loadCatalogue } from '../../db/human/catalogue.ts';
+import { loadDemoPeople } from '../../db/human/demo-people.ts';
 import { ledgerViolations } from '../../db/human/invariants.ts';
 import { credit } from '../../db/human/ledger.ts';
 import { migrate } from '../../db/migrate.ts';
@@ -33,6 +34,7 @@ before(async () => {
   migrate(db);
   loadCatalogue(db, DEMO_CATALOGUE);
   const now = Date.now();
+  loadDemoPeople(db, now); // someone on duty in every live city: live orders are taken
   // Orders are limited to 120 a minute per key: eight keys (eight accounts) carry the load.
   for (let i = 0; i < 8; i++) {
     const account = createAccount(db, `cluster${i}@example.org`, now);

@@ -149,6 +149,9 @@ test("the quote page shows the API's quote for the same request, and its order f
   );
   assert.ok(page.text.includes(`datetime="${api.due_at}"`), 'due time');
   assert.ok(page.text.includes(`datetime="${api.expires_at}"`), 'quote expiry');
+  // Who is available, as the API says (the demo has people on duty in Paris).
+  assert.equal(api.availability.available_now, true);
+  assert.ok(page.text.includes(`data-available="yes">${api.availability.people} verified people on duty here`));
   assert.equal(hidden(page.text, 'quote_id'), api.quote_id);
   assert.equal(hidden(page.text, 'max_price_cents'), String(api.price_cents));
   assert.match(

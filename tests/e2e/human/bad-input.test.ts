@@ -50,7 +50,7 @@ describe('a named 4xx, and nothing changed', () => {
       path: () => `/tasks/${pending}/cancel`,
       body: { reason: 'bored' },
       status: 400,
-      message: /Invalid field 'reason': must be one of: no_longer_needed/,
+      message: /Invalid field 'reason': give one of: no_longer_needed/,
     },
     {
       name: 'cancel: an unknown field',
@@ -105,7 +105,7 @@ describe('a named 4xx, and nothing changed', () => {
       path: () => `/tasks/${delivered}/dispute`,
       body: { reason: 'meh', statement: 'x'.repeat(25) },
       status: 400,
-      message: /'reason': must be one of/,
+      message: /'reason': give one of/,
     },
     {
       name: 'dispute: a pending task',
@@ -113,7 +113,7 @@ describe('a named 4xx, and nothing changed', () => {
       path: () => `/tasks/${pending}/dispute`,
       body: { reason: 'not_done', statement: 'Nothing was delivered to me.' },
       status: 409,
-      message: /is pending; dispute is allowed only when delivered/,
+      message: /is pending: only a delivered answer can be disputed, and this task has none yet/,
     },
     {
       name: 'capability: a malformed id',

@@ -15,6 +15,7 @@ import { after, test } from 'node:test';
 import { createAccount, createKey } from '../../../db/accounts.ts';
 import { openDatabase } from '../../../db/connection.ts';
 import { DEMO_CATALOGUE, loadCatalogue } from '../../../db/human/catalogue.ts';
+import { loadDemoPeople } from '../../../db/human/demo-people.ts';
 import { ledgerViolations } from '../../../db/human/invariants.ts';
 import { credit } from '../../../db/human/ledger.ts';
 import { migrate } from '../../../db/migrate.ts';
@@ -28,6 +29,7 @@ test('orders acknowledged before a SIGKILL are all in the file; the rest are not
   const setup = openDatabase(path);
   migrate(setup);
   loadCatalogue(setup, DEMO_CATALOGUE);
+  loadDemoPeople(setup, Date.now()); // someone on duty in Paris: live orders are taken
   const account = createAccount(setup, 'crash@example.org', Date.now());
   const key = createKey(
     setup,

@@ -10,6 +10,7 @@ import { createAccount, createKey, type Environment } from '../../../db/accounts
 import { DEMO_CATALOGUE, loadCatalogue } from '../../../db/human/catalogue.ts';
 import { ledgerViolations } from '../../../db/human/invariants.ts';
 import { credit } from '../../../db/human/ledger.ts';
+import { setDuty, verifyWorker } from '../../../db/human/workers.ts';
 import { startTestServer, type TestResponse, type TestServer, type TestServerOptions } from '../../helpers/server.ts';
 
 export const BASE = '/human/v1';
@@ -32,6 +33,18 @@ export interface HumanServer extends TestServer {
   ): Promise<TestResponse>;
   /** One scheduler pass at the clock's current time. */
   tick(): Promise<number>;
+  /**
+   * A verified person on duty in these countries (every country of the demo catalogue by default),
+   * so that live orders there are accepted (nobody on duty: 409 no_one_available). One is made at start.
+   */
+  person(
+    countries?: string[],
+    options?: { onDuty?: boolean; capabilities?: string[] },
+  ): { accountId: number; email: string };
+  /** The person made at start (on duty in every catalogue country). */
+  staff: { accountId: number; email: string };
+  /** Delivers every webhook due now (the deliverer's settle()). */
+  deliver(): Promise<void>;
   invariants(): string[];
 }
 
@@ -44,6 +57,7 @@ export async function startHumanServer(
   const env = {
     SANDBOX_DELAY_MS: String(SANDBOX_DELAY_MS),
     HUMAN_SCHEDULER_TICK_MS: '60000' /* tests drive the scheduler with tick() */,
+    WEBHOOK_POLL_MS: '60000' /* and the webhook deliverer with settle() */,
     ...options.env,
   };
   const server = (await startTestServer({
@@ -85,6 +99,16 @@ export async function startHumanServer(
   server.order = (key, body, idempotencyKey = randomUUID()) =>
     server.call('POST', '/tasks', key, body, { 'idempotency-key': idempotencyKey });
   server.tick = () => server.app.ctx.human.scheduler.tick();
+  server.person = (countries = ['FR', 'ES', 'DE', 'PT'], opts = {}) => {
+    const email = `person${++accounts}-${process.pid}@example.org`;
+    const account = createAccount(server.app.db, email, server.clock.ms);
+    const areas = countries.map((country_iso) => ({ country_iso, city_slug: '*' }));
+    verifyWorker(server.app.db, account.id, areas, server.clock.ms, null, opts.capabilities ?? null);
+    if (opts.onDuty ?? true) setDuty(server.app.db, account.id, true, null);
+    return { accountId: account.id, email };
+  };
+  server.staff = server.person();
+  server.deliver = () => server.app.webhooks!.settle();
   server.invariants = () => ledgerViolations(server.app.db);
   return server;
 }

@@ -168,7 +168,7 @@ describe('bad input: a clear 4xx naming what is wrong, and nothing stored', () =
       headers: { 'idempotency-key': '' },
       status: 400,
       code: 'idempotency_key_required',
-      message: /needs an Idempotency-Key/,
+      message: /needs the Idempotency-Key header: a UUID/,
     },
     {
       name: 'an Idempotency-Key that is not a UUID',
@@ -265,16 +265,16 @@ describe('bad input: a clear 4xx naming what is wrong, and nothing stored', () =
     {
       name: 'a location not served',
       body: verifyOrder({ location: { country_iso: 'IT', city_slug: 'rome' } }),
-      status: 400,
-      code: 'invalid_request',
-      message: /not served in IT\/rome.*POST \/quote/,
+      status: 422,
+      code: 'location_not_served',
+      message: /not served in Roma \(IT\/rome\) yet.*Nothing was ordered. POST \/quote lists the same alternatives/,
     },
     {
       name: 'an SLA not served there',
       body: verifyOrder({ location: { country_iso: 'ES', city_slug: 'valencia' }, sla: 'express' }),
-      status: 400,
-      code: 'invalid_request',
-      message: /not served in ES\/valencia with sla 'express'/,
+      status: 422,
+      code: 'sla_not_served',
+      message: /served in ES\/valencia, but not with sla 'express'/,
     },
     {
       name: 'a lower-case country',
@@ -323,7 +323,10 @@ describe('bad input: a clear 4xx naming what is wrong, and nothing stored', () =
       });
       assert.equal(res.status, c.status, res.text);
       assert.deepEqual(Object.keys(res.json), ['error']);
-      assert.deepEqual(Object.keys(res.json.error), ['code', 'message']);
+      // An order the catalogue does not serve also says what it does serve nearby.
+      const served = c.code === 'location_not_served' || c.code === 'sla_not_served';
+      assert.deepEqual(Object.keys(res.json.error), ['code', 'message', ...(served ? ['alternatives'] : [])]);
+      if (served) assert.ok(res.json.error.alternatives.length > 0);
       assert.equal(res.json.error.code, c.code);
       assert.match(res.json.error.message, c.message);
       assert.deepEqual(stored(), before, 'nothing stored');

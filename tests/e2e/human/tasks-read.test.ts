@@ -86,7 +86,10 @@ describe('GET /tasks', () => {
   });
 
   const bad: Array<[string, RegExp]> = [
-    ['?status=done', /Invalid query parameter 'status': must be one of: pending/],
+    [
+      '?status=done',
+      /Invalid query parameter 'status': must be one status or several separated by commas, each one of: pending/,
+    ],
     ['?limit=0', /'limit': must be an integer from 1 to 100/],
     ['?limit=101', /'limit'/],
     ['?created_after=yesterday', /'created_after': must be an ISO 8601 instant/],
@@ -96,7 +99,7 @@ describe('GET /tasks', () => {
     ['?cursor=bm9wZQ', /cursor is not a next_cursor/],
     [
       '?sort=oldest',
-      /Unknown query parameter 'sort'. Accepted parameters: status, capability, created_after, created_before, limit, cursor/,
+      /Unknown query parameter 'sort'. Accepted parameters: status, capability, client_reference, metadata, created_after, created_before, limit, cursor/,
     ],
     ['?status=pending&status=cancelled', /given more than once/],
   ];

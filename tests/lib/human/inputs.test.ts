@@ -35,24 +35,34 @@ const refusals: Array<[string, unknown, RegExp, string | undefined]> = [
   [
     'lower-case country',
     { ...order, location: { country_iso: 'fr', city_slug: 'paris' } },
-    /Invalid field 'location.country_iso': must be two upper-case letters/,
+    /Invalid field 'location.country_iso': give two upper-case letters/,
     'location.country_iso',
   ],
   [
     'bad city slug',
     { ...order, location: { country_iso: 'FR', city_slug: 'Paris!' } },
-    /location.city_slug': must be a city slug/,
+    /location.city_slug': give a city slug/,
     'location.city_slug',
   ],
   [
     'fractional price',
     { ...order, max_price_cents: 10.5 },
-    /max_price_cents': must be a whole number of cents/,
+    /max_price_cents': give a whole number from 1 to 10,000,000 \(got the number 10.5\)/,
     'max_price_cents',
   ],
-  ['price as a string', { ...order, max_price_cents: '2000' }, /max_price_cents'/, 'max_price_cents'],
-  ['zero price', { ...order, max_price_cents: 0 }, /at least 1/, 'max_price_cents'],
-  ['huge price', { ...order, max_price_cents: 1e12 }, /at most 10000000/, 'max_price_cents'],
+  [
+    'price as a string',
+    { ...order, max_price_cents: '2000' },
+    /max_price_cents': give a whole number from 1 to 10,000,000 \(got the text "2000"\)/,
+    'max_price_cents',
+  ],
+  ['zero price', { ...order, max_price_cents: 0 }, /from 1 to 10,000,000 \(got the number 0\)/, 'max_price_cents'],
+  [
+    'huge price',
+    { ...order, max_price_cents: 1e12 },
+    /from 1 to 10,000,000 \(got the number 1000000000000\)/,
+    'max_price_cents',
+  ],
   ['spec not an object', { ...order, spec: 'claim' }, /Invalid field 'spec'/, 'spec'],
 ];
 
@@ -81,7 +91,7 @@ test('a capability spec is checked with the spec. prefix', () => {
   );
   assert.throws(
     () => validateInput(spec, { claim: '   ', subject: 'y' }, 'spec.'),
-    /spec.claim': must be claim: 1 to 500 characters/,
+    /spec.claim': give a text of 1 to 500 characters/,
   );
   assert.deepEqual(validateInput(spec, { claim: '  padded  ', subject: 'y' }, 'spec.'), {
     claim: 'padded',
@@ -93,11 +103,11 @@ test('a valid order and a dispute pass', () => {
   assert.deepEqual(validateInput(OrderBody, order), order);
   assert.throws(
     () => validateInput(DisputeBody, { reason: 'wrong_answer', statement: 'too short' }),
-    /statement': must be a statement of 20 to 2000 characters/,
+    /statement': give a text of 20 to 2000 characters/,
   );
   assert.throws(
     () => validateInput(DisputeBody, { reason: 'meh', statement: 'x'.repeat(30) }),
-    /reason': must be one of: wrong_answer/,
+    /reason': give one of: wrong_answer/,
   );
 });
 

@@ -43,6 +43,10 @@ const row = (over: Partial<TaskRow> = {}): TaskRow => ({
   resolution_note: null,
   resolved_at: null,
   next_check_at: NOW + 86_400_000,
+  metadata: null,
+  client_reference: null,
+  accept_by: null,
+  expiry_reason: null,
   ...over,
 });
 

@@ -50,7 +50,7 @@ const catalogue: CatalogueReads = {
 const NOW = Date.parse('2026-11-22T09:00:00Z');
 const SECRET = Buffer.from('a test secret of thirty-two bytes!');
 const ask = (city: string, sla: string, country = city === 'madrid' ? 'ES' : 'FR', capability = 'human.verify') =>
-  quote(catalogue, { capability, location: { country_iso: country, city_slug: city }, sla }, NOW, SECRET);
+  quote(catalogue, { capability, location: { country_iso: country, city_slug: city }, sla }, NOW, SECRET, () => 1);
 
 test('a served place and SLA: its price, due after the SLA hours, held for 15 minutes', () => {
   const cases: Array<[string, string, number, number]> = [

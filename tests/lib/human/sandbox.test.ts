@@ -34,6 +34,7 @@ test('planOf reads the first top-level string that is exactly sandbox:<plan>', (
 
 const times = {
   created_at: T0,
+  accept_by: null,
   due_at: T0 + 86_400_000,
   dispatched_at: T0 + D,
   started_at: T0 + 2 * D,
@@ -75,6 +76,7 @@ const task = (over: Partial<ScheduledTask>): ScheduledTask => ({
   status: 'pending',
   sandbox_plan: null,
   created_at: T0,
+  accept_by: null,
   due_at: T0 + 4 * 3_600_000,
   dispatched_at: null,
   started_at: null,

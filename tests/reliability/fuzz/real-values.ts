@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Operation, Param } from './operations.ts';
 import type { Plan } from './requests.ts';
-import type { HumanKey, World } from './world.ts';
+import { WEBHOOK_URL, type HumanKey, type World } from './world.ts';
 
 export const pickFrom = <T>(list: T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
 export const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -49,6 +49,10 @@ export function realValue(
   }
   if (op.service === 'human') {
     if (p.name === 'capability') return s('capabilities');
+    if (p.name === 'id' && op.path.startsWith('/webhook_endpoints')) return pickFrom(world.endpoints(caller), n);
+    if (p.name === 'id' && op.path.startsWith('/events')) return pickFrom(world.events(caller), n);
+    if (p.name === 'task') return pickFrom(world.refs(caller), n);
+    if (p.name === 'type') return OMIT;
     if (p.name === 'ref') {
       if (n % 10 === 0) return pickFrom(world.foreignRefs(caller), n); // another account's task: 404
       const preferred = op.path.endsWith('/cancel')
@@ -73,6 +77,16 @@ export function fixBody(op: Operation, plan: Plan, world: World, caller: HumanKe
   const n = plan.picks[1]!;
   if (isMcp(op)) return fixMcp(body, plan, world, caller);
   if (!isObject(body) || !plan.real[1]) return body;
+  if (op.path.startsWith('/webhook_endpoints')) {
+    if ('url' in body || op.path === '/webhook_endpoints') body.url = WEBHOOK_URL;
+    if ('event_types' in body) body.event_types = plan.real[2] ? ['*'] : ['human.task.*'];
+    if ('enabled' in body && plan.real[3]) body.enabled = true;
+  }
+  if (op.path.endsWith('/replay')) {
+    const endpoint = pickFrom(world.endpoints(caller), n);
+    if (endpoint && plan.real[2]) body.endpoint = endpoint;
+    else delete body.endpoint;
+  }
   if (op.path === '/quote' || op.path === '/tasks') {
     const offer = pickFrom(world.statics('offers'), n)?.split(' ');
     if (offer) {

@@ -7,9 +7,13 @@
  */
 import { revokeKey, setSubscription, type Environment } from '../../../db/accounts.ts';
 import { credit } from '../../../db/human/ledger.ts';
+import { createEndpoint } from '../../../db/webhooks/endpoints.ts';
 import { accountWithKey } from '../../helpers/keys.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import type { Service } from './error-shapes.ts';
+
+/** Where the fuzzed endpoints point: a closed local port, so an attempt fails at once (no DNS, no network). */
+export const WEBHOOK_URL = 'https://127.0.0.1:9/hooks';
 
 export interface HumanKey {
   key: string;
@@ -45,6 +49,11 @@ export class World {
       readOnly: human('test', ['tasks:read']),
       revoked: revoked('human', { environment: 'test' }),
     };
+    // A webhook endpoint for each key that orders, so endpoint and event operations have real ids.
+    for (const k of [this.human.test, this.human.live, this.human.readOnly])
+      createEndpoint(db, { accountId: k.accountId, environment: k.environment }, { url: WEBHOOK_URL }, now, {
+        allowPrivate: true,
+      });
     const pro = accountWithKey(db, 'funding', now);
     setSubscription(db, pro.account.id, 'pro', now);
     this.funding = { basic: accountWithKey(db, 'funding', now).key, pro: pro.key, revoked: revoked('funding') };
@@ -81,6 +90,17 @@ export class World {
       otherRefs: db.prepare('SELECT ref FROM human_tasks WHERE account_id <> ? ORDER BY id DESC LIMIT 5').pluck(),
       evidence: db.prepare(`SELECT t.ref, e.id, e.kind FROM human_evidence e JOIN human_tasks t ON t.id = e.task_id
                             WHERE t.account_id = ? AND t.environment = ? ORDER BY e.id DESC LIMIT 200`),
+      endpoints: db
+        .prepare(
+          `SELECT public_id FROM webhook_endpoints WHERE account_id = ? AND environment = ? AND deleted_at IS NULL
+           AND disabled_at IS NULL ORDER BY id`,
+        )
+        .pluck(),
+      events: db
+        .prepare(
+          'SELECT public_id FROM webhook_events WHERE account_id = ? AND environment = ? ORDER BY id DESC LIMIT 50',
+        )
+        .pluck(),
     };
   }
 
@@ -102,6 +122,16 @@ export class World {
   /** Refs of other accounts' tasks: must be 404 to this caller. */
   foreignRefs(key: HumanKey): string[] {
     return this.sql.otherRefs.all(key.accountId) as string[];
+  }
+
+  /** The caller's enabled webhook endpoints (we_…). */
+  endpoints(key: HumanKey): string[] {
+    return this.sql.endpoints.all(key.accountId, key.environment) as string[];
+  }
+
+  /** The caller's latest events (evt_…). */
+  events(key: HumanKey): string[] {
+    return this.sql.events.all(key.accountId, key.environment) as string[];
   }
 
   /** [ref, evd_id] pairs of the caller's evidence; files (photos, documents) first. */

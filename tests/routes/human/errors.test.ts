@@ -21,6 +21,9 @@ const cases: Array<[DomainError, number, string, Record<string, string>]> = [
   [human.idempotencyKeyRequired('Send an Idempotency-Key.'), 400, 'idempotency_key_required', {}],
   [human.idempotencyKeyReused('Used for another order.'), 422, 'idempotency_key_reused', {}],
   [human.idempotencyKeyInFlight('Being processed.'), 409, 'idempotency_key_in_flight', { 'retry-after': '1' }],
+  [human.locationNotServed('Not served in IT/rome.'), 422, 'location_not_served', {}],
+  [human.slaNotServed('Not with express there.'), 422, 'sla_not_served', {}],
+  [human.noOneAvailable('Nobody is on duty in FR/paris.'), 409, 'no_one_available', {}],
 ];
 
 for (const [err, status, code, headers] of cases) {
@@ -42,6 +45,22 @@ for (const [err, status, code, headers] of cases) {
 test('every domain code has a case above, and the table has a status for every code of the contract', () => {
   assert.deepEqual(cases.map((c) => c[2]).sort(), [...human.HUMAN_DOMAIN_CODES].sort());
   assert.deepEqual(Object.keys(HUMAN_STATUS).sort(), [...human.HUMAN_ERROR_CODES].sort());
+});
+
+test("a refusal's details (an order's alternatives) are rendered beside its code and message", () => {
+  const alternatives = [{ location: { country_iso: 'ES', city_slug: 'madrid' }, sla: 'standard', price_cents: 1200 }];
+  const mapped = humanEdgeError(human.noOneAvailable('Nobody here.', 'location', { alternatives })) as HttpError;
+  assert.deepEqual(JSON.parse(String(renderHumanError(mapped).body)), {
+    error: { code: 'no_one_available', message: 'Nobody here.', alternatives },
+  });
+});
+
+test('a missing scope is challenged as RFC 6750 says: insufficient_scope, naming the scope', () => {
+  const mapped = humanEdgeError(human.forbiddenScope('This key lacks tasks:write.', 'tasks:write')) as HttpError;
+  assert.equal(
+    mapped.headers['www-authenticate'],
+    'Bearer realm="human", error="insufficient_scope", scope="tasks:write"',
+  );
 });
 
 test('the Idempotency-Key refusals name the header as the parameter at fault', () => {
