@@ -32,7 +32,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Db } from '../connection.ts';
 import { parseBdns } from '../../lib/funding/parse-bdns.ts';
-import { parseBoe } from '../../lib/funding/parse-boe.ts';
+import { parseBoe, type BoeParse } from '../../lib/funding/parse-boe.ts';
 import { parseCordis } from '../../lib/funding/parse-cordis.ts';
 import { parseEu } from '../../lib/funding/parse-eu.ts';
 import { canonicalJson, deriveDates, mergeCall, mergeNotice, mergeProject } from '../../lib/funding/merge.ts';
@@ -40,7 +40,13 @@ import { noticeKind } from '../../lib/funding/notice-kind.ts';
 import { isAboutPerson } from '../../lib/funding/personal-data.ts';
 import { CALL_FIELDS, rowToRecord, toParams, type Row } from './call-row.ts';
 import { callRules, noticeRules, ruleLookups } from './rules.ts';
-import type { CallRecord, NoticeRecord, ProjectRecord, SourceCode } from '../../lib/funding/records.ts';
+import {
+  ImportFormatError,
+  type CallRecord,
+  type NoticeRecord,
+  type ProjectRecord,
+  type SourceCode,
+} from '../../lib/funding/records.ts';
 import { statementsFor } from '../statements.ts';
 
 /** Rows written, by what happened to them. */
@@ -82,6 +88,42 @@ export function importFundingFile(db: Db, source: SourceCode, path: string, now:
   return importFundingText(db, source, path, readFileSync(projectPath, 'utf8'), now, organization);
 }
 
+/**
+ * A BOE sumario and the documents of its items (the sync fetches each item's `url_xml`), imported as
+ * one: each item is written once, with what its document adds (the BDNS id, the deadline sentence, the
+ * text), so the counts are the day's calls and notices, not the sumario's plus the documents'.
+ */
+export function importBoeDay(
+  db: Db,
+  fileName: string,
+  sumario: string,
+  documents: Array<{ name: string; text: string }>,
+  now: number,
+): ImportSummary {
+  const day = parseBoe(sumario);
+  for (const doc of documents) {
+    let read: BoeParse;
+    try {
+      read = parseBoe(doc.text);
+    } catch (err) {
+      if (err instanceof ImportFormatError) throw new ImportFormatError(doc.name, err.message);
+      throw err;
+    }
+    read.notices.forEach((n, k) => {
+      const i = day.notices.findIndex((m) => m.source_id === n.source_id);
+      if (i === -1) {
+        day.notices.push(n);
+        day.calls.push(read.calls[k]!);
+      } else {
+        day.notices[i] = mergeNotice(day.notices[i]!, n);
+        day.calls[i] = mergeCall(day.calls[i]!, read.calls[k]!);
+      }
+    });
+  }
+  const text = [sumario, ...documents.map((d) => d.text)].join('\u0000');
+  return importFundingText(db, 'boe', fileName, text, now, null, day);
+}
+
 /** Same as importFundingFile with the text in hand; for CORDIS, `organization` is organization.csv. */
 export function importFundingText(
   db: Db,
@@ -90,6 +132,7 @@ export function importFundingText(
   text: string,
   now: number,
   organization: string | null = null,
+  boeDay: BoeParse | null = null,
 ): ImportSummary {
   const fileSha = sha256(organization === null ? text : `${text}\u0000${organization}`);
   const summary: ImportSummary = { source, file: fileName, inserted: 0, updated: 0, unchanged: 0, withheld: 0 };
@@ -123,7 +166,7 @@ export function importFundingText(
       }
     };
   } else if (source === 'boe') {
-    const parsed = parseBoe(text);
+    const parsed = boeDay ?? parseBoe(text);
     Object.assign(summary, { items: parsed.notices.length, attached: 0, recomputed: 0, notices });
     write = () =>
       parsed.notices.forEach((n, i) => {

@@ -189,8 +189,13 @@ function budgetOf(json: string | null): number | null {
   }
 }
 
+/**
+ * The language of a hit's text: its metadata's. The result's own `language` is the translation entry
+ * the hit came from, which can differ: the real subvenia page has three `bg` hits whose metadata,
+ * title and text are English.
+ */
 function languageOf(r: Obj, m: Obj): string {
-  return (text(r.language) ?? first(m, 'language') ?? 'en').toLowerCase();
+  return (first(m, 'language') ?? text(r.language) ?? 'en').toLowerCase();
 }
 
 const CASCADE_REFERENCE = /^(\d+)COMPETITIVE_CALL/i;
@@ -199,6 +204,13 @@ const CASCADE_REFERENCE = /^(\d+)COMPETITIVE_CALL/i;
 function resultKey(r: Obj, m: Obj, identifier: string): { key: string; cascade: string | null } {
   const n = first(m, 'type') === '8' ? CASCADE_REFERENCE.exec(text(r.reference) ?? '')?.[1] : undefined;
   return n ? { key: `${identifier}-CS${n}`, cascade: n } : { key: identifier, cascade: null };
+}
+
+/** The source_id a SEDIA result is stored under (its translations share it); null when it has none. */
+export function sediaSourceId(r: unknown): string | null {
+  if (!isObj(r) || !isObj(r.metadata)) return null;
+  const identifier = first(r.metadata, 'identifier');
+  return identifier ? resultKey(r, r.metadata, identifier).key : null;
 }
 
 function parseSedia(results: unknown[]): EuParse {
