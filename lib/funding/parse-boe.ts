@@ -15,7 +15,8 @@
  * Which items are about grant calls: section III ("Otras disposiciones") items under a grant epigraph
  * (Subvenciones, Ayudas, Becas, Premios), or whose title convenes grants or awards them; section V-B
  * ("Otros anuncios oficiales") extracts ("Extracto de … por la que se convocan …"), their corrections,
- * and any V-B item carrying a BDNS id. Not all of them are calls: db/funding/import.ts classifies each
+ * notices about a grant call's extract (one voiding a duplicate publication), and any V-B item
+ * carrying a BDNS id. Not all of them are calls: db/funding/import.ts classifies each
  * (lib/funding/notice-kind.ts) and keeps bases, corrections, modifications and award resolutions as
  * notices of the call they refer to, not as calls.
  */
@@ -39,6 +40,9 @@ const CONVENES = /\bconvoca(?:n|toria|torias)?\b[\s\S]*\b(?:subvenci|ayudas?\b|b
 const AWARD =
   /por la que se (?:conceden|resuelven?|adjudican|publica(?:n)? la (?:concesi[oó]n|resoluci[oó]n|relaci[oó]n))/i;
 const EXTRACT = /^(?:extracto|correcci[oó]n de errores)\b[\s\S]*\bconvoca/i;
+// A notice about an extract that is not one: "Anuncio por el que se deja sin efecto la publicación del
+// extracto de la Orden … por la que se convocan ayudas" (the real BOE-B-2025-46495 voids a duplicate).
+const ABOUT_EXTRACT = /\bextracto\b[\s\S]*\bconvoca/i;
 const GRANTS = /subvenci|\bayudas?\b|\bbecas?\b|\bpremios?\b/i;
 const RELATIVE_DEADLINE =
   /\b(?:\d+|un|una|dos|tres|cinco|diez|quince|veinte|treinta|cuarenta y cinco)\s+(?:días|mes|meses)(?:\s+(?:hábiles|naturales))?[^.;]*/i;
@@ -51,7 +55,8 @@ export function isGrantCall(sectionCode: string | null, epigraph: string | null,
   const code = (sectionCode ?? '').toUpperCase();
   if (code === '3')
     return GRANT_EPIGRAPH.test(epigraph ?? '') || CONVENES.test(title) || (AWARD.test(title) && GRANTS.test(title));
-  if (code === '5B') return EXTRACT.test(title) || BDNS_ID.test(title);
+  if (code === '5B')
+    return EXTRACT.test(title) || (ABOUT_EXTRACT.test(title) && GRANTS.test(title)) || BDNS_ID.test(title);
   return false;
 }
 
