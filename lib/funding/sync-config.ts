@@ -118,7 +118,11 @@ export function readFundingSyncConfig(env: Record<string, string | undefined>): 
     pageSize: integer(env.FUNDING_SYNC_PAGE_SIZE, 100, 'FUNDING_SYNC_PAGE_SIZE', 1, 100),
     batchRows: integer(env.FUNDING_SYNC_BATCH_ROWS, 1000, 'FUNDING_SYNC_BATCH_ROWS', 1, 100_000),
     sources: sources as SourceCode[],
-    sourceMaxMs: duration(env.FUNDING_SYNC_SOURCE_MAX || '20m', 'FUNDING_SYNC_SOURCE_MAX', 'a duration such as 20m, 1h'),
+    sourceMaxMs: duration(
+      env.FUNDING_SYNC_SOURCE_MAX || '20m',
+      'FUNDING_SYNC_SOURCE_MAX',
+      'a duration such as 20m, 1h',
+    ),
     progressEveryMs: duration(
       env.FUNDING_SYNC_PROGRESS_EVERY || '30s',
       'FUNDING_SYNC_PROGRESS_EVERY',

@@ -97,7 +97,12 @@ export class PoliteClient {
     if (req.etag) headers['if-none-match'] = req.etag;
     if (req.lastModified) headers['if-modified-since'] = req.lastModified;
     const late = (attempts: number, detail: string) =>
-      new FetchFailedError(url, null, `${detail}: the source's time bound (FUNDING_SYNC_SOURCE_MAX) was reached`, attempts);
+      new FetchFailedError(
+        url,
+        null,
+        `${detail}: the source's time bound (FUNDING_SYNC_SOURCE_MAX) was reached`,
+        attempts,
+      );
     for (let attempt = 0; ; attempt++) {
       await this.slot(host);
       if (req.deadline !== undefined && this.now() >= req.deadline) throw late(attempt, 'not sent');

@@ -74,10 +74,10 @@ test('a deadline extended only in the BDNS detail is caught before the old deadl
   const db = freshDb();
   await sync(db, ['bdns'], NOW);
   // 876660 (IDAE), as read on 8 January: closes 10 February at 12:00 (the hour only its textFin states).
-  assert.deepEqual(
-    (({ deadline, deadline_time }) => ({ deadline, deadline_time }))(stored(db, 'bdns:876660')),
-    { deadline: '2026-02-10', deadline_time: '12:00' },
-  );
+  assert.deepEqual((({ deadline, deadline_time }) => ({ deadline, deadline_time }))(stored(db, 'bdns:876660')), {
+    deadline: '2026-02-10',
+    deadline_time: '12:00',
+  });
   // BDNS extends it to 24 February. Its list entry, which carries no dates, does not change.
   fake.setDetail('876660', (d) => {
     d.fechaFinSolicitud = '2026-02-24';
@@ -89,11 +89,14 @@ test('a deadline extended only in the BDNS detail is caught before the old deadl
     const s = await sync(db, ['bdns'], Date.parse('2026-02-08T10:00:00Z'));
     const asked = fake.requests.slice(mark).map((r) => r.key);
     assert.ok(asked.includes('bdns-detail:876660'), 'the detail was read again');
-    assert.deepEqual(
-      (({ deadline, deadline_time }) => ({ deadline, deadline_time }))(stored(db, 'bdns:876660')),
-      { deadline: '2026-02-24', deadline_time: '12:00' },
+    assert.deepEqual((({ deadline, deadline_time }) => ({ deadline, deadline_time }))(stored(db, 'bdns:876660')), {
+      deadline: '2026-02-24',
+      deadline_time: '12:00',
+    });
+    assert.match(
+      s.bdns!.notes.join(' '),
+      /re-read the details of \d+ open, forthcoming or just-closed calls: 1 changed/,
     );
-    assert.match(s.bdns!.notes.join(' '), /re-read the details of \d+ open, forthcoming or just-closed calls: 1 changed/);
     // The list entries were unchanged: no detail came from them.
     assert.equal(
       db.prepare("SELECT count(*) FROM funding_sync_items WHERE source = 'bdns' AND fingerprint = ''").pluck().get(),
@@ -115,7 +118,10 @@ test('a call read before its deadline is read once more just after it; then no m
   const justAfter = closes + 3_600_000;
   const mark = fake.requests.length;
   await sync(db, ['bdns'], justAfter);
-  assert.ok(fake.requests.slice(mark).some((r) => r.key === 'bdns-detail:876660'), 'read after the close');
+  assert.ok(
+    fake.requests.slice(mark).some((r) => r.key === 'bdns-detail:876660'),
+    'read after the close',
+  );
   const again = fake.requests.length;
   await sync(db, ['bdns'], justAfter + 3_600_000);
   assert.ok(!fake.requests.slice(again).some((r) => r.key === 'bdns-detail:876660'), 'not again');
@@ -159,7 +165,10 @@ test('a source that runs past its time bound stops where it is, and the next run
   const late = () => Date.now() + (fake.requests.length - start >= 3 ? 3_600_000 : 0);
   const s1 = await sync(db, ['boe'], NOW, { FUNDING_SYNC_SOURCE_MAX: '20m' }, late);
   assert.deepEqual([s1.boe!.status, s1.boe!.complete], ['ok', false]);
-  assert.match(s1.boe!.notes.join(' '), /stopped at the time bound \(FUNDING_SYNC_SOURCE_MAX\) before BOE sumario of 2025-12-12/);
+  assert.match(
+    s1.boe!.notes.join(' '),
+    /stopped at the time bound \(FUNDING_SYNC_SOURCE_MAX\) before BOE sumario of 2025-12-12/,
+  );
   const mark = JSON.parse(
     db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string,
   ).day;

@@ -123,15 +123,20 @@ test('a first sync stores every source; a second changes nothing and fetches onl
 
   // EU: the 11 real SEDIA hits over 6 pages of 2; the two SUSA cascade offers sharing their parent's
   // identifier stay two calls; the `bg` hits with English metadata are English.
-  const hits = ['eu/sedia-search-subvenia-page-sample.json', 'eu/sedia-search-fundhunt-sample.json', 'eu/sedia-search-fundhunt-cascade-sample.json'].flatMap(
-    (f) => (JSON.parse(readData(f)) as { results: unknown[] }).results,
-  );
+  const hits = [
+    'eu/sedia-search-subvenia-page-sample.json',
+    'eu/sedia-search-fundhunt-sample.json',
+    'eu/sedia-search-fundhunt-cascade-sample.json',
+  ].flatMap((f) => (JSON.parse(readData(f)) as { results: unknown[] }).results);
   assert.deepEqual(
     db.prepare("SELECT source_id FROM funding_calls WHERE source = 'eu' ORDER BY source_id").pluck().all(),
     hits.map((r) => sediaSourceId(r)!).sort(),
   );
   assert.equal(db.prepare("SELECT count(*) FROM funding_calls WHERE source = 'eu'").pluck().get(), 11);
-  assert.equal(db.prepare("SELECT language FROM funding_calls WHERE id = 'eu:SC1-PHE-CORONAVIRUS-2020-2D'").pluck().get(), 'en');
+  assert.equal(
+    db.prepare("SELECT language FROM funding_calls WHERE id = 'eu:SC1-PHE-CORONAVIRUS-2020-2D'").pluck().get(),
+    'en',
+  );
   const euPages = firstRequests.filter((r) => r.key.startsWith('eu-search'));
   assert.deepEqual(
     euPages.map((r) => r.key),
@@ -147,7 +152,10 @@ test('a first sync stores every source; a second changes nothing and fetches onl
   );
   const notices = mirroredNotices(TODAY);
   assert.deepEqual(
-    firstRequests.filter((r) => r.key.startsWith('boe-doc:')).map((r) => r.key.slice(8)).sort(),
+    firstRequests
+      .filter((r) => r.key.startsWith('boe-doc:'))
+      .map((r) => r.key.slice(8))
+      .sort(),
     notices.map(([id]) => id).sort(),
   );
   assert.equal(first.boe!.skipped, 31 - new Set(notices.map(([, day]) => day)).size, 'days without an issue');
@@ -286,7 +294,10 @@ test('a truncated body every time fails the source, stores nothing of it, and th
   fake.fail('cordis', { truncate: true }, { truncate: true }, { truncate: true });
   const s = bySource(await sync(db, ['cordis', 'eu']));
   assert.equal(s.cordis!.status, 'failed');
-  assert.match(s.cordis!.error!, /^CORDIS export \(http:\/\/127\.0\.0\.1:\d+\/cordis\/cordis-HORIZONprojects-csv\.zip\): network error.*after 3 attempts/);
+  assert.match(
+    s.cordis!.error!,
+    /^CORDIS export \(http:\/\/127\.0\.0\.1:\d+\/cordis\/cordis-HORIZONprojects-csv\.zip\): network error.*after 3 attempts/,
+  );
   assert.equal(s.eu!.status, 'ok');
   assert.equal(db.prepare('SELECT count(*) FROM funding_projects').pluck().get(), 0);
   assert.equal(db.prepare("SELECT count(*) FROM funding_calls WHERE source = 'eu'").pluck().get(), 11);
@@ -306,7 +317,10 @@ test('a broken sumario stops BOE at that day, naming the day and its URL; the ne
   assert.equal(s1.bdns!.status, 'ok', 'the other source went on');
   // BOE stored the days before it; BDNS's details brought the later extracts as notices of their calls.
   assert.deepEqual(
-    db.prepare("SELECT DISTINCT published_on FROM funding_notices WHERE published_on < '2025-12-20' ORDER BY 1").pluck().all(),
+    db
+      .prepare("SELECT DISTINCT published_on FROM funding_notices WHERE published_on < '2025-12-20' ORDER BY 1")
+      .pluck()
+      .all(),
     ['2025-12-12', '2025-12-16'],
   );
   assert.equal(
@@ -355,7 +369,10 @@ test('malformed JSON from the search API: the EU falls back to the bulk referenc
   const mark = fake.requests.length;
   const s = bySource(await sync(db, ['eu']));
   assert.equal(s.eu!.status, 'ok');
-  assert.match(s.eu!.notes.join(' '), /EU search page 1 \(http[^)]+\): not valid JSON.*fell back to the bulk reference file/);
+  assert.match(
+    s.eu!.notes.join(' '),
+    /EU search page 1 \(http[^)]+\): not valid JSON.*fell back to the bulk reference file/,
+  );
   assert.ok(fake.requests.slice(mark).some((r) => r.key === 'eu-bulk'));
   // grantsTenders.json: its grants (the tender skipped) with programme names from the file.
   const bulk = JSON.parse(readData('eu/grantsTenders-funding_radar-sample.json')).fundingData.GrantTenderObj as Array<{

@@ -83,11 +83,23 @@ function documentXml(a: Anuncio, bdnsId: string, department: string): string {
   ].join('\n');
 }
 
-/** The BOE days the real BDNS details' anuncios name, keyed YYYYMMDD; documents at `documentUrl(id)`. */
-export function boeDaysFromBdnsMirrors(documentUrl: (id: string) => string): Map<string, BoeDay> {
-  const details = JSON.parse(
+const realDetails = () =>
+  JSON.parse(
     readFileSync(join(ROOT, 'data', 'funding', 'bdns', 'convocatorias-detalle-20250116-20260715.json'), 'utf8'),
   ) as Detail[];
+
+/** The BOE notices the real details mirror: their BOE id, day (YYYY-MM-DD) and call. */
+export function mirroredBoeNotices(): Array<{ id: string; day: string; bdnsId: string }> {
+  return realDetails().flatMap((d) =>
+    (d.anuncios ?? [])
+      .filter((a) => a.cve?.startsWith('BOE-') && a.datPublicacion)
+      .map((a) => ({ id: a.cve!, day: a.datPublicacion!, bdnsId: d.codigoBDNS })),
+  );
+}
+
+/** The BOE days the real BDNS details' anuncios name, keyed YYYYMMDD; documents at `documentUrl(id)`. */
+export function boeDaysFromBdnsMirrors(documentUrl: (id: string) => string): Map<string, BoeDay> {
+  const details = realDetails();
   const byDay = new Map<string, Array<{ a: Anuncio; bdnsId: string; department: string }>>();
   for (const d of details)
     for (const a of d.anuncios ?? []) {

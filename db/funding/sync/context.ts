@@ -17,7 +17,12 @@ import type { Db } from '../../connection.ts';
 import { importBoeDay, importFundingText, type ImportSummary } from '../import.ts';
 import type { FundingSyncConfig } from '../../../lib/funding/sync-config.ts';
 import type { SourceCode } from '../../../lib/funding/records.ts';
-import { FetchFailedError, type PoliteClient, type PoliteRequest, type PoliteResponse } from '../../../lib/http/polite-fetch.ts';
+import {
+  FetchFailedError,
+  type PoliteClient,
+  type PoliteRequest,
+  type PoliteResponse,
+} from '../../../lib/http/polite-fetch.ts';
 import { ImportFormatError } from '../../../lib/funding/records.ts';
 import type { RunCounts, SyncLock, SyncState, Validators } from './state.ts';
 

@@ -121,8 +121,7 @@ async function syncBulk(run: SourceRun): Promise<void> {
   const records = Array.isArray(data)
     ? data
     : (data as { fundingData?: { GrantTenderObj?: unknown } })?.fundingData?.GrantTenderObj;
-  if (!Array.isArray(records))
-    throw new SyncError(`${what} (${url}): not a grantsTenders.json reference file`, true);
+  if (!Array.isArray(records)) throw new SyncError(`${what} (${url}): not a grantsTenders.json reference file`, true);
   // Short write transactions: the file (about 11,000 records) goes in chunks, each a bare array the
   // importer reads like the whole file. The validators are kept with the last chunk only, so a
   // killed import reads the file again (the chunks already stored are then unchanged: no writes).
