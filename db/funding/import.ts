@@ -15,7 +15,8 @@
  *    publication date is what "N días desde la publicación del extracto" counts from);
  *  - BOE item documents (the `url_xml` of a sumario item) are read like a sumario's items, with the BDNS
  *    id and deadline sentence only they hold; a notice keeps a BDNS id an earlier read gave;
- *  - BDNS: importing a call deletes any `boe:` call with the same BDNS id, or whose BOE item the detail
+ *  - BDNS: a list entry only fills what a stored call lacks (a detail knows more); importing a call
+ *    deletes any `boe:` call with the same BDNS id, or whose BOE item the detail
  *    lists in anuncios[] (folded); the BOE extracts it lists are stored as notices of the call;
  *  - CORDIS: upserts funding_projects; the path is a project.csv (organization.csv is read from the
  *    same folder when present) or a folder holding project.csv and optionally organization.csv
@@ -35,7 +36,7 @@ import { parseBdns } from '../../lib/funding/parse-bdns.ts';
 import { parseBoe, type BoeParse } from '../../lib/funding/parse-boe.ts';
 import { parseCordis } from '../../lib/funding/parse-cordis.ts';
 import { parseEu } from '../../lib/funding/parse-eu.ts';
-import { canonicalJson, deriveDates, mergeCall, mergeNotice, mergeProject } from '../../lib/funding/merge.ts';
+import { canonicalJson, deriveDates, fillCall, mergeCall, mergeNotice, mergeProject } from '../../lib/funding/merge.ts';
 import { noticeKind } from '../../lib/funding/notice-kind.ts';
 import { isAboutPerson } from '../../lib/funding/personal-data.ts';
 import { CALL_FIELDS, rowToRecord, toParams, type Row } from './call-row.ts';
@@ -161,7 +162,7 @@ export function importFundingText(
         summary.folded! += w.unserve(`boe:${n.source_id}`);
       }
       for (const c of parsed.calls) {
-        count(w.call(c));
+        count(w.call(c, parsed.format === 'list'));
         summary.folded! += w.foldBoe(c.source_id);
       }
     };
@@ -304,10 +305,12 @@ function writers(db: Db, now: number) {
   };
 
   return {
-    call(rec: CallRecord): [Outcome, boolean] {
+    /** `thin`: a list entry, which only fills what the stored call lacks (lib/funding/merge.ts fillCall). */
+    call(rec: CallRecord, thin = false): [Outcome, boolean] {
       const id = `${rec.source}:${rec.source_id}`;
       const row = sql.getCall.get(id) as Row | undefined;
-      const merged = row ? mergeCall(rowToRecord<CallRecord>(row, CALL_FIELDS), rec) : rec;
+      const stored = row ? rowToRecord<CallRecord>(row, CALL_FIELDS) : null;
+      const merged = stored ? (thin ? fillCall(stored, rec) : mergeCall(stored, rec)) : rec;
       return writeCall(id, row, merged);
     },
     /** A BDNS call's rules again (an extract it counts from may have arrived); 1 when its row changed. */

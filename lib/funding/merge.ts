@@ -49,6 +49,22 @@ export function mergeCall(stored: CallRecord, incoming: CallRecord): CallRecord 
   return merged;
 }
 
+/**
+ * A thinner read of a stored call (a BDNS list entry after its detail): it only fills what the stored
+ * record lacks. A list entry's region is the issuing community ("CATALUÑA"); the detail's is its
+ * NUTS regions ("ES511 - Barcelona; …"), which the entry must not replace.
+ */
+export function fillCall(stored: CallRecord, incoming: CallRecord): CallRecord {
+  const merged = { ...stored };
+  for (const key of Object.keys(incoming) as Array<keyof CallRecord>) {
+    const s = stored[key];
+    const empty = s === null || s === undefined || (Array.isArray(s) && s.length === 0);
+    if (empty) (merged as Record<string, unknown>)[key] = incoming[key];
+  }
+  merged.personal_data = stored.personal_data || incoming.personal_data;
+  return merged;
+}
+
 /** A notice read again: what the new read does not know (a null BDNS id, section) keeps the stored. */
 export function mergeNotice(stored: NoticeRecord, incoming: NoticeRecord): NoticeRecord {
   const merged = { ...incoming };
