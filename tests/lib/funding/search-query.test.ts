@@ -35,7 +35,13 @@ test('parser: words, phrases, prefixes, identifiers and operators in any case', 
     ['HORIZON-MISS-2026-02-CANCER-05', [['horizon miss 2026 02 cancer 05']], []],
     ['eu:HORIZON-MISS-2026-02-CANCER-05', [['eu horizon miss 2026 02 cancer 05']], []],
     ['912345', [['912345']], []],
-    ['NEAR(a b)', [['near'], ['a'], ['b']], []],
+    ['NEAR(a b)', [['near'], ['b']], []], // "a" is a function word
+    // Function words are not required words (English ones never appear in Spanish records), but stay
+    // in a phrase, and are kept when they are the whole query.
+    ['housing for young people', [['housing'], ['young'], ['people']], []],
+    ['ayudas para el alquiler de vivienda', [['ayudas'], ['alquiler'], ['vivienda']], []],
+    ['"alquiler de vivienda"', [['"alquiler de vivienda"']], []],
+    ['de la', [['de'], ['la']], []],
     ['title:solar', [['title solar']], []],
     ['"unclosed phrase', [['"unclosed phrase"']], []],
     ['solar - wind', [['solar'], ['wind']], []],
