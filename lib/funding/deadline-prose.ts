@@ -11,6 +11,8 @@
  *   " el 14 de enero 2026 a las 12:00 horas peninsular"  no "de" before the year
  *   "Hasta el 15 de setiembre de 2026", "Desde el 1 de Octubre de 2026"
  *   "9:00 horas 02/04/2026", "31/03/26"                 numeric days, two-digit years (20YY)
+ *   "… se iniciará el 14 de enero 2026 … y finalizará a las 12:00 … del día 19 de febrero de 2026"
+ *                                                       (a BOE extract): the day and hour after the end word
  *   "15 Dies Hàbils", "01 Mesos", "45 días hábiles a contar desde …"   relative: no day here
  *                                                       (./relative-deadline.ts reads those)
  *   "Sin plazo de solicitud"                            no application period at all
@@ -62,19 +64,44 @@ const iso = (y: number, m: number, d: number): string | null => {
   return isIsoDate(s) ? s : null;
 };
 
+/** The days a text states, in the order it states them. */
+function statedDays(text: string): string[] {
+  const t = fold(text);
+  const found: Array<[number, string | null]> = [];
+  for (const m of t.matchAll(new RegExp(WORD_DATE, 'g')))
+    found.push([m.index, iso(Number(m[3]), MONTHS[m[2]!]!, Number(m[1]))]);
+  for (const m of t.matchAll(new RegExp(NUMERIC_DATE, 'g'))) {
+    const y = m[3]!.length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
+    found.push([m.index, iso(y, Number(m[2]), Number(m[1]))]);
+  }
+  return found
+    .sort((a, b) => a[0] - b[0])
+    .map(([, d]) => d)
+    .filter((d): d is string => d !== null);
+}
+
 /** The first day the text states ("25 de abril de 2024", "02/04/2026", "31/03/26"), or null. */
 export function statedDay(text: string | null | undefined): string | null {
+  return text ? (statedDays(text)[0] ?? null) : null;
+}
+
+// Where a sentence about the period says when it ends: "hasta", "finalizará", "concluirá", "fins al".
+const END = /\b(?:hasta|finaliza\w*|termina\w*|conclui\w*|concluye\w*|acaba\w*|fins|fin del plazo|ultimo dia)\b/;
+
+/** The part of a text that speaks of the period's end: from its end word on, else the whole text. */
+function closingClause(text: string): string {
+  const at = END.exec(fold(text));
+  return at ? text.slice(at.index) : text;
+}
+
+/**
+ * The closing day a text states. A sentence may state the opening day too ("se iniciará el 14 de enero
+ * 2026 … y finalizará … del día 19 de febrero de 2026", the real BOE-B-2025-47490): the day after its
+ * end word, else the last day it states.
+ */
+export function closingDay(text: string | null | undefined): string | null {
   if (!text) return null;
-  const t = fold(text);
-  const word = WORD_DATE.exec(t);
-  const num = NUMERIC_DATE.exec(t);
-  // The earlier of the two forms in the text is the one it states first.
-  if (word && (!num || word.index <= num.index)) return iso(Number(word[3]), MONTHS[word[2]!]!, Number(word[1]));
-  if (num) {
-    const y = num[3]!.length === 2 ? 2000 + Number(num[3]) : Number(num[3]);
-    return iso(y, Number(num[2]), Number(num[1]));
-  }
-  return null;
+  return statedDay(closingClause(text)) ?? statedDays(text).at(-1) ?? null;
 }
 
 /** The first time of day the text states ("12:00 horas", "a las 9 horas"), as HH:MM; null without one. */
@@ -98,6 +125,7 @@ export function statesNoPeriod(text: string | null | undefined): boolean {
  * no day or the same day (a prose about another day is not about this date, and its hour is not taken).
  */
 export function closingTime(day: string, prose: string | null | undefined): string | null {
-  const said = statedDay(prose);
-  return said === null || said === day ? statedTime(prose) : null;
+  if (!prose) return null;
+  const said = closingDay(prose);
+  return said === null || said === day ? statedTime(closingClause(prose)) : null;
 }

@@ -33,7 +33,7 @@
  */
 import { isAboutPerson } from './personal-data.ts';
 import { amount, asList, dayField, isObj, joinText, parseJson, text, type Obj } from './parse-util.ts';
-import { closingTime, statedDay } from './deadline-prose.ts';
+import { closingDay, closingTime, statedDay } from './deadline-prose.ts';
 import { noticeKind } from './notice-kind.ts';
 import { readRelativePeriod } from './relative-deadline.ts';
 import { ImportFormatError, type CallRecord, type NoticeRecord, type Publication } from './records.ts';
@@ -177,9 +177,9 @@ function announcements(d: Obj, id: string, record: string): { publications: Publ
   return { publications, notices };
 }
 
-/** A day the prose states, unless the prose is a relative period (its days name other acts). */
-function proseDay(prose: string | null, start: string | null): string | null {
-  return prose && !readRelativePeriod(prose, start) ? statedDay(prose) : null;
+/** A day the prose states (the closing one for textFin), unless it is a relative period (its days name other acts). */
+function proseDay(prose: string | null, start: string | null, read: (p: string) => string | null): string | null {
+  return prose && !readRelativePeriod(prose, start) ? read(prose) : null;
 }
 
 function detail(d: Obj, at: string): { call: CallRecord; notices: NoticeRecord[] } {
@@ -205,8 +205,10 @@ function detail(d: Obj, at: string): { call: CallRecord; notices: NoticeRecord[]
   // The period block (may be absent on a read: then nothing here is set).
   const startText = text(d.textInicio);
   const endText = text(d.textFin);
-  call.opening_on = dayField(d.fechaInicioSolicitud, record, 'fechaInicioSolicitud') ?? proseDay(startText, null);
-  const closing = dayField(d.fechaFinSolicitud, record, 'fechaFinSolicitud') ?? proseDay(endText, startText);
+  call.opening_on =
+    dayField(d.fechaInicioSolicitud, record, 'fechaInicioSolicitud') ?? proseDay(startText, null, statedDay);
+  const closing =
+    dayField(d.fechaFinSolicitud, record, 'fechaFinSolicitud') ?? proseDay(endText, startText, closingDay);
   call.cutoffs = closing ? [{ date: closing, time: closingTime(closing, endText) }] : [];
   call.deadline_text = closing ? null : endText;
   call.opening_text = call.opening_on || closing ? null : startText;

@@ -13,7 +13,7 @@
  * with the section and department as the sumario writes them, so a sumario read after the document
  * keeps the document's richer text (lib/funding/merge.ts).
  */
-import { closingTime, statedDay } from './deadline-prose.ts';
+import { closingDay, closingTime } from './deadline-prose.ts';
 import { BDNS_ID } from './notice-kind.ts';
 import { dayField, joinText, text } from './parse-util.ts';
 import { isAboutPerson } from './personal-data.ts';
@@ -36,13 +36,30 @@ const SECTIONS: Record<string, string> = {
 const DEADLINE_HEADING =
   /\bplazo (?:de|para la) (?:presentaci[oó]n|solicitud)|\bpresentaci[oó]n de (?:las )?solicitudes\b|\bplazo de solicitud/i;
 
-/** The deadline paragraph: the one naming the application period, with the next when it is a heading. */
+const ORDINAL =
+  /^(?:primer[oa]?|segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|s[eé]ptim[oa]|octav[oa]|noven[oa]|d[eé]cim[oa])\b/i;
+
+/**
+ * The deadline paragraph: the one naming the application period. When it is only a heading ("Quinto.
+ * Presentación de solicitudes:"), the sentence is among the paragraphs of its section: the first that
+ * states a period or a day, else the first that speaks of the "plazo". The real BOE-B-2025-46003 puts a
+ * paragraph on the form of the application first, and its sentence lacks the very word: "Las
+ * solicitudes se presentarán en el de 45 días hábiles a contar desde…" (its corrected twin, -46004, has it).
+ */
 export function deadlineParagraph(paragraphs: string[]): string | null {
   const at = paragraphs.findIndex((p) => DEADLINE_HEADING.test(p));
   if (at === -1) return null;
   const p = paragraphs[at]!;
-  const heading = p.length < 80 && /:\s*$/.test(p);
-  return heading && paragraphs[at + 1] ? `${p} ${paragraphs[at + 1]}` : p;
+  // "Quinto. Plazo de presentación de solicitudes:" (or "." or nothing): a heading, its sentence below.
+  if (!(p.length < 90 && !/\d/.test(p))) return p;
+  const section: string[] = [];
+  for (const q of paragraphs.slice(at + 1)) {
+    if (ORDINAL.test(q)) break;
+    section.push(q);
+  }
+  const states = (q: string) => readRelativePeriod(q) !== null || closingDay(q) !== null;
+  const sentence = section.find(states) ?? section.find((q) => /\bplazo\b/i.test(q)) ?? section[0];
+  return sentence ? `${p} ${sentence}` : p;
 }
 
 const child = (el: XmlElement | undefined, name: string) => el?.children.find((c) => c.name === name);
@@ -73,7 +90,7 @@ export function parseBoeDocument(root: XmlElement): BoeDocument {
   const url = `https://www.boe.es/diario_boe/txt.php?id=${encodeURIComponent(id)}`;
   const sentence = deadlineParagraph(paragraphs);
   // A relative period counts from a publication (often this one); a day stated outright is the date.
-  const day = sentence && !readRelativePeriod(sentence) ? statedDay(sentence) : null;
+  const day = sentence && !readRelativePeriod(sentence) ? closingDay(sentence) : null;
   const personal = isAboutPerson({ title });
   const notice: NoticeRecord = {
     source_id: id,

@@ -69,11 +69,13 @@ test('each group says how many demo calls hold its English and its Spanish forms
     const path = join(dir, 'demo.sqlite');
     copyDemoDatabase(path, Date.parse('2026-11-26T10:00:00Z'));
     const db = openDatabase(path, { readonly: true });
-    const rows = db
-      .prepare('SELECT title, summary, body FROM funding_calls WHERE personal_data = 0')
-      .all() as Array<Record<string, string | null>>;
+    const rows = db.prepare('SELECT title, summary, body FROM funding_calls WHERE personal_data = 0').all() as Array<
+      Record<string, string | null>
+    >;
     db.close();
-    const texts = rows.map((r) => new Set(fold(`${r.title} ${r.summary ?? ''} ${r.body ?? ''}`).split(/[^\p{L}\p{N}]+/u)));
+    const texts = rows.map(
+      (r) => new Set(fold(`${r.title} ${r.summary ?? ''} ${r.body ?? ''}`).split(/[^\p{L}\p{N}]+/u)),
+    );
     const holding = (forms: readonly string[]) => texts.filter((w) => forms.some((f) => w.has(fold(f)))).length;
     for (const g of GLOSSARY_DATA)
       assert.deepEqual(g.found, { en: holding(g.en), es: holding([...g.es, ...g.ca]) }, g.en[0]);
