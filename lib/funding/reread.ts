@@ -4,13 +4,13 @@
  * (db/funding/sync/bdns.ts) never sees it. The details of calls that may still change are re-read on
  * this schedule, sooner as the deadline nears:
  *
- *   interval = clamp(time left before the deadline / 4, 6 hours, 7 days)
+ *   interval = clamp(time left before the deadline / 2, 6 hours, 7 days)
  *
- * 60 days left: weekly; 20 days: every 5 days; 4 days: daily; under a day: every 6 hours. Once the
+ * 20 days left: weekly; 6 days: every 3 days; 2 days: daily; under 12 hours: every 6 hours. Once the
  * deadline has passed, the call is read once more within AFTER_CLOSE_MS (an extension published in its
  * last hours shows then, and the call reads open again). A call with no deadline the service knows
- * (undated, or a period it could not compute) is re-read weekly while it reads open (90 days after
- * publication, lib/funding/status.ts), since it may gain dates. Reads of the most urgent come first.
+ * (undated, or a period it could not compute) is re-read every two weeks while it reads open (90 days
+ * after publication, lib/funding/status.ts), since it may gain dates. The most urgent come first.
  *
  * What it costs, and what it catches, is worked out in docs/operations.md ("What a sync re-reads");
  * tests/lib/funding/reread.test.ts replays a call's whole window against a sync every 6 hours.
@@ -20,7 +20,8 @@ const HOUR = 3_600_000;
 export const REREAD = {
   minMs: 6 * HOUR,
   maxMs: 7 * 24 * HOUR,
-  fraction: 1 / 4,
+  fraction: 1 / 2,
+  undatedMs: 14 * 24 * HOUR,
   afterCloseMs: 2 * 24 * HOUR,
 } as const;
 
@@ -33,7 +34,7 @@ export interface RereadCandidate {
 
 /** How long the detail may go unread at `now`; null: not re-read any more (closed for good). */
 export function rereadInterval(c: RereadCandidate, now: number): number | null {
-  if (c.closes_at === null) return REREAD.maxMs;
+  if (c.closes_at === null) return REREAD.undatedMs;
   const left = c.closes_at - now;
   if (left > 0) return Math.min(REREAD.maxMs, Math.max(REREAD.minMs, left * REREAD.fraction));
   // Closed: one read after the close, within the grace period, if none was made since.

@@ -16,7 +16,7 @@
  * - FUNDING_SYNC_BATCH_ROWS (1000): records per write transaction when one document is large (the EU
  *   bulk file, a CORDIS export), so that no transaction holds the write lock for long.
  * - FUNDING_SYNC_SOURCES (eu,cordis,bdns,boe): what a sync runs without --source (the scheduled one too).
- * - FUNDING_SYNC_SOURCE_MAX (20m): the longest one source may take in a run. At the bound the source
+ * - FUNDING_SYNC_SOURCE_MAX (15m): the longest one source may take in a run. At the bound the source
  *   stops where it is (what it stored stays; the next run resumes there), and a request still waiting
  *   is abandoned and reported with its URL.
  * - FUNDING_SYNC_PROGRESS_EVERY (30s): without a terminal, a progress line per running source this often.
@@ -119,7 +119,7 @@ export function readFundingSyncConfig(env: Record<string, string | undefined>): 
     batchRows: integer(env.FUNDING_SYNC_BATCH_ROWS, 1000, 'FUNDING_SYNC_BATCH_ROWS', 1, 100_000),
     sources: sources as SourceCode[],
     sourceMaxMs: duration(
-      env.FUNDING_SYNC_SOURCE_MAX || '20m',
+      env.FUNDING_SYNC_SOURCE_MAX || '15m',
       'FUNDING_SYNC_SOURCE_MAX',
       'a duration such as 20m, 1h',
     ),

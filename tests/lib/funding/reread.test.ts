@@ -11,24 +11,24 @@ import { byUrgency, REREAD, rereadDue, rereadInterval } from '../../../lib/fundi
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-test('the interval: a quarter of the time left, between 6 hours and 7 days; after the close, one read', () => {
+test('the interval: half the time left, between 6 hours and 7 days; undated every 14 days; after the close, one read', () => {
   const now = 0;
   const cases: Array<[number | null, number | null, number | null]> = [
     // closes_at (from now), read_at, interval
     [60 * DAY, null, 7 * DAY],
-    [20 * DAY, null, 5 * DAY],
-    [4 * DAY, null, DAY],
+    [10 * DAY, null, 5 * DAY],
+    [2 * DAY, null, DAY],
     [12 * HOUR, null, 6 * HOUR],
-    [null, null, 7 * DAY], // no known deadline: weekly
+    [null, null, 14 * DAY], // no known deadline: every two weeks
     [-HOUR, -2 * HOUR, 0], // closed an hour ago, last read before it: read now
     [-HOUR, -HOUR / 2, null], // read since the close: no more
     [-3 * DAY, -4 * DAY, null], // closed beyond the grace period
   ];
   for (const [closes, read, interval] of cases)
     assert.equal(rereadInterval({ closes_at: closes === null ? null : now + closes, read_at: read }, now), interval);
-  assert.equal(rereadDue({ closes_at: 4 * DAY, read_at: -23 * HOUR }, 0), false, 'read 23 h ago, daily');
-  assert.equal(rereadDue({ closes_at: 4 * DAY, read_at: -25 * HOUR }, 0), true);
-  assert.equal(rereadDue({ closes_at: 4 * DAY, read_at: null }, 0), true, 'never read by the sync');
+  assert.equal(rereadDue({ closes_at: 2 * DAY, read_at: -23 * HOUR }, 0), false, 'read 23 h ago, daily');
+  assert.equal(rereadDue({ closes_at: 2 * DAY, read_at: -25 * HOUR }, 0), true);
+  assert.equal(rereadDue({ closes_at: 2 * DAY, read_at: null }, 0), true, 'never read by the sync');
 });
 
 /** A call open for `windowDays`, read when first listed and then on the schedule, by a sync every `everyMs`. */
@@ -50,10 +50,10 @@ function replay(windowDays: number, everyMs = 6 * HOUR) {
 test('a whole window replayed against a sync every 6 hours: reads per call, and the last read before the close', () => {
   const cases: Array<[number, number]> = [
     // window in days, detail reads over the window (the first, scheduled ones, the one after the close)
-    [15, 16],
-    [30, 19],
-    [60, 23],
-    [90, 27],
+    [15, 10],
+    [30, 13],
+    [60, 17],
+    [90, 21],
   ];
   for (const [days, reads] of cases) {
     const r = replay(days);

@@ -41,7 +41,7 @@ test("defaults: the sources' public endpoints, polite rates, off schedule", () =
       c.sourceMaxMs,
       c.progressEveryMs,
     ],
-    [null, 1, 120_000, 4, 1000, 60_000, 30, 100, 1000, 20 * 60_000, 30_000],
+    [null, 1, 120_000, 4, 1000, 60_000, 30, 100, 1000, 15 * 60_000, 30_000],
   );
   assert.deepEqual(c.sources, ['eu', 'cordis', 'bdns', 'boe']);
 });
