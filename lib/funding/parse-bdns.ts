@@ -36,7 +36,7 @@ import { amount, asList, dayField, isObj, joinText, parseJson, text, type Obj } 
 import { closingDay, closingTime, statedDay } from './deadline-prose.ts';
 import { noticeKind } from './notice-kind.ts';
 import { readRelativePeriod } from './relative-deadline.ts';
-import { ImportFormatError, type CallRecord, type NoticeRecord, type Publication } from './records.ts';
+import { ImportFormatError, spanishCall, type CallRecord, type NoticeRecord, type Publication } from './records.ts';
 
 const CALL_URL = 'https://www.infosubvenciones.es/bdnstrans/GE/es/convocatorias/';
 
@@ -75,31 +75,7 @@ export function parseBdns(fileText: string): BdnsParse {
 }
 
 function baseCall(id: string, title: string): CallRecord {
-  return {
-    source: 'bdns',
-    source_id: id,
-    title,
-    summary: null,
-    body: null,
-    funder: null,
-    programme: null,
-    country: 'ES',
-    region: null,
-    url: CALL_URL + encodeURIComponent(id),
-    published_on: null,
-    opening_on: null,
-    cutoffs: [],
-    deadline_text: null,
-    opening_text: null,
-    publications: [],
-    time_zone: 'Europe/Madrid',
-    budget: null,
-    currency: null,
-    language: 'es',
-    source_status: null,
-    bdns_id: id,
-    personal_data: false,
-  };
+  return { ...spanishCall('bdns', id, title), url: CALL_URL + encodeURIComponent(id), bdns_id: id };
 }
 
 /** The granting body: ministry or regional department, with its unit (nivel1 is only the tier). */

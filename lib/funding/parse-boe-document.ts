@@ -17,7 +17,7 @@ import { closingDay, closingTime } from './deadline-prose.ts';
 import { BDNS_ID } from './notice-kind.ts';
 import { dayField, joinText, text } from './parse-util.ts';
 import { isAboutPerson } from './personal-data.ts';
-import { ImportFormatError, type CallRecord, type NoticeRecord } from './records.ts';
+import { ImportFormatError, spanishCall, type CallRecord, type NoticeRecord } from './records.ts';
 import { readRelativePeriod } from './relative-deadline.ts';
 import type { XmlElement } from './xml.ts';
 
@@ -103,27 +103,13 @@ export function parseBoeDocument(root: XmlElement): BoeDocument {
     personal_data: personal,
   };
   const call: CallRecord = {
-    source: 'boe',
-    source_id: id,
-    title,
-    summary: null,
+    ...spanishCall('boe', id, title),
     body: joinText([section, department, body]),
     funder: department,
-    programme: null,
-    country: 'ES',
-    region: null,
     url,
     published_on: date,
-    opening_on: null,
     cutoffs: day ? [{ date: day, time: closingTime(day, sentence) }] : [],
     deadline_text: day ? null : sentence,
-    opening_text: null,
-    publications: [],
-    time_zone: 'Europe/Madrid',
-    budget: null,
-    currency: null,
-    language: 'es',
-    source_status: null,
     bdns_id: bdnsId,
     personal_data: personal,
   };

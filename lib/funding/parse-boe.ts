@@ -24,7 +24,7 @@ import { BDNS_ID } from './notice-kind.ts';
 import { parseBoeDocument } from './parse-boe-document.ts';
 import { isAboutPerson } from './personal-data.ts';
 import { asList, dayField, isObj, joinText, parseJson, text, type Obj } from './parse-util.ts';
-import { ImportFormatError, type CallRecord, type NoticeRecord } from './records.ts';
+import { ImportFormatError, spanishCall, type CallRecord, type NoticeRecord } from './records.ts';
 import { parseXml, xmlToObject, XmlError, type XmlElement } from './xml.ts';
 
 export interface BoeParse {
@@ -170,27 +170,12 @@ function take(out: BoeParse, date: string, id: string, title: string, link: stri
     personal_data: personal,
   });
   out.calls.push({
-    source: 'boe',
-    source_id: id,
-    title,
-    summary: null,
+    ...spanishCall('boe', id, title),
     body: joinText([place.section, place.department, place.epigraph]),
     funder: place.department,
-    programme: null,
-    country: 'ES',
-    region: null,
     url: link,
     published_on: date,
-    opening_on: null,
-    cutoffs: [],
     deadline_text: RELATIVE_DEADLINE.exec(title)?.[0].trim() ?? null,
-    opening_text: null,
-    publications: [],
-    time_zone: 'Europe/Madrid',
-    budget: null,
-    currency: null,
-    language: 'es',
-    source_status: null,
     bdns_id: bdnsId,
     personal_data: personal,
   });

@@ -15,7 +15,7 @@
  * the identifier, and is a call of its own: `<parent identifier>-CS<number>`, titled by its callTitle,
  * the parent topic's title and identifier in its text.
  */
-import { ImportFormatError, type CallRecord, type Cutoff, type SourceStatus } from './records.ts';
+import { blankCall, ImportFormatError, type CallRecord, type Cutoff, type SourceStatus } from './records.ts';
 import { amount, excerpt, isObj, joinText, parseJson, sortCutoffs, stripHtml, text, type Obj } from './parse-util.ts';
 import { isIsoDate, toLocal } from './zoned-time.ts';
 
@@ -46,29 +46,9 @@ export function parseEu(fileText: string): EuParse {
 
 function baseCall(identifier: string, title: string): CallRecord {
   return {
-    source: 'eu',
-    source_id: identifier,
-    title,
-    summary: null,
-    body: null,
+    ...blankCall({ source: 'eu', source_id: identifier, title, country: 'EU', time_zone: ZONE, language: 'en' }),
     funder: 'European Commission',
-    programme: null,
-    country: 'EU',
-    region: null,
     url: TOPIC_URL + encodeURIComponent(identifier),
-    published_on: null,
-    opening_on: null,
-    cutoffs: [],
-    deadline_text: null,
-    opening_text: null,
-    publications: [],
-    time_zone: ZONE,
-    budget: null,
-    currency: null,
-    language: 'en',
-    source_status: null,
-    bdns_id: null,
-    personal_data: false,
   };
 }
 

@@ -50,6 +50,37 @@ export interface CallRecord {
   personal_data: boolean; // about a natural person: stored flagged, never served
 }
 
+/** A call record with only what identifies it and where it comes from: every other field unknown yet. */
+export function blankCall(
+  id: Pick<CallRecord, 'source' | 'source_id' | 'title' | 'country' | 'time_zone' | 'language'>,
+): CallRecord {
+  return {
+    ...id,
+    summary: null,
+    body: null,
+    funder: null,
+    programme: null,
+    region: null,
+    url: null,
+    published_on: null,
+    opening_on: null,
+    cutoffs: [],
+    deadline_text: null,
+    opening_text: null,
+    publications: [],
+    budget: null,
+    currency: null,
+    source_status: null,
+    bdns_id: null,
+    personal_data: false,
+  };
+}
+
+/** A Spanish official record (BDNS, BOE): Madrid days, in Spanish. */
+export function spanishCall(source: 'bdns' | 'boe', sourceId: string, title: string): CallRecord {
+  return blankCall({ source, source_id: sourceId, title, country: 'ES', time_zone: 'Europe/Madrid', language: 'es' });
+}
+
 export interface ProjectRecord {
   source_id: string;
   acronym: string | null;

@@ -4,48 +4,19 @@
  * BOE calls and notices are counted apart; a source that hangs is stopped at its time bound, naming
  * the URL it waited for, and one that runs long stops where it is and resumes.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDatabase, type Db } from '../../db/connection.ts';
-import { migrate } from '../../db/migrate.ts';
+import type { Db } from '../../db/connection.ts';
 import { runFundingSync, type SourceSummary } from '../../db/funding/sync/run.ts';
-import { readFundingSyncConfig } from '../../lib/funding/sync-config.ts';
 import type { SourceCode } from '../../lib/funding/records.ts';
-import { startFakeSources, type FakeSources } from '../helpers/funding-sources.ts';
+import { syncHarness } from '../helpers/funding-sync-harness.ts';
 
 const NOW = Date.parse('2026-01-08T10:00:00Z');
-let dir: string;
-let fake: FakeSources;
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'trio-sync-changes-'));
-  fake = await startFakeSources();
-});
-after(async () => {
-  await fake.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let n = 0;
-function freshDb(): Db {
-  const db = openDatabase(join(dir, `t${n++}.sqlite`));
-  migrate(db, undefined, NOW);
-  return db;
-}
+const h = syncHarness('trio-sync-changes-', NOW);
+const freshDb = () => h.freshDb();
 
 const config = (env: Record<string, string> = {}) =>
-  readFundingSyncConfig({
-    ...fake.env,
-    FUNDING_SYNC_RATE: '1000',
-    FUNDING_SYNC_RETRY_BASE_MS: '5',
-    FUNDING_SYNC_RETRIES: '1',
-    FUNDING_SYNC_PAGE_SIZE: '10',
-    FUNDING_SYNC_BACKFILL_DAYS: '30',
-    FUNDING_SYNC_CONTACT: 'funding-ops@example.org',
-    ...env,
-  });
+  h.config({ FUNDING_SYNC_RETRIES: '1', FUNDING_SYNC_PAGE_SIZE: '10', ...env });
 
 async function sync(
   db: Db,
@@ -79,15 +50,15 @@ test('a deadline extended only in the BDNS detail is caught before the old deadl
     deadline_time: '12:00',
   });
   // BDNS extends it to 24 February. Its list entry, which carries no dates, does not change.
-  fake.setDetail('876660', (d) => {
+  h.fake.setDetail('876660', (d) => {
     d.fechaFinSolicitud = '2026-02-24';
     d.textFin = ', hasta las 12:00 horas del 24 de febrero de 2026, hora peninsular';
   });
   try {
     // Two days before the old deadline: its detail is due (read a month ago, 2 days left: every 12 h).
-    const mark = fake.requests.length;
+    const mark = h.fake.requests.length;
     const s = await sync(db, ['bdns'], Date.parse('2026-02-08T10:00:00Z'));
-    const asked = fake.requests.slice(mark).map((r) => r.key);
+    const asked = h.fake.requests.slice(mark).map((r) => r.key);
     assert.ok(asked.includes('bdns-detail:876660'), 'the detail was read again');
     assert.deepEqual((({ deadline, deadline_time }) => ({ deadline, deadline_time }))(stored(db, 'bdns:876660')), {
       deadline: '2026-02-24',
@@ -103,7 +74,7 @@ test('a deadline extended only in the BDNS detail is caught before the old deadl
       0,
     );
   } finally {
-    fake.setDetail('876660', (d) => {
+    h.fake.setDetail('876660', (d) => {
       d.fechaFinSolicitud = '2026-02-10';
       d.textFin = ', hasta las 12:00 horas del 10 de febrero de 2026, hora peninsular';
     });
@@ -116,15 +87,15 @@ test('a call read before its deadline is read once more just after it; then no m
   await sync(db, ['bdns'], NOW);
   const closes = stored(db, 'bdns:876660').closes_at;
   const justAfter = closes + 3_600_000;
-  const mark = fake.requests.length;
+  const mark = h.fake.requests.length;
   await sync(db, ['bdns'], justAfter);
   assert.ok(
-    fake.requests.slice(mark).some((r) => r.key === 'bdns-detail:876660'),
+    h.fake.requests.slice(mark).some((r) => r.key === 'bdns-detail:876660'),
     'read after the close',
   );
-  const again = fake.requests.length;
+  const again = h.fake.requests.length;
   await sync(db, ['bdns'], justAfter + 3_600_000);
-  assert.ok(!fake.requests.slice(again).some((r) => r.key === 'bdns-detail:876660'), 'not again');
+  assert.ok(!h.fake.requests.slice(again).some((r) => r.key === 'bdns-detail:876660'), 'not again');
   db.close();
 });
 
@@ -145,7 +116,7 @@ test('BOE counts calls and notices apart: a first BOE run inserts one call per e
 
 test('a source that hangs is stopped at its time bound, naming what it waited for; the others go on', async () => {
   const db = freshDb();
-  fake.fail('boe:20251212', { delayMs: 5000 });
+  h.fake.fail('boe:20251212', { delayMs: 5000 });
   const t0 = Date.now();
   const s = await sync(db, ['boe', 'cordis'], NOW, { FUNDING_SYNC_SOURCE_MAX: '1s', FUNDING_SYNC_TIMEOUT_MS: '30000' });
   assert.ok(Date.now() - t0 < 4500, `stopped after ${Date.now() - t0} ms, not after the 5 s answer`);
@@ -161,8 +132,8 @@ test('a source that hangs is stopped at its time bound, naming what it waited fo
 test('a source that runs past its time bound stops where it is, and the next run resumes there', async () => {
   const db = freshDb();
   // Real time as the sync sees it: an hour passes after the third BOE request (9, 10, 11 December).
-  const start = fake.requests.length;
-  const late = () => Date.now() + (fake.requests.length - start >= 3 ? 3_600_000 : 0);
+  const start = h.fake.requests.length;
+  const late = () => Date.now() + (h.fake.requests.length - start >= 3 ? 3_600_000 : 0);
   const s1 = await sync(db, ['boe'], NOW, { FUNDING_SYNC_SOURCE_MAX: '20m' }, late);
   assert.deepEqual([s1.boe!.status, s1.boe!.complete], ['ok', false]);
   assert.match(
@@ -173,9 +144,9 @@ test('a source that runs past its time bound stops where it is, and the next run
     db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string,
   ).day;
   assert.equal(mark, '2025-12-11');
-  const next = fake.requests.length;
+  const next = h.fake.requests.length;
   const s2 = await sync(db, ['boe'], NOW);
   assert.deepEqual([s2.boe!.status, s2.boe!.complete], ['ok', true]);
-  assert.equal(fake.requests.slice(next)[0]!.key, 'boe:20251212');
+  assert.equal(h.fake.requests.slice(next)[0]!.key, 'boe:20251212');
   db.close();
 });

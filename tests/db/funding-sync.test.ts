@@ -5,23 +5,20 @@
  * the BDNS windows of the month before, when the real extracts of December 2025 were published.
  * Each fault the issue names is played by that server; what is stored is checked after each.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../db/connection.ts';
-import { migrate } from '../../db/migrate.ts';
+import type { Db } from '../../db/connection.ts';
 import { importFundingText } from '../../db/funding/import.ts';
 import { runFundingSync, type SyncSummary } from '../../db/funding/sync/run.ts';
 import { acquireSyncLock } from '../../db/funding/sync/state.ts';
 import { cordisBatches } from '../../db/funding/sync/cordis.ts';
 import { parseCordis } from '../../lib/funding/parse-cordis.ts';
 import { sediaSourceId } from '../../lib/funding/parse-eu.ts';
-import { readFundingSyncConfig } from '../../lib/funding/sync-config.ts';
 import type { SourceCode } from '../../lib/funding/records.ts';
 import { addDays } from '../../lib/funding/zoned-time.ts';
-import { startFakeSources, type FakeSources } from '../helpers/funding-sources.ts';
+import { syncHarness } from '../helpers/funding-sync-harness.ts';
 
 const TODAY = '2026-01-08';
 const NOW = Date.parse(`${TODAY}T10:00:00Z`);
@@ -47,36 +44,16 @@ const mirroredNotices = (last: string, details = DETAILS) =>
 const receivedBetween = (a: string, b: string) =>
   DETAILS.filter((d) => d.fechaRecepcion >= a && d.fechaRecepcion <= b).map((d) => d.codigoBDNS);
 
-let dir: string;
-let fake: FakeSources;
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'trio-sync-'));
-  fake = await startFakeSources();
-});
-after(async () => {
-  await fake.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let n = 0;
-function freshDb(): Db {
-  const db = openDatabase(join(dir, `t${n++}.sqlite`));
-  migrate(db, undefined, NOW);
-  return db;
-}
+const h = syncHarness('trio-sync-', NOW);
+const freshDb = () => h.freshDb();
 
 const config = (env: Record<string, string> = {}) =>
-  readFundingSyncConfig({
-    ...fake.env,
-    FUNDING_SYNC_RATE: '1000',
-    FUNDING_SYNC_RETRY_BASE_MS: '5',
+  h.config({
     FUNDING_SYNC_RETRY_MAX_MS: '3000',
     FUNDING_SYNC_TIMEOUT_MS: '1000',
     FUNDING_SYNC_RETRIES: '2',
     FUNDING_SYNC_PAGE_SIZE: '2',
-    FUNDING_SYNC_BACKFILL_DAYS: '30',
     FUNDING_SYNC_BATCH_ROWS: '40', // the CORDIS export and the EU bulk file in several batches
-    FUNDING_SYNC_CONTACT: 'funding-ops@example.org',
     ...env,
   });
 
@@ -116,9 +93,9 @@ function snapshot(db: Db) {
 
 test('a first sync stores every source; a second changes nothing and fetches only what may have changed', async () => {
   const db = freshDb();
-  const start = fake.requests.length;
+  const start = h.fake.requests.length;
   const first = bySource(await sync(db));
-  const firstRequests = fake.requests.slice(start);
+  const firstRequests = h.fake.requests.slice(start);
   for (const s of ['eu', 'cordis', 'boe', 'bdns']) assert.equal(first[s]!.status, 'ok', `${s}: ${first[s]!.error}`);
 
   // EU: the 11 real SEDIA hits over 6 pages of 2; the two SUSA cascade offers sharing their parent's
@@ -183,7 +160,7 @@ test('a first sync stores every source; a second changes nothing and fetches onl
   const ref = freshDb();
   importFundingText(ref, 'cordis', 'x', readData('cordis/project.csv'), NOW);
   for (const r of firstRequests.filter((x) => x.key.startsWith('boe:'))) {
-    const res = await fetch(fake.url + r.url);
+    const res = await fetch(h.fake.url + r.url);
     if (res.status !== 200) continue;
     const text = await res.text();
     importFundingText(ref, 'boe', r.url, text, NOW);
@@ -191,7 +168,7 @@ test('a first sync stores every source; a second changes nothing and fetches onl
       importFundingText(ref, 'boe', url, await (await fetch(url)).text(), NOW);
   }
   const details = firstRequests.filter((r) => r.key.startsWith('bdns-detail'));
-  for (const r of details) importFundingText(ref, 'bdns', r.url, await (await fetch(fake.url + r.url)).text(), NOW);
+  for (const r of details) importFundingText(ref, 'bdns', r.url, await (await fetch(h.fake.url + r.url)).text(), NOW);
   assert.deepEqual(snapshot(db).notices, snapshot(ref).notices);
   assert.deepEqual(snapshot(db).projects, snapshot(ref).projects);
   const nonEu = (rows: unknown[]) => (rows as Array<{ id: string }>).filter((r) => !r.id.startsWith('eu:'));
@@ -212,12 +189,12 @@ test('a first sync stores every source; a second changes nothing and fetches onl
   // Again: nothing changes, not even the import log; CORDIS is asked conditionally (304).
   const before = snapshot(db);
   const imports = db.prepare('SELECT count(*) FROM funding_imports').pluck().get();
-  const mid = fake.requests.length;
+  const mid = h.fake.requests.length;
   const second = bySource(await sync(db));
   assert.deepEqual(snapshot(db), before);
   assert.equal(db.prepare('SELECT count(*) FROM funding_imports').pluck().get(), imports);
   for (const s of Object.values(second)) assert.deepEqual([s.status, s.inserted, s.updated], ['ok', 0, 0], s.source);
-  const again = fake.requests.slice(mid);
+  const again = h.fake.requests.slice(mid);
   assert.equal(again.filter((r) => r.key.startsWith('bdns-detail')).length, 0, 'no detail read twice at once');
   assert.deepEqual(
     again.filter((r) => r.key.startsWith('boe')).map((r) => r.key),
@@ -235,11 +212,11 @@ test('a first sync stores every source; a second changes nothing and fetches onl
 test('a 429 with Retry-After is waited out, then the day is stored', async () => {
   const db = freshDb();
   const key = 'boe:20251220';
-  fake.fail(key, { status: 429, retryAfter: '1' });
-  const mark = fake.requests.length;
+  h.fake.fail(key, { status: 429, retryAfter: '1' });
+  const mark = h.fake.requests.length;
   const s = bySource(await sync(db, ['boe']));
   assert.equal(s.boe!.status, 'ok');
-  const hits = fake.requests.slice(mark).filter((r) => r.key === key);
+  const hits = h.fake.requests.slice(mark).filter((r) => r.key === key);
   assert.equal(hits.length, 2);
   assert.ok(hits[1]!.at - hits[0]!.at >= 950, `waited ${hits[1]!.at - hits[0]!.at} ms for Retry-After: 1`);
   assert.deepEqual(
@@ -251,12 +228,12 @@ test('a 429 with Retry-After is waited out, then the day is stored', async () =>
 
 test('a 503 then success: the page is fetched again and nothing falls back', async () => {
   const db = freshDb();
-  fake.fail('eu-search:2', { status: 503 });
-  const mark = fake.requests.length;
+  h.fake.fail('eu-search:2', { status: 503 });
+  const mark = h.fake.requests.length;
   const s = bySource(await sync(db, ['eu']));
   assert.equal(s.eu!.status, 'ok');
   assert.deepEqual(
-    fake.requests.slice(mark).map((r) => r.key),
+    h.fake.requests.slice(mark).map((r) => r.key),
     ['eu-search:1', 'eu-search:2', 'eu-search:2', 'eu-search:3', 'eu-search:4', 'eu-search:5', 'eu-search:6'],
   );
   assert.equal(db.prepare("SELECT count(*) FROM funding_calls WHERE source = 'eu'").pluck().get(), 11);
@@ -265,11 +242,12 @@ test('a 503 then success: the page is fetched again and nothing falls back', asy
 
 test('a slow answer past the timeout is abandoned and asked again', async () => {
   const db = freshDb();
-  fake.fail('bdns-detail:876660', { delayMs: 3000 });
-  const mark = fake.requests.length;
-  const s = bySource(await sync(db, ['bdns'], { FUNDING_SYNC_TIMEOUT_MS: '300' }));
+  h.fake.fail('bdns-detail:876660', { delayMs: 8000 });
+  const mark = h.fake.requests.length;
+  // 2 s: far above a local answer even on a loaded machine, far below the 8 s one.
+  const s = bySource(await sync(db, ['bdns'], { FUNDING_SYNC_TIMEOUT_MS: '2000' }));
   assert.equal(s.bdns!.status, 'ok');
-  assert.equal(fake.requests.slice(mark).filter((r) => r.key === 'bdns-detail:876660').length, 2);
+  assert.equal(h.fake.requests.slice(mark).filter((r) => r.key === 'bdns-detail:876660').length, 2);
   assert.deepEqual(
     db.prepare("SELECT deadline, deadline_time FROM funding_calls WHERE id = 'bdns:876660'").get(),
     { deadline: '2026-02-10', deadline_time: '12:00' },
@@ -280,18 +258,18 @@ test('a slow answer past the timeout is abandoned and asked again', async () => 
 
 test('a truncated body is a network error: retried, and the archive is stored whole', async () => {
   const db = freshDb();
-  fake.fail('cordis', { truncate: true });
-  const mark = fake.requests.length;
+  h.fake.fail('cordis', { truncate: true });
+  const mark = h.fake.requests.length;
   const s = bySource(await sync(db, ['cordis']));
   assert.equal(s.cordis!.status, 'ok');
-  assert.equal(fake.requests.slice(mark).filter((r) => r.key === 'cordis').length, 2);
+  assert.equal(h.fake.requests.slice(mark).filter((r) => r.key === 'cordis').length, 2);
   assert.equal(db.prepare('SELECT count(*) FROM funding_projects').pluck().get(), 100);
   db.close();
 });
 
 test('a truncated body every time fails the source, stores nothing of it, and the others go on', async () => {
   const db = freshDb();
-  fake.fail('cordis', { truncate: true }, { truncate: true }, { truncate: true });
+  h.fake.fail('cordis', { truncate: true }, { truncate: true }, { truncate: true });
   const s = bySource(await sync(db, ['cordis', 'eu']));
   assert.equal(s.cordis!.status, 'failed');
   assert.match(
@@ -307,7 +285,7 @@ test('a truncated body every time fails the source, stores nothing of it, and th
 test('a broken sumario stops BOE at that day, naming the day and its URL; the next run resumes there and ends where a clean run does', async () => {
   const db = freshDb();
   const bad = 'boe:20251220';
-  fake.fail(bad, { body: '{"status":{"code":"200","text":"ok"},"data":{"sumario":{"metadatos":' });
+  h.fake.fail(bad, { body: '{"status":{"code":"200","text":"ok"},"data":{"sumario":{"metadatos":' });
   const s1 = bySource(await sync(db, ['boe', 'bdns']));
   assert.equal(s1.boe!.status, 'failed');
   assert.match(
@@ -329,11 +307,11 @@ test('a broken sumario stops BOE at that day, naming the day and its URL; the ne
   );
   assert.equal(db.prepare("SELECT consecutive_failures FROM funding_sync_state WHERE source = 'boe'").pluck().get(), 1);
 
-  const mark = fake.requests.length;
+  const mark = h.fake.requests.length;
   const s2 = bySource(await sync(db, ['boe', 'bdns']));
   assert.equal(s2.boe!.status, 'ok');
   assert.equal(
-    fake.requests.slice(mark).filter((r) => r.key.startsWith('boe:'))[0]!.key,
+    h.fake.requests.slice(mark).filter((r) => r.key.startsWith('boe:'))[0]!.key,
     bad,
     'resumed at the failed day',
   );
@@ -347,7 +325,7 @@ test('a broken sumario stops BOE at that day, naming the day and its URL; the ne
 
 test("a BOE item document that cannot be had fails its day, naming the item, the day and the document's URL", async () => {
   const db = freshDb();
-  fake.fail('boe-doc:BOE-B-2025-47162', { status: 500 }, { status: 500 }, { status: 500 });
+  h.fake.fail('boe-doc:BOE-B-2025-47162', { status: 500 }, { status: 500 }, { status: 500 });
   const s = bySource(await sync(db, ['boe']));
   assert.equal(s.boe!.status, 'failed');
   assert.match(
@@ -365,15 +343,15 @@ test("a BOE item document that cannot be had fails its day, naming the item, the
 
 test('malformed JSON from the search API: the EU falls back to the bulk reference file', async () => {
   const db = freshDb();
-  fake.fail('eu-search:1', { body: '{"totalResults": 11, "results": [' });
-  const mark = fake.requests.length;
+  h.fake.fail('eu-search:1', { body: '{"totalResults": 11, "results": [' });
+  const mark = h.fake.requests.length;
   const s = bySource(await sync(db, ['eu']));
   assert.equal(s.eu!.status, 'ok');
   assert.match(
     s.eu!.notes.join(' '),
     /EU search page 1 \(http[^)]+\): not valid JSON.*fell back to the bulk reference file/,
   );
-  assert.ok(fake.requests.slice(mark).some((r) => r.key === 'eu-bulk'));
+  assert.ok(h.fake.requests.slice(mark).some((r) => r.key === 'eu-bulk'));
   // grantsTenders.json: its grants (the tender skipped) with programme names from the file.
   const bulk = JSON.parse(readData('eu/grantsTenders-funding_radar-sample.json')).fundingData.GrantTenderObj as Array<{
     identifier: string;
@@ -386,11 +364,11 @@ test('malformed JSON from the search API: the EU falls back to the bulk referenc
   );
 
   // The next fallback asks for the bulk file conditionally; a 304 imports nothing.
-  fake.fail('eu-search:1', { status: 503 }, { status: 503 }, { status: 503 });
+  h.fake.fail('eu-search:1', { status: 503 }, { status: 503 }, { status: 503 });
   const imports = db.prepare('SELECT count(*) FROM funding_imports').pluck().get();
-  const again = fake.requests.length;
+  const again = h.fake.requests.length;
   const s2 = bySource(await sync(db, ['eu']));
-  const bulkRequest = fake.requests.slice(again).find((r) => r.key === 'eu-bulk')!;
+  const bulkRequest = h.fake.requests.slice(again).find((r) => r.key === 'eu-bulk')!;
   assert.equal(bulkRequest.headers['if-none-match'], '"bulk-1"');
   assert.deepEqual([s2.eu!.status, s2.eu!.skipped, s2.eu!.inserted, s2.eu!.updated], ['ok', 1, 0, 0]);
   assert.equal(db.prepare('SELECT count(*) FROM funding_imports').pluck().get(), imports);
@@ -399,7 +377,7 @@ test('malformed JSON from the search API: the EU falls back to the bulk referenc
 
 test('a BDNS error inside a 200 fails BDNS without storing the call or its fingerprint', async () => {
   const db = freshDb();
-  fake.fail('bdns-detail:876660', {
+  h.fake.fail('bdns-detail:876660', {
     body: '{"codigo":"ERR_MANTENIMIENTO_BBDD","error":"Base de datos en mantenimiento"}',
   });
   const s1 = bySource(await sync(db, ['bdns']));
@@ -425,21 +403,21 @@ test('an ETag answered with 304 imports nothing; a new export is imported', asyn
   assert.deepEqual(snapshot(db), before);
   const csv = readData('cordis/project.csv');
   const [id, title] = /\n"(\d+)";"[^"]*";"[^"]*";"([^"]+)"/.exec(csv)!.slice(1) as [string, string];
-  fake.setCordis(csv.replace(`"${title}"`, `"${title} (revised)"`));
+  h.fake.setCordis(csv.replace(`"${title}"`, `"${title} (revised)"`));
   const s3 = bySource(await sync(db, ['cordis']));
   assert.deepEqual([s3.cordis!.fetched, s3.cordis!.updated], [1, 1]);
   assert.equal(
     db.prepare('SELECT title FROM funding_projects WHERE source_id = ?').pluck().get(id),
     `${title} (revised)`,
   );
-  fake.setCordis(csv);
+  h.fake.setCordis(csv);
   db.close();
 });
 
 test('a source that keeps failing is reported run after run; the others go on', async () => {
   const db = freshDb();
   for (let i = 0; i < 2; i++) {
-    fake.fail('bdns-list:0', { status: 503 }, { status: 503 }, { status: 503 });
+    h.fake.fail('bdns-list:0', { status: 503 }, { status: 503 }, { status: 503 });
     const s = bySource(await sync(db, ['bdns', 'cordis']));
     assert.equal(s.bdns!.status, 'failed');
     assert.match(s.bdns!.error!, /HTTP 503.*after 3 attempts/);
@@ -456,10 +434,10 @@ test('a source that keeps failing is reported run after run; the others go on', 
 test('one sync at a time: a held lock makes another sync do nothing', async () => {
   const db = freshDb();
   const lock = acquireSyncLock(db, NOW, 60_000);
-  const mark = fake.requests.length;
+  const mark = h.fake.requests.length;
   const s = await sync(db, ['cordis']);
   assert.match(s.locked ?? '', /another funding sync is running/);
-  assert.equal(fake.requests.length, mark, 'nothing fetched');
+  assert.equal(h.fake.requests.length, mark, 'nothing fetched');
   lock.release();
   assert.equal((await sync(db, ['cordis'])).locked, null);
   db.close();
@@ -468,10 +446,10 @@ test('one sync at a time: a held lock makes another sync do nothing', async () =
 test('--since reads BOE from that day again without moving the watermark back', async () => {
   const db = freshDb();
   await sync(db, ['boe']);
-  const mark = fake.requests.length;
+  const mark = h.fake.requests.length;
   await sync(db, ['boe'], {}, '2026-01-06');
   assert.deepEqual(
-    fake.requests.slice(mark).map((r) => r.key),
+    h.fake.requests.slice(mark).map((r) => r.key),
     // 6 January: its sumario unchanged, so no document is asked again.
     ['boe:20260106', 'boe:20260107', 'boe:20260108'],
   );
@@ -484,9 +462,9 @@ test('--since reads BOE from that day again without moving the watermark back', 
 
 test('FUNDING_SYNC_RATE spaces the requests to one host', async () => {
   const db = freshDb();
-  const mark = fake.requests.length;
+  const mark = h.fake.requests.length;
   await sync(db, ['eu', 'cordis'], { FUNDING_SYNC_RATE: '5' });
-  const at = fake.requests.slice(mark).map((r) => r.at);
+  const at = h.fake.requests.slice(mark).map((r) => r.at);
   assert.equal(at.length, 7, 'six EU pages and the CORDIS export, all on the one test host');
   // Spaced by the client at 200 ms; seen by the server when each body has arrived, so allow for jitter.
   for (let i = 1; i < at.length; i++)
@@ -497,7 +475,7 @@ test('FUNDING_SYNC_RATE spaces the requests to one host', async () => {
 
 test('the run log in the database has the same counts as the summary, failures included', async () => {
   const db = freshDb();
-  fake.fail('boe:20251224', { body: 'not json' });
+  h.fake.fail('boe:20251224', { body: 'not json' });
   const summary = await sync(db, ['boe', 'cordis']);
   const logged = db
     .prepare(
