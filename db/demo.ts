@@ -1,6 +1,6 @@
 /**
  * The demo data sets: the funding corpus (real records the four sources published, data/funding, each
- * folder with its SOURCE.md and credit line, imported in the order data/funding/demo.json gives), the
+ * folder with its source note (data/funding/bdns/SOURCE.md…) and credit line, imported in the order data/funding/demo.json gives), the
  * impact register with its published demo runs (db/impact/demo.ts), and the human task catalogue
  * (fixtures/human). At start (DEMO=on) whatever part is missing is loaded; `main.ts demo` loads all.
  * The hand-made funding files of fixtures/funding (traps.json) are test fixtures, not the demo.

@@ -65,7 +65,7 @@ test('BDNS: every list entry and every detail is a call, stored or withheld', ()
     );
     db.close();
   }
-  // The list's withheld entries: the four its SOURCE.md names (the rule's false positives, kept on purpose).
+  // The list's withheld entries: the four data/funding/bdns/SOURCE.md names (the rule's false positives, kept on purpose).
   const db = freshDb();
   importFundingFile(db, 'bdns', join(DATA, 'bdns/convocatorias-busqueda-20260217-20260226.json'), NOW);
   assert.deepEqual(db.prepare('SELECT source_id FROM funding_calls WHERE personal_data = 1 ORDER BY 1').pluck().all(), [

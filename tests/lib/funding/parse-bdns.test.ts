@@ -199,7 +199,7 @@ test('real details: anuncios[] are the publications a period counts from, and th
       bulletin: 'DOGC. D.O. DE LA GENERALITAT DE CATALUNYA',
     },
   ]);
-  // The 22 BOE notices of SOURCE.md's table, each with its call's BDNS id; the correction of 877748 too.
+  // The 22 BOE notices of data/funding/bdns/SOURCE.md's table, each with its call's BDNS id; the correction of 877748 too.
   assert.equal(notices.length, 22);
   const voided = notices.find((n) => n.source_id === 'BOE-B-2025-46495')!;
   assert.deepEqual(
