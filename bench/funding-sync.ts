@@ -5,9 +5,10 @@
  * synthetic corpus (default 100,000 calls, bench/funding-corpus.ts), three ways in one run:
  *  1. trio with no sync (FUNDING_SYNC_EVERY off): the reference;
  *  2. trio with FUNDING_SYNC_EVERY set, while its scheduled sync runs: a first sync of every source
- *     from a local server in the sources' formats (tests/helpers/funding-sources.ts) with a BOE/BDNS
- *     backfill of D days (default 365: a few hundred batches), at an unthrottled rate so the sync
- *     is as dense as it can be; only responses that started while the sync ran are counted;
+ *     from a local server serving the sources' real records (tests/helpers/funding-sources.ts) with a
+ *     BOE/BDNS backfill of D days (default 365: the days back to the real records of December 2025,
+ *     mostly BOE days without an issue there), at an unthrottled rate so the sync is as dense as it
+ *     can be; only responses that started while the sync ran are counted;
  *  3. raw node:http answering the same search bytes (the machine's floor).
  * Server, sync child and load generator share the machine's cores: that contention is part of what
  * is measured (a sync is work the machine does); the figures carry the machine's load average.
@@ -17,7 +18,6 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeSources } from '../tests/helpers/funding-sources.ts';
-import { toLocal } from '../lib/funding/zoned-time.ts';
 import { CORPUS_NOW, ensureCorpus } from './funding-corpus.ts';
 import {
   cannon,
@@ -65,7 +65,7 @@ export async function run(args: string[]): Promise<void> {
   const write = !args.includes('--no-write');
   const corpus = ensureCorpus(calls, log);
   const dir = mkdtempSync(join(tmpdir(), 'trio-bench-sync-'));
-  const fake = await startFakeSources({ today: toLocal(Date.now(), 'Europe/Madrid').date });
+  const fake = await startFakeSources();
   const env = {
     ...fake.env,
     FUNDING_SYNC_RATE: '1000',

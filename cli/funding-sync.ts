@@ -1,6 +1,12 @@
-/** `funding sync`: fetch what is new or changed from the four funding sources (db/funding/sync/run.ts). */
+/**
+ * `funding sync`: fetch what is new or changed from the four funding sources (db/funding/sync/run.ts).
+ * On a terminal, a progress bar per source (cli-progress); without one (a timer, cron, serve's own
+ * schedule), a line per running source on stderr every FUNDING_SYNC_PROGRESS_EVERY, and one when each
+ * source ends, so a log shows where a long run is. The summary counts calls and notices apart.
+ */
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
 import { runFundingSync, type SourceSummary, type SyncSummary } from '../db/funding/sync/run.ts';
+import type { Progress } from '../db/funding/sync/context.ts';
 import { releaseSyncLocksOf } from '../db/funding/sync/state.ts';
 import { isIsoDate } from '../lib/funding/zoned-time.ts';
 import { SYNC_SOURCES } from '../lib/funding/sync-config.ts';
@@ -23,9 +29,16 @@ function sourcesOption(value: string | boolean | undefined): SourceCode[] | unde
   return list as SourceCode[];
 }
 
+/** CORDIS stores projects, the others calls; notices are BOE items and extracts that are not calls. */
+function counts(s: SourceSummary): string {
+  const rows = s.source === 'cordis' ? 'projects' : 'calls';
+  const notices = s.source === 'boe' || s.source === 'bdns' ? `; notices: ${s.notices} new or changed` : '';
+  return `${rows}: ${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.withheld} withheld${notices}; documents: ${s.fetched} fetched, ${s.skipped} skipped, ${s.failed} failed`;
+}
+
 function line(s: SourceSummary): string {
-  const counts = `fetched ${s.fetched}, inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, withheld ${s.withheld}, skipped ${s.skipped}, failed ${s.failed}`;
-  const head = `${s.source.padEnd(6)} ${s.status === 'ok' ? 'ok    ' : 'FAILED'} ${counts} (${s.requests} requests, ${s.seconds.toFixed(1)} s)`;
+  const status = s.status === 'failed' ? 'FAILED ' : s.complete ? 'ok     ' : 'partial';
+  const head = `${s.source.padEnd(6)} ${status} ${counts(s)} (${s.requests} requests, ${s.seconds.toFixed(1)} s)`;
   return [
     head,
     ...s.notes.map((n) => `       note: ${n}`),
@@ -55,6 +68,19 @@ export const fundingSyncCommands: Command[] = [
           )
         : null;
       const bars = new Map<SourceCode, SingleBar>();
+      // Without a terminal: the latest progress of the running source, printed at a steady pace.
+      let latest: { source: SourceCode; p: Progress; since: number } | null = null;
+      const ticker = multi
+        ? null
+        : setInterval(() => {
+            if (!latest) return;
+            const { source, p, since } = latest;
+            const of = p.total === null ? '' : `${p.done}/${p.total} `;
+            process.stderr.write(
+              `funding sync: ${source} ${of}${p.label} (${Math.round((Date.now() - since) / 1000)} s)\n`,
+            );
+          }, ctx.config.fundingSync.progressEveryMs);
+      ticker?.unref();
       // Stopped (serve's scheduler stopping, systemd, Ctrl-C): batches are synchronous transactions, so
       // the handler runs between two of them; free the lock so the next run need not wait for its expiry.
       const stop = (signal: NodeJS.Signals) => {
@@ -72,8 +98,14 @@ export const fundingSyncCommands: Command[] = [
         since,
         now: ctx.now,
         version: TRIO_VERSION,
+        onSourceDone: (s) => {
+          if (!multi) process.stderr.write(`funding sync: ${line(s).split('\n')[0]}\n`);
+        },
         onProgress: (source, p) => {
-          if (!multi) return;
+          if (!multi) {
+            latest = { source, p, since: latest?.source === source ? latest.since : Date.now() };
+            return;
+          }
           let bar = bars.get(source);
           if (!bar) bars.set(source, (bar = multi.create(p.total ?? 1, 0, { source: source.padEnd(6), label: '' })));
           if (p.total !== null) bar.setTotal(p.total);
@@ -81,6 +113,7 @@ export const fundingSyncCommands: Command[] = [
         },
       });
       multi?.stop();
+      if (ticker) clearInterval(ticker);
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
       return { ...summary };
@@ -88,11 +121,13 @@ export const fundingSyncCommands: Command[] = [
     text: (r) => {
       const s = r as unknown as SyncSummary;
       if (s.locked) return `nothing done: ${s.locked}`;
-      const index = s.index
-        ? [
-            `full-text index: ${s.index.segmentsBefore} → ${s.index.segmentsAfter} segments, in ${(s.index.ms / 1000).toFixed(1)} s`,
-          ]
-        : [];
+      // The index merge is routine: said only when it took long enough to explain the run's time.
+      const index =
+        s.index && s.index.ms >= 1000
+          ? [
+              `full-text index merged: ${s.index.segmentsBefore} → ${s.index.segmentsAfter} segments, in ${(s.index.ms / 1000).toFixed(1)} s`,
+            ]
+          : [];
       return [...s.warnings.map((w) => `warning: ${w}`), ...s.sources.map(line), ...index].join('\n');
     },
     // Cron and systemd see a failed source as a failed run; the summary is printed either way.

@@ -1,6 +1,4 @@
 /** A stored funding row back into the record shape the parsers produce (so the two can be merged and hashed). */
-import type { Cutoff } from '../../lib/funding/records.ts';
-
 export type Row = Record<string, unknown>;
 
 /** The columns of funding_calls that hold a CallRecord's fields (the rest are derived). */
@@ -19,6 +17,8 @@ export const CALL_FIELDS = [
   'opening_on',
   'cutoffs',
   'deadline_text',
+  'opening_text',
+  'publications',
   'time_zone',
   'budget',
   'currency',
@@ -28,10 +28,25 @@ export const CALL_FIELDS = [
   'personal_data',
 ] as const;
 
+/** Columns holding JSON lists (cut-offs, publications). */
+const JSON_FIELDS = new Set(['cutoffs', 'publications']);
+
 export function rowToRecord<T>(row: Row, fields: readonly string[]): T {
   const rec: Row = {};
   for (const f of fields)
     rec[f] =
-      f === 'personal_data' ? row[f] === 1 : f === 'cutoffs' ? (JSON.parse(row[f] as string) as Cutoff[]) : row[f];
+      f === 'personal_data'
+        ? row[f] === 1
+        : JSON_FIELDS.has(f)
+          ? (JSON.parse((row[f] as string | undefined) ?? '[]') as unknown[])
+          : (row[f] ?? null);
   return rec as T;
+}
+
+/** A record's fields as statement parameters: lists as JSON, personal_data as 0/1. */
+export function toParams(rec: object): Row {
+  const p: Row = { ...rec };
+  for (const f of JSON_FIELDS) if (f in p) p[f] = JSON.stringify(p[f]);
+  p.personal_data = p.personal_data ? 1 : 0;
+  return p;
 }

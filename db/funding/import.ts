@@ -13,7 +13,11 @@
  *    `boe:<identificador>`, and only while no BDNS call has its BDNS id (otherwise the notice just
  *    attaches by bdns_id). A BDNS call the notice names gets its deadline recomputed (an extract's
  *    publication date is what "N días desde la publicación del extracto" counts from);
- *  - BDNS: importing a call deletes any `boe:` call with the same BDNS id (folded); its notice stays;
+ *  - BOE item documents (the `url_xml` of a sumario item) are read like a sumario's items, with the BDNS
+ *    id and deadline sentence only they hold; a notice keeps a BDNS id an earlier read gave;
+ *  - BDNS: a list entry only fills what a stored call lacks (a detail knows more); importing a call
+ *    deletes any `boe:` call with the same BDNS id, or whose BOE item the detail
+ *    lists in anuncios[] (folded); the BOE extracts it lists are stored as notices of the call;
  *  - CORDIS: upserts funding_projects; the path is a project.csv (organization.csv is read from the
  *    same folder when present) or a folder holding project.csv and optionally organization.csv
  *    (an unzipped cordis-HORIZONprojects-csv.zip);
@@ -29,28 +33,43 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Db } from '../connection.ts';
 import { parseBdns } from '../../lib/funding/parse-bdns.ts';
-import { parseBoe } from '../../lib/funding/parse-boe.ts';
+import { parseBoe, type BoeParse } from '../../lib/funding/parse-boe.ts';
 import { parseCordis } from '../../lib/funding/parse-cordis.ts';
 import { parseEu } from '../../lib/funding/parse-eu.ts';
-import { canonicalJson, deriveDates, mergeCall, mergeProject } from '../../lib/funding/merge.ts';
+import { canonicalJson, deriveDates, fillCall, mergeCall, mergeNotice, mergeProject } from '../../lib/funding/merge.ts';
 import { noticeKind } from '../../lib/funding/notice-kind.ts';
 import { isAboutPerson } from '../../lib/funding/personal-data.ts';
-import { CALL_FIELDS, rowToRecord, type Row } from './call-row.ts';
+import { CALL_FIELDS, rowToRecord, toParams, type Row } from './call-row.ts';
 import { callRules, noticeRules, ruleLookups } from './rules.ts';
-import type { CallRecord, NoticeRecord, ProjectRecord, SourceCode } from '../../lib/funding/records.ts';
+import {
+  ImportFormatError,
+  type CallRecord,
+  type NoticeRecord,
+  type ProjectRecord,
+  type SourceCode,
+} from '../../lib/funding/records.ts';
 import { statementsFor } from '../statements.ts';
 
-export interface ImportSummary {
-  source: SourceCode;
-  file: string;
-  inserted: number; // rows created (calls; for boe notices and calls; for cordis projects)
-  updated: number; // rows whose merged content or current deadline changed
+/** Rows written, by what happened to them. */
+export interface RowCounts {
+  inserted: number; // rows created
+  updated: number; // rows whose merged content (or, for calls, current deadline) changed
   unchanged: number; // rows left untouched
   withheld: number; // records stored with personal_data = 1
+}
+
+/**
+ * What an import did. The top-level counts are calls (for CORDIS, projects); bulletin notices that
+ * are not calls (BOE items, the BOE extracts a BDNS detail lists) are counted apart, in `notices`.
+ */
+export interface ImportSummary extends RowCounts {
+  source: SourceCode;
+  file: string;
+  notices?: RowCounts; // boe, bdns: notices written
   skipped?: number; // eu: tenders in the file, not imported
   folded?: number; // bdns: boe: calls removed because their BDNS call is now here
-  attached?: number; // boe: notices whose BDNS call exists (no boe: call kept)
-  notices?: number; // boe: grant items in the sumario (calls and other notices)
+  attached?: number; // boe: items whose BDNS call exists (no boe: call kept)
+  items?: number; // boe: grant items in the file (calls and other notices)
   recomputed?: number; // boe: BDNS calls whose deadline an extract's date now fixes
   projects?: number; // cordis: projects in the file
   coordinatorsWithheld?: number; // cordis: natural-person coordinators whose name was not stored
@@ -70,6 +89,42 @@ export function importFundingFile(db: Db, source: SourceCode, path: string, now:
   return importFundingText(db, source, path, readFileSync(projectPath, 'utf8'), now, organization);
 }
 
+/**
+ * A BOE sumario and the documents of its items (the sync fetches each item's `url_xml`), imported as
+ * one: each item is written once, with what its document adds (the BDNS id, the deadline sentence, the
+ * text), so the counts are the day's calls and notices, not the sumario's plus the documents'.
+ */
+export function importBoeDay(
+  db: Db,
+  fileName: string,
+  sumario: string,
+  documents: Array<{ name: string; text: string }>,
+  now: number,
+): ImportSummary {
+  const day = parseBoe(sumario);
+  for (const doc of documents) {
+    let read: BoeParse;
+    try {
+      read = parseBoe(doc.text);
+    } catch (err) {
+      if (err instanceof ImportFormatError) throw new ImportFormatError(doc.name, err.message);
+      throw err;
+    }
+    read.notices.forEach((n, k) => {
+      const i = day.notices.findIndex((m) => m.source_id === n.source_id);
+      if (i === -1) {
+        day.notices.push(n);
+        day.calls.push(read.calls[k]!);
+      } else {
+        day.notices[i] = mergeNotice(day.notices[i]!, n);
+        day.calls[i] = mergeCall(day.calls[i]!, read.calls[k]!);
+      }
+    });
+  }
+  const text = [sumario, ...documents.map((d) => d.text)].join('\u0000');
+  return importFundingText(db, 'boe', fileName, text, now, null, day);
+}
+
 /** Same as importFundingFile with the text in hand; for CORDIS, `organization` is organization.csv. */
 export function importFundingText(
   db: Db,
@@ -78,13 +133,16 @@ export function importFundingText(
   text: string,
   now: number,
   organization: string | null = null,
+  boeDay: BoeParse | null = null,
 ): ImportSummary {
   const fileSha = sha256(organization === null ? text : `${text}\u0000${organization}`);
   const summary: ImportSummary = { source, file: fileName, inserted: 0, updated: 0, unchanged: 0, withheld: 0 };
-  const count = (o: Outcome, personal: boolean) => {
-    summary[o]++;
-    if (personal) summary.withheld++;
+  const tally = (counts: RowCounts, [o, personal]: [Outcome, boolean]) => {
+    counts[o]++;
+    if (personal) counts.withheld++;
   };
+  const count = (result: [Outcome, boolean]) => tally(summary, result);
+  const notices: RowCounts = { inserted: 0, updated: 0, unchanged: 0, withheld: 0 };
   const w = writers(db, now);
   let write: () => void;
 
@@ -92,31 +150,42 @@ export function importFundingText(
   if (source === 'eu') {
     const { calls, skipped } = parseEu(text);
     summary.skipped = skipped;
-    write = () => calls.forEach((c) => count(...w.call(c)));
+    write = () => calls.forEach((c) => count(w.call(c)));
   } else if (source === 'bdns') {
-    const { calls } = parseBdns(text, now);
-    summary.folded = 0;
-    write = () =>
-      calls.forEach((c) => {
-        count(...w.call(c));
+    const parsed = parseBdns(text);
+    Object.assign(summary, { folded: 0, notices });
+    write = () => {
+      // The BOE extracts the details list go first: a relative deadline counts from the extract's day.
+      for (const n of parsed.notices) {
+        const [outcome, personal] = w.notice(n);
+        tally(notices, [outcome, personal]);
+        summary.folded! += w.unserve(`boe:${n.source_id}`);
+      }
+      for (const c of parsed.calls) {
+        count(w.call(c, parsed.format === 'list'));
         summary.folded! += w.foldBoe(c.source_id);
-      });
+      }
+    };
   } else if (source === 'boe') {
-    const { notices, calls } = parseBoe(text);
-    Object.assign(summary, { notices: notices.length, attached: 0, recomputed: 0 });
+    const parsed = boeDay ?? parseBoe(text);
+    Object.assign(summary, { items: parsed.notices.length, attached: 0, recomputed: 0, notices });
     write = () =>
-      notices.forEach((n, i) => {
-        count(...w.notice(n));
-        if (n.bdns_id !== null && w.hasBdnsCall(n.bdns_id)) {
+      parsed.notices.forEach((n, i) => {
+        const [outcome, personal, merged] = w.notice(n);
+        tally(notices, [outcome, personal]);
+        // The BDNS id may come from this read (an item document) or an earlier one (a BDNS detail's anuncios).
+        const bdnsId = merged.bdns_id;
+        if (bdnsId !== null && w.hasBdnsCall(bdnsId)) {
           summary.attached!++;
-          summary.recomputed! += w.refreshBdns(n.bdns_id);
-        } else if (noticeKind(n.title) === 'call') count(...w.call(calls[i]!));
+          summary.recomputed! += w.refreshBdns(bdnsId);
+          w.unserve(`boe:${n.source_id}`);
+        } else if (noticeKind(n.title) === 'call') count(w.call({ ...parsed.calls[i]!, bdns_id: bdnsId }));
         else w.unserve(`boe:${n.source_id}`);
       });
   } else {
     const { projects, coordinatorsKnown, coordinatorsWithheld } = parseCordis({ project: text, organization });
     Object.assign(summary, { projects: projects.length, coordinatorsWithheld });
-    write = () => projects.forEach((p) => count(...w.project(p, coordinatorsKnown)));
+    write = () => projects.forEach((p) => count(w.project(p, coordinatorsKnown)));
   }
 
   db.transaction(() => {
@@ -173,13 +242,6 @@ const NOTICE_FIELDS = [
   'personal_data',
 ] as const;
 const NOTICE_COLUMNS = [...NOTICE_FIELDS, 'kind', 'refers_to'] as const;
-
-function toParams(rec: object): Row {
-  const p: Row = { ...rec };
-  if ('cutoffs' in p) p.cutoffs = JSON.stringify(p.cutoffs);
-  p.personal_data = p.personal_data ? 1 : 0;
-  return p;
-}
 
 const statements = statementsFor((db) => ({
   getCall: db.prepare('SELECT * FROM funding_calls WHERE id = ?'),
@@ -243,10 +305,12 @@ function writers(db: Db, now: number) {
   };
 
   return {
-    call(rec: CallRecord): [Outcome, boolean] {
+    /** `thin`: a list entry, which only fills what the stored call lacks (lib/funding/merge.ts fillCall). */
+    call(rec: CallRecord, thin = false): [Outcome, boolean] {
       const id = `${rec.source}:${rec.source_id}`;
       const row = sql.getCall.get(id) as Row | undefined;
-      const merged = row ? mergeCall(rowToRecord<CallRecord>(row, CALL_FIELDS), rec) : rec;
+      const stored = row ? rowToRecord<CallRecord>(row, CALL_FIELDS) : null;
+      const merged = stored ? (thin ? fillCall(stored, rec) : mergeCall(stored, rec)) : rec;
       return writeCall(id, row, merged);
     },
     /** A BDNS call's rules again (an extract it counts from may have arrived); 1 when its row changed. */
@@ -266,16 +330,15 @@ function writers(db: Db, now: number) {
       (row ? sql.updateProject : sql.insertProject).run({ ...toParams(merged), content_hash: hash, now });
       return [row ? 'updated' : 'inserted', merged.personal_data];
     },
-    notice(rec: NoticeRecord): [Outcome, boolean] {
+    /** A notice merged with what is stored (a later read never erases a BDNS id an earlier one gave). */
+    notice(rec: NoticeRecord): [Outcome, boolean, NoticeRecord] {
       const row = sql.getNotice.get(rec.source_id) as Row | undefined;
-      const merged = noticeRules({
-        ...rec,
-        personal_data: rec.personal_data || row?.personal_data === 1 || isAboutPerson(rec),
-      });
+      const read = row ? mergeNotice(rowToRecord<NoticeRecord>(row, NOTICE_FIELDS), rec) : rec;
+      const merged = noticeRules({ ...read, personal_data: read.personal_data || isAboutPerson(read) });
       const hash = sha256(canonicalJson(merged));
-      if (row?.content_hash === hash) return ['unchanged', merged.personal_data];
+      if (row?.content_hash === hash) return ['unchanged', merged.personal_data, merged];
       (row ? sql.updateNotice : sql.insertNotice).run({ ...toParams(merged), content_hash: hash, now });
-      return [row ? 'updated' : 'inserted', merged.personal_data];
+      return [row ? 'updated' : 'inserted', merged.personal_data, merged];
     },
     hasBdnsCall: (bdnsId: string) => sql.hasBdns.get(bdnsId) !== undefined,
     foldBoe: (bdnsId: string) => sql.foldBoe.run(bdnsId).changes,

@@ -8,8 +8,7 @@ import { applyCallRules, type RuledCall } from '../../lib/funding/call-rules.ts'
 import { canonicalJson, deriveDates } from '../../lib/funding/merge.ts';
 import { boeIdsIn, dispositionKey, noticeKind, type NoticeKind } from '../../lib/funding/notice-kind.ts';
 import { isAboutPerson } from '../../lib/funding/personal-data.ts';
-import type { CallRecord, NoticeRecord } from '../../lib/funding/records.ts';
-import type { Publication } from '../../lib/funding/relative-deadline.ts';
+import type { CallRecord, NoticeRecord, Publication } from '../../lib/funding/records.ts';
 import { CALL_FIELDS, rowToRecord, type Row } from './call-row.ts';
 import { createHash } from 'node:crypto';
 import { statementsFor } from '../statements.ts';

@@ -5,12 +5,14 @@
  *
  *  1. Personal data (./personal-data.ts): a record about a natural person is withheld.
  *  2. Deadlines: a source-stated cut-off is used as stated; otherwise a relative period in the
- *     source's words (deadline_text, else the title) is computed from the publication it counts from
- *     (./relative-deadline.ts), or kept uncomputed with the reason. deadline_source says which.
+ *     source's words (deadline_text, read with opening_text; else the title) is computed from the
+ *     publication it counts from: the record itself (a BOE item), the call's BOE extract in the corpus,
+ *     or a publication the record lists (a BDNS detail's anuncios) (./relative-deadline.ts); or it is
+ *     kept uncomputed with the reason. deadline_source says which.
  */
 import { isAboutPerson } from './personal-data.ts';
-import type { CallRecord, Cutoff } from './records.ts';
-import { deadlineFromText, readRelativePeriod, type DeadlineSource, type Publication } from './relative-deadline.ts';
+import type { CallRecord, Cutoff, Publication } from './records.ts';
+import { deadlineFromText, readRelativePeriod, type DeadlineSource } from './relative-deadline.ts';
 
 export interface RuleContext {
   /** The BOE extract announcing the call's BDNS id, when the corpus has one. */
@@ -45,6 +47,11 @@ export function applyCallRules(rec: CallRecord, ctx: RuleContext): RuledCall {
   }
   const self =
     record.source === 'boe' && record.published_on ? { date: record.published_on, id: record.source_id } : null;
-  const { date, source } = deadlineFromText(text, { self, boeExtract: ctx.boeExtract });
+  const { date, source } = deadlineFromText(text, {
+    self,
+    boeExtract: ctx.boeExtract,
+    publications: record.publications,
+    start: record.opening_text,
+  });
   return { record, cutoffs: date ? [{ date, time: null }] : [], deadlineSource: source };
 }

@@ -8,15 +8,25 @@
  *  - No cut-offs keeps the stored cut-offs (the BDNS period block vanishes from some reads). New
  *    cut-offs replace the old ones, but a cut-off without a time keeps the time a previous read
  *    stated for the same day (the bulk EU file is date-only; SEDIA states 17:00).
- *  - deadline_text follows the source: new words replace old; a new date without words clears them.
- *  - summary/body: a text contained in the stored one is a poorer read of it and keeps the stored.
+ *  - deadline_text and opening_text follow the source: new words replace old; a new date without
+ *    words clears them.
+ *  - No publications keeps the stored ones (a read without anuncios[] knows less, not that there are none).
+ *  - summary/body: a text contained in the stored one is a poorer read of it and keeps the stored; so
+ *    does a body whose every piece (" · ") the stored one contains, in any case (a BOE sumario item,
+ *    "section · DEPARTMENT · epigraph", read after its own document, whose text holds all three).
  *  - personal_data is sticky: once a record was seen to be about a person it stays withheld.
  */
-import type { CallRecord, Cutoff, ProjectRecord } from './records.ts';
+import type { CallRecord, Cutoff, NoticeRecord, ProjectRecord } from './records.ts';
 import { closesAt, opensAt } from './zoned-time.ts';
 
-const richer = (stored: string | null, incoming: string | null): string | null =>
-  incoming === null || (stored !== null && stored.includes(incoming)) ? stored : incoming;
+const lower = (s: string) => s.toLocaleLowerCase('es');
+
+const richer = (stored: string | null, incoming: string | null): string | null => {
+  if (incoming === null) return stored;
+  if (stored === null) return incoming;
+  const s = lower(stored);
+  return incoming.split(' · ').every((piece) => s.includes(lower(piece))) ? stored : incoming;
+};
 
 function fillTimes(incoming: Cutoff[], stored: Cutoff[]): Cutoff[] {
   return incoming.map((c) =>
@@ -33,6 +43,34 @@ export function mergeCall(stored: CallRecord, incoming: CallRecord): CallRecord 
   merged.body = richer(stored.body, incoming.body);
   merged.cutoffs = incoming.cutoffs.length > 0 ? fillTimes(incoming.cutoffs, stored.cutoffs) : stored.cutoffs;
   merged.deadline_text = incoming.deadline_text ?? (incoming.cutoffs.length > 0 ? null : stored.deadline_text);
+  merged.opening_text = incoming.opening_text ?? (incoming.opening_on !== null ? null : (stored.opening_text ?? null));
+  merged.publications = incoming.publications.length > 0 ? incoming.publications : (stored.publications ?? []);
+  merged.personal_data = stored.personal_data || incoming.personal_data;
+  return merged;
+}
+
+/**
+ * A thinner read of a stored call (a BDNS list entry after its detail): it only fills what the stored
+ * record lacks. A list entry's region is the issuing community ("CATALUÑA"); the detail's is its
+ * NUTS regions ("ES511 - Barcelona; …"), which the entry must not replace.
+ */
+export function fillCall(stored: CallRecord, incoming: CallRecord): CallRecord {
+  const merged = { ...stored };
+  for (const key of Object.keys(incoming) as Array<keyof CallRecord>) {
+    const s = stored[key];
+    const empty = s === null || s === undefined || (Array.isArray(s) && s.length === 0);
+    if (empty) (merged as Record<string, unknown>)[key] = incoming[key];
+  }
+  merged.personal_data = stored.personal_data || incoming.personal_data;
+  return merged;
+}
+
+/** A notice read again: what the new read does not know (a null BDNS id, section) keeps the stored. */
+export function mergeNotice(stored: NoticeRecord, incoming: NoticeRecord): NoticeRecord {
+  const merged = { ...incoming };
+  for (const key of Object.keys(incoming) as Array<keyof NoticeRecord>) {
+    if (incoming[key] === null) (merged as Record<string, unknown>)[key] = stored[key];
+  }
   merged.personal_data = stored.personal_data || incoming.personal_data;
   return merged;
 }

@@ -73,6 +73,9 @@ export function dispositionKey(title: string, role: 'own' | 'referred'): string 
 
 const BOE_ID = /\bBOE-[AB]-\d{4}-\d{1,6}\b/g;
 
+/** "BDNS (Identif.): 742455" in a title, "BDNS(Identif.):742455" in an extract's first paragraph. */
+export const BDNS_ID = /\bBDNS\b[^0-9]{0,20}?(\d{5,7})/;
+
 /** BOE identifiers a text names explicitly ("BOE-A-2025-22110"). */
 export function boeIdsIn(text: string): string[] {
   return [...new Set(text.match(BOE_ID) ?? [])];

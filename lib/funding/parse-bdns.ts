@@ -8,8 +8,23 @@
  * The application-period block (fechaInicio/FinSolicitud, textInicio/Fin) vanishes from some reads:
  * when it is absent the record has no cut-offs and no deadline_text, and the store keeps what it had.
  *
- * source_status: abierto true → open; false → closed, or forthcoming when the application window
- * opens after `now` (in Madrid). A missing abierto leaves it null.
+ * Status comes from the dates, never from `abierto`: on the 71 real details `abierto` is true only on
+ * open-ended calls with no period at all, and false on 12 calls whose window was running when they
+ * were read (data/funding/bdns/SOURCE.md). source_status stays null; lib/funding/status.ts decides.
+ *
+ * The period: fechaInicioSolicitud / fechaFinSolicitud are ISO days without a time (never DD/MM/YYYY
+ * in a real response). The closing hour, when there is one, is only in textFin ("hasta las 12:00
+ * horas, hora peninsular, del día 10 de febrero de 2026"): it is taken when textFin names no other
+ * day. Without dates, textInicio / textFin are prose in Spanish or Catalan (./deadline-prose.ts): a
+ * day stated there ("31/03/26", "Finaliza el 15 de septiembre de 2026") is the date; a relative period
+ * ("15 Dies Hàbils", "45 días hábiles a contar desde … la publicación del extracto en el BOE") is kept
+ * as deadline_text with textInicio as opening_text, for the data rules to compute
+ * (./relative-deadline.ts); "Sin plazo de solicitud" is kept as words.
+ *
+ * anuncios[]: the call's bulletin publications (BOE, DOGC, BOP…), with their day. They are the
+ * publications a relative period counts from (`publications`, corrections and modifications left
+ * out), and each BOE one (`cve` BOE-B-…) is a notice linked to this call by its BDNS id: the BOE
+ * extract of the call, even before the BOE sumario is imported.
  *
  * Personal data: calls are about programmes, and tiposBeneficiarios "PERSONAS FÍSICAS" says who may
  * apply, which is not personal data. A call is flagged by the one rule of ./personal-data.ts over
@@ -18,18 +33,21 @@
  */
 import { isAboutPerson } from './personal-data.ts';
 import { amount, asList, dayField, isObj, joinText, parseJson, text, type Obj } from './parse-util.ts';
-import { ImportFormatError, type CallRecord } from './records.ts';
-import { toLocal } from './zoned-time.ts';
+import { closingDay, closingTime, statedDay } from './deadline-prose.ts';
+import { noticeKind } from './notice-kind.ts';
+import { readRelativePeriod } from './relative-deadline.ts';
+import { ImportFormatError, spanishCall, type CallRecord, type NoticeRecord, type Publication } from './records.ts';
 
 const CALL_URL = 'https://www.infosubvenciones.es/bdnstrans/GE/es/convocatorias/';
 
 export interface BdnsParse {
   format: 'list' | 'detail';
   calls: CallRecord[];
+  /** The BOE notices the details list in anuncios[] (each with its call's BDNS id). */
+  notices: NoticeRecord[];
 }
 
-/** `now` (UTC ms) only tells a not-yet-open call (abierto false, window ahead) from a closed one. */
-export function parseBdns(fileText: string, now?: number): BdnsParse {
+export function parseBdns(fileText: string): BdnsParse {
   const data = parseJson(fileText, 'file');
   if (isObj(data) && 'codigo' in data && 'error' in data) {
     throw new ImportFormatError(
@@ -38,46 +56,26 @@ export function parseBdns(fileText: string, now?: number): BdnsParse {
     );
   }
   if (isObj(data) && Array.isArray(data.content)) {
-    return { format: 'list', calls: data.content.map((item, i) => listItem(item, `content[${i}]`)) };
+    return { format: 'list', calls: data.content.map((item, i) => listItem(item, `content[${i}]`)), notices: [] };
   }
-  if (isObj(data) && ('codigoBDNS' in data || 'organo' in data))
-    return { format: 'detail', calls: [detail(data, 'convocatoria', now)] };
-  if (Array.isArray(data) && data.length > 0) {
-    return {
-      format: 'detail',
-      calls: data.map((d, i) => {
-        if (!isObj(d)) throw new ImportFormatError(`[${i}]`, 'not a convocatoria detail object');
-        return detail(d, `[${i}]`, now);
-      }),
-    };
+  const details: Array<[Obj, string]> | null =
+    isObj(data) && ('codigoBDNS' in data || 'organo' in data)
+      ? [[data, 'convocatoria']]
+      : Array.isArray(data) && data.length > 0
+        ? data.map((d, i) => {
+            if (!isObj(d)) throw new ImportFormatError(`[${i}]`, 'not a convocatoria detail object');
+            return [d, `[${i}]`];
+          })
+        : null;
+  if (details) {
+    const read = details.map(([d, at]) => detail(d, at));
+    return { format: 'detail', calls: read.map((r) => r.call), notices: read.flatMap((r) => r.notices) };
   }
   throw new ImportFormatError('file', 'neither a BDNS convocatorias/busqueda page nor a convocatoria detail');
 }
 
 function baseCall(id: string, title: string): CallRecord {
-  return {
-    source: 'bdns',
-    source_id: id,
-    title,
-    summary: null,
-    body: null,
-    funder: null,
-    programme: null,
-    country: 'ES',
-    region: null,
-    url: CALL_URL + encodeURIComponent(id),
-    published_on: null,
-    opening_on: null,
-    cutoffs: [],
-    deadline_text: null,
-    time_zone: 'Europe/Madrid',
-    budget: null,
-    currency: null,
-    language: 'es',
-    source_status: null,
-    bdns_id: id,
-    personal_data: false,
-  };
+  return { ...spanishCall('bdns', id, title), url: CALL_URL + encodeURIComponent(id), bdns_id: id };
 }
 
 /** The granting body: ministry or regional department, with its unit (nivel1 is only the tier). */
@@ -104,6 +102,8 @@ function listItem(item: unknown, at: string): CallRecord {
   const call = baseCall(id, title);
   call.published_on = dayField(item.fechaRecepcion, record, 'fechaRecepcion');
   call.funder = funder(item.nivel1, item.nivel2, item.nivel3);
+  // nivel1 is the tier (ESTADO, AUTONOMICA, LOCAL, OTROS); a regional body's nivel2 is its community.
+  if (text(item.nivel1) === 'AUTONOMICA') call.region = text(item.nivel2);
   call.body = text(item.descripcionLeng);
   call.personal_data = isAboutPerson(call);
   return call;
@@ -116,7 +116,49 @@ function descriptions(v: unknown): string[] {
     .filter((x): x is string => x !== null);
 }
 
-function detail(d: Obj, at: string, now: number | undefined): CallRecord {
+const BOE_CVE = /^BOE-[AB]-\d{4}-\d+$/;
+
+/** anuncios[]: the call's publications, and its BOE notices (a BOE-B cve is the BOE identifier). */
+function announcements(d: Obj, id: string, record: string): { publications: Publication[]; notices: NoticeRecord[] } {
+  const publications: Publication[] = [];
+  const notices: NoticeRecord[] = [];
+  asList(d.anuncios).forEach((a, i) => {
+    if (!isObj(a)) throw new ImportFormatError(`${record}.anuncios[${i}]`, 'not an object');
+    const date = dayField(a.datPublicacion, `${record}.anuncios[${i}]`, 'datPublicacion');
+    if (!date) return;
+    const cve = text(a.cve);
+    const bulletin = text(a.desDiarioOficial);
+    const title = text(a.titulo);
+    // A correction or modification of the extract is not what a period counts from.
+    const kind = title ? noticeKind(title) : 'other';
+    if (kind === 'call' || kind === 'other')
+      publications.push({
+        date,
+        id: cve ?? `${bulletin ?? 'bulletin'} (BDNS anuncio ${text(a.numAnuncio) ?? i})`,
+        bulletin,
+      });
+    if (cve && BOE_CVE.test(cve) && title)
+      notices.push({
+        source_id: cve,
+        bdns_id: id,
+        title,
+        url: `https://www.boe.es/diario_boe/txt.php?id=${cve}`,
+        published_on: date,
+        section: null,
+        department: null,
+        personal_data: false,
+      });
+  });
+  publications.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return { publications, notices };
+}
+
+/** A day the prose states (the closing one for textFin), unless it is a relative period (its days name other acts). */
+function proseDay(prose: string | null, start: string | null, read: (p: string) => string | null): string | null {
+  return prose && !readRelativePeriod(prose, start) ? read(prose) : null;
+}
+
+function detail(d: Obj, at: string): { call: CallRecord; notices: NoticeRecord[] } {
   const { id, title, record } = identity(at, d.codigoBDNS ?? d.numeroConvocatoria, d.descripcion);
   const call = baseCall(id, title);
   const organo = isObj(d.organo) ? d.organo : {};
@@ -137,13 +179,17 @@ function detail(d: Obj, at: string, now: number | undefined): CallRecord {
   call.budget = amount(d.presupuestoTotal, record, 'presupuestoTotal');
   call.currency = call.budget === null ? null : 'EUR';
   // The period block (may be absent on a read: then nothing here is set).
-  call.opening_on = dayField(d.fechaInicioSolicitud, record, 'fechaInicioSolicitud');
-  // abierto means "open now": false is also what a call whose window has not opened yet says.
-  const ahead = now !== undefined && call.opening_on !== null && call.opening_on > toLocal(now, call.time_zone).date;
-  call.source_status = d.abierto === true ? 'open' : d.abierto === false ? (ahead ? 'forthcoming' : 'closed') : null;
-  const end = dayField(d.fechaFinSolicitud, record, 'fechaFinSolicitud');
-  call.cutoffs = end ? [{ date: end, time: null }] : [];
-  call.deadline_text = end ? null : text(d.textFin);
+  const startText = text(d.textInicio);
+  const endText = text(d.textFin);
+  call.opening_on =
+    dayField(d.fechaInicioSolicitud, record, 'fechaInicioSolicitud') ?? proseDay(startText, null, statedDay);
+  const closing =
+    dayField(d.fechaFinSolicitud, record, 'fechaFinSolicitud') ?? proseDay(endText, startText, closingDay);
+  call.cutoffs = closing ? [{ date: closing, time: closingTime(closing, endText) }] : [];
+  call.deadline_text = closing ? null : endText;
+  call.opening_text = call.opening_on || closing ? null : startText;
+  const { publications, notices } = announcements(d, id, record);
+  call.publications = publications;
   call.personal_data = isAboutPerson(call);
-  return call;
+  return { call, notices };
 }

@@ -3,6 +3,10 @@
  * NoticeRecord and as a CallRecord; the store decides whether the call is kept (it is not when a
  * BDNS call with the same BDNS id exists: the notice then just attaches to it).
  *
+ * Sumario titles of real V-B extracts carry neither the BDNS number nor the deadline sentence: both are
+ * in the item's own document, which this parser also reads (./parse-boe-document.ts) and whose address
+ * it lists for the sync (`documents`, each item's `url_xml`).
+ *
  * Traps: in JSON, diario, seccion, departamento, epigrafe and item can each be an object or an array;
  * a date can have several diario (extraordinary issues); items sit under an epigrafe or directly
  * under a departamento. The sumario has no structured deadline; a relative one stated in a title
@@ -11,56 +15,71 @@
  * Which items are about grant calls: section III ("Otras disposiciones") items under a grant epigraph
  * (Subvenciones, Ayudas, Becas, Premios), or whose title convenes grants or awards them; section V-B
  * ("Otros anuncios oficiales") extracts ("Extracto de … por la que se convocan …"), their corrections,
- * and any V-B item carrying a BDNS id. Not all of them are calls: db/funding/import.ts classifies each
+ * notices about a grant call's extract (one voiding a duplicate publication), and any V-B item
+ * carrying a BDNS id. Not all of them are calls: db/funding/import.ts classifies each
  * (lib/funding/notice-kind.ts) and keeps bases, corrections, modifications and award resolutions as
  * notices of the call they refer to, not as calls.
  */
+import { BDNS_ID } from './notice-kind.ts';
+import { parseBoeDocument } from './parse-boe-document.ts';
 import { isAboutPerson } from './personal-data.ts';
 import { asList, dayField, isObj, joinText, parseJson, text, type Obj } from './parse-util.ts';
-import { ImportFormatError, type CallRecord, type NoticeRecord } from './records.ts';
-import { parseXml, xmlToObject, XmlError } from './xml.ts';
+import { ImportFormatError, spanishCall, type CallRecord, type NoticeRecord } from './records.ts';
+import { parseXml, xmlToObject, XmlError, type XmlElement } from './xml.ts';
 
 export interface BoeParse {
   date: string;
   notices: NoticeRecord[];
   calls: CallRecord[];
+  /** A sumario's grant items and the address of each one's own document (`url_xml`), for the sync. */
+  documents: Array<{ id: string; url: string }>;
 }
 
-export const BDNS_ID = /\bBDNS\b[^0-9]{0,20}?(\d{5,7})/;
 const GRANT_EPIGRAPH = /subvenci|\bayudas?\b|\bbecas?\b|\bpremios?\b/i;
 const CONVENES = /\bconvoca(?:n|toria|torias)?\b[\s\S]*\b(?:subvenci|ayudas?\b|becas?\b|premios?\b)/i;
 const AWARD =
   /por la que se (?:conceden|resuelven?|adjudican|publica(?:n)? la (?:concesi[oó]n|resoluci[oó]n|relaci[oó]n))/i;
 const EXTRACT = /^(?:extracto|correcci[oó]n de errores)\b[\s\S]*\bconvoca/i;
+// A notice about an extract that is not one: "Anuncio por el que se deja sin efecto la publicación del
+// extracto de la Orden … por la que se convocan ayudas" (the real BOE-B-2025-46495 voids a duplicate).
+const ABOUT_EXTRACT = /\bextracto\b[\s\S]*\bconvoca/i;
 const GRANTS = /subvenci|\bayudas?\b|\bbecas?\b|\bpremios?\b/i;
 const RELATIVE_DEADLINE =
   /\b(?:\d+|un|una|dos|tres|cinco|diez|quince|veinte|treinta|cuarenta y cinco)\s+(?:días|mes|meses)(?:\s+(?:hábiles|naturales))?[^.;]*/i;
+
+/** Where an item's own document is, when a sumario item does not say (it always does in real ones). */
+const DOCUMENT_URL = 'https://www.boe.es/diario_boe/xml.php?id=';
 
 /** Is this sumario item a grant call? (rules in the header comment) */
 export function isGrantCall(sectionCode: string | null, epigraph: string | null, title: string): boolean {
   const code = (sectionCode ?? '').toUpperCase();
   if (code === '3')
     return GRANT_EPIGRAPH.test(epigraph ?? '') || CONVENES.test(title) || (AWARD.test(title) && GRANTS.test(title));
-  if (code === '5B') return EXTRACT.test(title) || BDNS_ID.test(title);
+  if (code === '5B')
+    return EXTRACT.test(title) || (ABOUT_EXTRACT.test(title) && GRANTS.test(title)) || BDNS_ID.test(title);
   return false;
 }
 
-function load(fileText: string): Obj {
+/** The file as the BOE's JSON tree, or an item document's XML root. */
+function load(fileText: string): { tree: Obj } | { document: XmlElement } {
   const s = fileText.replace(/^\uFEFF/, '').trimStart();
   let doc: unknown;
   if (s.startsWith('<')) {
+    let root: XmlElement;
     try {
-      doc = xmlToObject(parseXml(s));
+      root = parseXml(s);
     } catch (e) {
       if (e instanceof XmlError) throw new ImportFormatError('file', `not well-formed XML (${e.message})`);
       throw e;
     }
+    if (root.name === 'documento') return { document: root };
+    doc = xmlToObject(root);
   } else {
     doc = parseJson(s, 'file');
   }
   const root = isObj(doc) && isObj(doc.response) ? doc.response : doc;
   if (!isObj(root)) throw new ImportFormatError('file', 'not a BOE sumario');
-  return root;
+  return { tree: root };
 }
 
 function url(v: unknown): string | null {
@@ -74,8 +93,14 @@ interface Place {
   epigraph: string | null;
 }
 
+/** A BOE sumario (JSON or XML) or one item document (XML, ./parse-boe-document.ts). */
 export function parseBoe(fileText: string): BoeParse {
-  const root = load(fileText);
+  const loaded = load(fileText);
+  if ('document' in loaded) {
+    const { date, notice, call } = parseBoeDocument(loaded.document);
+    return { date, notices: [notice], calls: [call], documents: [] };
+  }
+  const root = loaded.tree;
   if (isObj(root.status)) {
     const code = text(root.status.code);
     if (code !== '200')
@@ -87,7 +112,7 @@ export function parseBoe(fileText: string): BoeParse {
   const date = dayField(metadatos.fecha_publicacion, 'data.sumario.metadatos', 'fecha_publicacion');
   if (!date) throw new ImportFormatError('data.sumario.metadatos', 'fecha_publicacion is missing');
 
-  const out: BoeParse = { date, notices: [], calls: [] };
+  const out: BoeParse = { date, notices: [], calls: [], documents: [] };
   const seen = new Set<string>();
   const visit = (items: unknown, path: string, place: Place) => {
     asList(items).forEach((item, n) => {
@@ -101,6 +126,7 @@ export function parseBoe(fileText: string): BoeParse {
       if (seen.has(id) || !isGrantCall(place.sectionCode, place.epigraph, title)) return;
       seen.add(id);
       take(out, date, id, title, url(item.url_html) ?? url(item.url_pdf), place);
+      out.documents.push({ id, url: url(item.url_xml) ?? `${DOCUMENT_URL}${encodeURIComponent(id)}` });
     });
   };
   asList(sumario.diario).forEach((diario, d) => {
@@ -144,25 +170,12 @@ function take(out: BoeParse, date: string, id: string, title: string, link: stri
     personal_data: personal,
   });
   out.calls.push({
-    source: 'boe',
-    source_id: id,
-    title,
-    summary: null,
+    ...spanishCall('boe', id, title),
     body: joinText([place.section, place.department, place.epigraph]),
     funder: place.department,
-    programme: null,
-    country: 'ES',
-    region: null,
     url: link,
     published_on: date,
-    opening_on: null,
-    cutoffs: [],
     deadline_text: RELATIVE_DEADLINE.exec(title)?.[0].trim() ?? null,
-    time_zone: 'Europe/Madrid',
-    budget: null,
-    currency: null,
-    language: 'es',
-    source_status: null,
     bdns_id: bdnsId,
     personal_data: personal,
   });

@@ -7,9 +7,16 @@
  *      is an array of strings and there is one hit per translation.
  * Programme names come from the bulk file's frameworkProgramme; SEDIA only carries an opaque id, so
  * SEDIA records leave programme null (the store keeps a name an earlier bulk import gave).
+ *
+ * Cascade funding (SEDIA type 8, "competitive calls" that EU-funded projects publish): each offer
+ * carries its PARENT topic's identifier and title; its own name is in callTitle and its own number in
+ * `reference` ("11143COMPETITIVE_CALLen"). Two offers of one project share the identifier (the real
+ * SUSA sample: METU's and Gnomon's internships), so an offer is keyed by its reference number, not by
+ * the identifier, and is a call of its own: `<parent identifier>-CS<number>`, titled by its callTitle,
+ * the parent topic's title and identifier in its text.
  */
-import { ImportFormatError, type CallRecord, type Cutoff, type SourceStatus } from './records.ts';
-import { excerpt, isObj, joinText, parseJson, sortCutoffs, stripHtml, text, type Obj } from './parse-util.ts';
+import { blankCall, ImportFormatError, type CallRecord, type Cutoff, type SourceStatus } from './records.ts';
+import { amount, excerpt, isObj, joinText, parseJson, sortCutoffs, stripHtml, text, type Obj } from './parse-util.ts';
 import { isIsoDate, toLocal } from './zoned-time.ts';
 
 const ZONE = 'Europe/Brussels';
@@ -39,27 +46,9 @@ export function parseEu(fileText: string): EuParse {
 
 function baseCall(identifier: string, title: string): CallRecord {
   return {
-    source: 'eu',
-    source_id: identifier,
-    title,
-    summary: null,
-    body: null,
+    ...blankCall({ source: 'eu', source_id: identifier, title, country: 'EU', time_zone: ZONE, language: 'en' }),
     funder: 'European Commission',
-    programme: null,
-    country: 'EU',
-    region: null,
     url: TOPIC_URL + encodeURIComponent(identifier),
-    published_on: null,
-    opening_on: null,
-    cutoffs: [],
-    deadline_text: null,
-    time_zone: ZONE,
-    budget: null,
-    currency: null,
-    language: 'en',
-    source_status: null,
-    bdns_id: null,
-    personal_data: false,
   };
 }
 
@@ -180,46 +169,68 @@ function budgetOf(json: string | null): number | null {
   }
 }
 
+/**
+ * The language of a hit's text: its metadata's. The result's own `language` is the translation entry
+ * the hit came from, which can differ: the real subvenia page has three `bg` hits whose metadata,
+ * title and text are English.
+ */
 function languageOf(r: Obj, m: Obj): string {
-  return (text(r.language) ?? first(m, 'language') ?? 'en').toLowerCase();
+  return (first(m, 'language') ?? text(r.language) ?? 'en').toLowerCase();
+}
+
+const CASCADE_REFERENCE = /^(\d+)COMPETITIVE_CALL/i;
+
+/** A result's own key: the topic identifier, or a cascade offer's reference number (see the header). */
+function resultKey(r: Obj, m: Obj, identifier: string): { key: string; cascade: string | null } {
+  const n = first(m, 'type') === '8' ? CASCADE_REFERENCE.exec(text(r.reference) ?? '')?.[1] : undefined;
+  return n ? { key: `${identifier}-CS${n}`, cascade: n } : { key: identifier, cascade: null };
+}
+
+/** The source_id a SEDIA result is stored under (its translations share it); null when it has none. */
+export function sediaSourceId(r: unknown): string | null {
+  if (!isObj(r) || !isObj(r.metadata)) return null;
+  const identifier = first(r.metadata, 'identifier');
+  return identifier ? resultKey(r, r.metadata, identifier).key : null;
 }
 
 function parseSedia(results: unknown[]): EuParse {
-  // One hit per translation: keep, per identifier, the English hit, else the first one.
-  const chosen = new Map<string, { i: number; r: Obj; m: Obj }>();
+  // One hit per translation: keep, per key, the English hit, else the first one.
+  const chosen = new Map<string, { i: number; r: Obj; m: Obj; identifier: string; cascade: string | null }>();
   results.forEach((r, i) => {
     if (!isObj(r) || !isObj(r.metadata)) throw new ImportFormatError(`results[${i}]`, 'metadata is missing');
     const identifier = first(r.metadata, 'identifier');
     if (!identifier) throw new ImportFormatError(`results[${i}]`, 'metadata.identifier is missing');
-    const prev = chosen.get(identifier);
+    const { key, cascade } = resultKey(r, r.metadata, identifier);
+    const prev = chosen.get(key);
     if (!prev || (languageOf(prev.r, prev.m) !== 'en' && languageOf(r, r.metadata) === 'en'))
-      chosen.set(identifier, { i, r, m: r.metadata });
+      chosen.set(key, { i, r, m: r.metadata, identifier, cascade });
   });
   const calls: CallRecord[] = [];
   let skipped = 0;
-  for (const [identifier, { i, r, m }] of chosen) {
-    const record = `results[${i}] (identifier ${identifier})`;
+  for (const [key, { i, r, m, identifier, cascade }] of chosen) {
+    const record = `results[${i}] (identifier ${identifier}${cascade ? `, reference ${text(r.reference)}` : ''})`;
     if (first(m, 'type') === '0') {
       skipped++;
       continue;
     }
-    const title = first(m, 'title') ?? text(r.title) ?? text(r.summary);
+    const topicTitle = first(m, 'title') ?? text(r.title);
+    const title = cascade ? (first(m, 'callTitle') ?? text(r.summary) ?? topicTitle) : (topicTitle ?? text(r.summary));
     if (!title) throw new ImportFormatError(record, 'title is missing');
-    const description = stripHtml(first(m, 'descriptionByte'));
+    const description = stripHtml(first(m, 'descriptionByte') ?? (cascade ? first(m, 'description') : null));
     const time = statedTime([
       ...meta(m, 'descriptionByte'),
       ...meta(m, 'additionalInfos'),
       ...meta(m, 'topicConditions'),
     ]);
-    const call = baseCall(identifier, title);
+    const call = baseCall(key, title);
     call.language = languageOf(r, m);
     call.summary = excerpt(description);
-    call.body = joinText([
-      first(m, 'callTitle'),
-      meta(m, 'keywords').join(', '),
-      meta(m, 'tags').join(', '),
-      description,
-    ]);
+    call.body = joinText(
+      cascade
+        ? [identifier, topicTitle, first(m, 'projectAcronym'), first(m, 'projectName'), description]
+        : [first(m, 'callTitle'), meta(m, 'keywords').join(', '), meta(m, 'tags').join(', '), description],
+    );
+    if (cascade) call.url = text(r.url) ?? call.url;
     const start = first(m, 'startDate');
     call.opening_on = start ? brusselsCutoff(start, record, 'startDate').date : null;
     call.cutoffs = sortCutoffs(
@@ -229,7 +240,7 @@ function parseSedia(results: unknown[]): EuParse {
       }),
     );
     call.source_status = STATUS_CODES[first(m, 'status') ?? ''] ?? null;
-    call.budget = budgetOf(first(m, 'budgetOverview'));
+    call.budget = cascade ? amount(first(m, 'budget'), record, 'budget') : budgetOf(first(m, 'budgetOverview'));
     call.currency = call.budget === null ? null : 'EUR';
     calls.push(call);
   }

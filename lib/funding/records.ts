@@ -13,6 +13,17 @@ export interface Cutoff {
   time: string | null;
 }
 
+/**
+ * A publication of a call in an official bulletin: its day (Europe/Madrid), what it is (a BOE id such
+ * as "BOE-B-2026-41210", else the bulletin and the source's own number) and the bulletin as the source
+ * names it ("DOGC. D.O. DE LA GENERALITAT DE CATALUNYA"). A relative period counts from one of them.
+ */
+export interface Publication {
+  date: string;
+  id: string;
+  bulletin?: string | null;
+}
+
 export interface CallRecord {
   source: CallSource;
   source_id: string;
@@ -28,6 +39,8 @@ export interface CallRecord {
   opening_on: string | null; // YYYY-MM-DD in time_zone
   cutoffs: Cutoff[]; // ascending; empty when the source gives no date
   deadline_text: string | null; // the source's own words when it gives no date (BDNS textFin)
+  opening_text: string | null; // the source's words on when the period starts, when it gives no date (BDNS textInicio)
+  publications: Publication[]; // the call's bulletin publications the source lists (BDNS anuncios), by date
   time_zone: 'Europe/Brussels' | 'Europe/Madrid';
   budget: number | null;
   currency: string | null;
@@ -35,6 +48,37 @@ export interface CallRecord {
   source_status: SourceStatus | null;
   bdns_id: string | null;
   personal_data: boolean; // about a natural person: stored flagged, never served
+}
+
+/** A call record with only what identifies it and where it comes from: every other field unknown yet. */
+export function blankCall(
+  id: Pick<CallRecord, 'source' | 'source_id' | 'title' | 'country' | 'time_zone' | 'language'>,
+): CallRecord {
+  return {
+    ...id,
+    summary: null,
+    body: null,
+    funder: null,
+    programme: null,
+    region: null,
+    url: null,
+    published_on: null,
+    opening_on: null,
+    cutoffs: [],
+    deadline_text: null,
+    opening_text: null,
+    publications: [],
+    budget: null,
+    currency: null,
+    source_status: null,
+    bdns_id: null,
+    personal_data: false,
+  };
+}
+
+/** A Spanish official record (BDNS, BOE): Madrid days, in Spanish. */
+export function spanishCall(source: 'bdns' | 'boe', sourceId: string, title: string): CallRecord {
+  return blankCall({ source, source_id: sourceId, title, country: 'ES', time_zone: 'Europe/Madrid', language: 'es' });
 }
 
 export interface ProjectRecord {

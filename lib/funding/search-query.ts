@@ -2,7 +2,8 @@
  * The funding search language: parsed here (pure), then compiled into safe FTS5 MATCH expressions over
  * the stemmed index (lib/funding/stem.ts). What users write:
  *
- *   solar wind            every word must match (`and`/`AND` may be written between them)
+ *   solar wind            every word must match (`and`/`AND` may be written between them); function
+ *                         words ("for", "de", "para": ./stop-words.ts) are not required
  *   solar or wind         either (`or`, `OR` or `|`, any case); binds tighter than and
  *   -vino, not vino       excludes calls matching the term (`not`/`NOT` in any case, or a leading -)
  *   "energía renovable"   a phrase; "energ* renovable" a prefix inside a phrase; "energía sol"* too
@@ -15,6 +16,7 @@
  * input is either compiled safely or refused with a QueryError naming the problem, never a 500.
  */
 import { glossaryGroup } from './glossary.ts';
+import { isStopWord } from './stop-words.ts';
 import { isPlainKey, pairTerm, titleTerm } from './derived-terms.ts';
 import { fold, STEM_LANGUAGES, stemKey, words, type StemLanguage } from './stem.ts';
 
@@ -140,12 +142,19 @@ export function parseSearch(q: string): ParsedQuery {
   }
   if (pendingOr) throw new QueryError('OR must stand between two terms, e.g. solar OR wind.');
   if (pendingNot) throw new QueryError('NOT must come before a term, e.g. ayudas NOT vino.');
+  // Function words ("for", "de", "para") are not required words, unless they are all the query has.
+  const meaningful = groups.filter((g) => !(g.length === 1 && isBareStopWord(g[0]!)));
+  if (meaningful.length > 0 && meaningful.length < groups.length) groups.splice(0, groups.length, ...meaningful);
   const termCount = groups.reduce((n, g) => n + g.length, 0) + excluded.length;
   if (termCount === 0) throw new QueryError('contains no searchable words.');
   if (termCount > MAX_TERMS) throw new QueryError(`has more than ${MAX_TERMS} terms.`);
   if (groups.length === 0) throw new QueryError('has only excluded terms: say what to search for, e.g. ayudas -vino.');
   return { groups, excluded };
 }
+
+/** A bare word (not quoted, not a prefix) that is a function word (./stop-words.ts). */
+const isBareStopWord = (a: Atom) =>
+  !a.phrase && a.words.length === 1 && !a.words[0]!.prefix && isStopWord(a.words[0]!.text);
 
 // ---- compilation to FTS5 ----
 

@@ -16,6 +16,10 @@
  * - FUNDING_SYNC_BATCH_ROWS (1000): records per write transaction when one document is large (the EU
  *   bulk file, a CORDIS export), so that no transaction holds the write lock for long.
  * - FUNDING_SYNC_SOURCES (eu,cordis,bdns,boe): what a sync runs without --source (the scheduled one too).
+ * - FUNDING_SYNC_SOURCE_MAX (15m): the longest one source may take in a run. At the bound the source
+ *   stops where it is (what it stored stays; the next run resumes there), and a request still waiting
+ *   is abandoned and reported with its URL.
+ * - FUNDING_SYNC_PROGRESS_EVERY (30s): without a terminal, a progress line per running source this often.
  * - FUNDING_SYNC_<EU|EU_BULK|BDNS|BOE|CORDIS>_URL: each source's base address (mirrors, tests).
  */
 import type { SourceCode } from './records.ts';
@@ -44,6 +48,10 @@ export interface FundingSyncConfig {
   pageSize: number;
   batchRows: number;
   sources: SourceCode[];
+  /** The longest one source may take in a run (ms). */
+  sourceMaxMs: number;
+  /** Without a terminal, a progress line per running source this often (ms). */
+  progressEveryMs: number;
   urls: SyncUrls;
 }
 
@@ -61,9 +69,12 @@ const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_
 export function parseEvery(value: string | undefined): number | null {
   const v = (value ?? '').trim().toLowerCase();
   if (v === '' || v === 'off' || v === '0') return null;
-  const m = /^(\d+)\s*([smhd])$/.exec(v);
-  if (!m || Number(m[1]) === 0)
-    throw new Error(`FUNDING_SYNC_EVERY must be off or a duration such as 6h, 30m, 1d (got ${JSON.stringify(value)})`);
+  return duration(v, 'FUNDING_SYNC_EVERY', 'off or a duration such as 6h, 30m, 1d');
+}
+
+function duration(v: string, name: string, accepts: string): number {
+  const m = /^(\d+)\s*([smhd])$/.exec(v.trim().toLowerCase());
+  if (!m || Number(m[1]) === 0) throw new Error(`${name} must be ${accepts} (got ${JSON.stringify(v)})`);
   return Number(m[1]) * UNITS[m[2]!]!;
 }
 
@@ -107,6 +118,16 @@ export function readFundingSyncConfig(env: Record<string, string | undefined>): 
     pageSize: integer(env.FUNDING_SYNC_PAGE_SIZE, 100, 'FUNDING_SYNC_PAGE_SIZE', 1, 100),
     batchRows: integer(env.FUNDING_SYNC_BATCH_ROWS, 1000, 'FUNDING_SYNC_BATCH_ROWS', 1, 100_000),
     sources: sources as SourceCode[],
+    sourceMaxMs: duration(
+      env.FUNDING_SYNC_SOURCE_MAX || '15m',
+      'FUNDING_SYNC_SOURCE_MAX',
+      'a duration such as 20m, 1h',
+    ),
+    progressEveryMs: duration(
+      env.FUNDING_SYNC_PROGRESS_EVERY || '30s',
+      'FUNDING_SYNC_PROGRESS_EVERY',
+      'a duration such as 30s, 1m',
+    ),
     urls: {
       eu: url('FUNDING_SYNC_EU_URL', DEFAULT_URLS.eu),
       euBulk: url('FUNDING_SYNC_EU_BULK_URL', DEFAULT_URLS.euBulk),

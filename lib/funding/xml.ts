@@ -1,5 +1,5 @@
 /**
- * The BOE sumario as XML, read with fast-xml-parser (maintained and fuzzed; it replaced a hand-written
+ * The BOE sumario and item documents as XML, read with fast-xml-parser (maintained and fuzzed; it replaced a hand-written
  * reader, docs/decisions.md). Its validator refuses malformed input first, with the line; the parser
  * then gives elements in document order. `xmlToObject` turns the tree into the shape the BOE's own
  * JSON has: attributes and child elements become properties, a repeated child becomes an array, a
@@ -12,7 +12,10 @@ export interface XmlElement {
   name: string;
   attrs: Record<string, string>;
   children: XmlElement[];
+  /** The element's own text (its children's left out). */
   text: string;
+  /** All the text inside it, its children's included, in document order (a paragraph with inline markup). */
+  content: string;
 }
 
 export class XmlError extends Error {}
@@ -47,10 +50,16 @@ function describe(err: ValidationError['err']): string {
 function toElement(node: OrderedNode): XmlElement {
   const name = Object.keys(node).find((k) => k !== ':@')!;
   const attrs = { ...(node[':@'] as Record<string, string> | undefined) };
-  const el: XmlElement = { name, attrs, children: [], text: '' };
+  const el: XmlElement = { name, attrs, children: [], text: '', content: '' };
   for (const child of node[name] as OrderedNode[]) {
-    if ('#text' in child) el.text += String(child['#text']);
-    else el.children.push(toElement(child));
+    if ('#text' in child) {
+      el.text += String(child['#text']);
+      el.content += String(child['#text']);
+    } else {
+      const c = toElement(child);
+      el.children.push(c);
+      el.content += c.content;
+    }
   }
   return el;
 }

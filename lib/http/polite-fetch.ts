@@ -5,7 +5,8 @@
  *  - at most `ratePerHost` requests per second to any one host (requests to a host are spaced out,
  *    never sent in a burst);
  *  - conditional requests when the caller has validators (If-None-Match / If-Modified-Since);
- *  - a timeout over the whole exchange, headers and body;
+ *  - a timeout over the whole exchange, headers and body, and an optional deadline over all attempts
+ *    (the sync's per-source time bound): no attempt starts, waits or runs past it;
  *  - retries of network errors (refused, reset, timed out, a body cut short), 429 and 5xx, with
  *    exponential backoff and jitter, honouring Retry-After (lib/funding/backoff.ts).
  * It is node's own fetch underneath; the clock for spacing and the sleep are injectable for tests.
@@ -33,6 +34,8 @@ export interface PoliteRequest {
   /** 'manual': a 3xx is an answer like any other (webhook deliveries do not follow redirects). */
   redirect?: 'follow' | 'manual';
   lastModified?: string | null;
+  /** UTC ms by which the answer must be in, retries included (a source's time bound). */
+  deadline?: number;
 }
 
 export interface PoliteResponse {
@@ -48,6 +51,8 @@ export interface PoliteResponse {
 
 /** A request that failed for good: after its retries, or at once for a status retrying cannot fix. */
 export class FetchFailedError extends Error {
+  /** What went wrong, without the URL (the message starts with it). */
+  readonly reason: string;
   constructor(
     readonly url: string,
     readonly status: number | null,
@@ -56,7 +61,9 @@ export class FetchFailedError extends Error {
     /** The last answer's Retry-After, when it sent one (a webhook delivery schedules its next attempt by it). */
     readonly retryAfter: string | null = null,
   ) {
-    super(`${url}: ${detail}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`);
+    const reason = `${detail}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`;
+    super(`${url}: ${reason}`);
+    this.reason = reason;
   }
 }
 
@@ -76,6 +83,10 @@ export class PoliteClient {
     this.random = options.random ?? Math.random;
   }
 
+  private timeoutFor(req: PoliteRequest): number {
+    return remaining(this.options.timeoutMs, req.deadline, this.now());
+  }
+
   /** Waits for this host's next free slot, then books the one after it. */
   private async slot(host: string): Promise<void> {
     const interval = 1000 / this.options.ratePerHost;
@@ -90,8 +101,16 @@ export class PoliteClient {
     const headers: Record<string, string> = { 'user-agent': this.options.userAgent, ...req.headers };
     if (req.etag) headers['if-none-match'] = req.etag;
     if (req.lastModified) headers['if-modified-since'] = req.lastModified;
+    const late = (attempts: number, detail: string) =>
+      new FetchFailedError(
+        url,
+        null,
+        `${detail}: the source's time bound (FUNDING_SYNC_SOURCE_MAX) was reached`,
+        attempts,
+      );
     for (let attempt = 0; ; attempt++) {
       await this.slot(host);
+      if (req.deadline !== undefined && this.now() >= req.deadline) throw late(attempt, 'not sent');
       this.requests++;
       let wait: number | null = null;
       let retryAfter: string | null = null;
@@ -102,7 +121,7 @@ export class PoliteClient {
           headers,
           body: req.body ?? null,
           redirect: req.redirect ?? 'follow',
-          signal: AbortSignal.timeout(this.options.timeoutMs),
+          signal: AbortSignal.timeout(this.timeoutFor(req)),
         });
         // The body is read under the same timeout; a body cut short rejects here ("terminated").
         const body = Buffer.from(await res.arrayBuffer());
@@ -122,6 +141,7 @@ export class PoliteClient {
         wait = retryAfterMs(retryAfter, this.now());
       } catch (err) {
         if (err instanceof FetchFailedError) throw err;
+        if (req.deadline !== undefined && this.now() >= req.deadline) throw late(attempt + 1, 'no answer');
         failure = { status: null, detail: describe(err, this.options.timeoutMs) };
       }
       if (attempt >= this.options.retries)
@@ -138,10 +158,17 @@ export class PoliteClient {
         wait ?? 0,
         backoffMs(attempt, this.options.retryBaseMs, this.options.retryMaxMs, this.random),
       );
+      if (req.deadline !== undefined && this.now() + delay >= req.deadline)
+        throw late(attempt + 1, `${failure.detail}; no time left to retry`);
       // Retry-After also holds the host's next slot back: no other request goes there sooner.
       this.nextSlot.set(host, Math.max(this.nextSlot.get(host) ?? 0, this.now() + delay));
     }
   }
+}
+
+/** The request's timeout: the configured one, shortened to what is left before its deadline. */
+function remaining(timeoutMs: number, deadline: number | undefined, now: number): number {
+  return deadline === undefined ? timeoutMs : Math.max(1, Math.min(timeoutMs, deadline - now));
 }
 
 function snippet(body: Buffer): string {

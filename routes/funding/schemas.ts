@@ -127,7 +127,12 @@ const DeadlineSource = v.pipe(
           ),
         ),
         from: v.pipe(date, v.description('The publication day the period counts from (Europe/Madrid).')),
-        publication: v.pipe(v.string(), v.description('The publication counted from: a BOE identifier.')),
+        publication: v.pipe(
+          v.string(),
+          v.description(
+            'The publication counted from: a BOE identifier, or a regional bulletin\'s as BDNS lists it ("DOGC. D.O. DE LA GENERALITAT DE CATALUNYA (BDNS anuncio 207239)").',
+          ),
+        ),
         text: v.pipe(v.string(), v.description("The source's words the period was read from.")),
         calendar: v.pipe(
           v.array(v.string()),

@@ -14,17 +14,22 @@ import { openDatabase, type Db } from '../../db/connection.ts';
 import { migrate } from '../../db/migrate.ts';
 import { acquireSyncLock } from '../../db/funding/sync/state.ts';
 import { addDays, toLocal } from '../../lib/funding/zoned-time.ts';
-import { parseBoe } from '../../lib/funding/parse-boe.ts';
-import { startFakeSources, sumarioFor, type FakeSources } from '../helpers/funding-sources.ts';
+import { startFakeSources, type FakeSources } from '../helpers/funding-sources.ts';
+import { mirroredBoeNotices } from '../helpers/boe-mirror.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let dir: string;
 let fake: FakeSources;
-const today = toLocal(Date.now(), 'Europe/Madrid').date;
+// The real records' December 2025 (tests/helpers/funding-sources.ts): a first run backfills from there.
+const SINCE = '2025-12-09';
+const BACKFILL_DAYS = Math.round(
+  (Date.parse(toLocal(Date.now(), 'Europe/Madrid').date) - Date.parse(SINCE)) / 86_400_000,
+);
+const NOTICES = mirroredBoeNotices();
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trio-sync-cli-'));
-  fake = await startFakeSources({ today });
+  fake = await startFakeSources();
 });
 after(async () => {
   await fake.close();
@@ -40,7 +45,7 @@ function env(db: string): NodeJS.ProcessEnv {
     FUNDING_SYNC_RETRY_BASE_MS: '5',
     FUNDING_SYNC_TIMEOUT_MS: '5000',
     FUNDING_SYNC_PAGE_SIZE: '2',
-    FUNDING_SYNC_BACKFILL_DAYS: '20',
+    FUNDING_SYNC_BACKFILL_DAYS: String(BACKFILL_DAYS),
     FUNDING_SYNC_CONTACT: 'ops@example.org',
   };
 }
@@ -117,16 +122,10 @@ test('a sync killed mid-way resumes without duplicates or losses; re-running cha
   const mark = JSON.parse(
     db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string,
   ).day as string;
-  const days = db.prepare('SELECT DISTINCT published_on FROM funding_notices ORDER BY 1').pluck().all() as string[];
-  const start = addDays(today, -20);
-  assert.ok(days.length >= 4 && days.at(-1)! <= mark, `stored ${days.join(',')}, watermark ${mark}`);
-  assert.deepEqual(days, issueDays(start, mark));
-  const perDay = parseBoe(sumarioFor(mark.replaceAll('-', ''))).notices.length;
-  assert.deepEqual(
-    db.prepare('SELECT DISTINCT count(*) FROM funding_notices GROUP BY published_on').pluck().all(),
-    [perDay],
-    'each day whole',
-  );
+  // Killed in BOE, before BDNS: the notices are exactly the BOE days up to the watermark, each whole.
+  const stored = db.prepare('SELECT source_id FROM funding_notices ORDER BY 1').pluck().all() as string[];
+  assert.ok(stored.length >= 5, `stored ${stored.length} notices, watermark ${mark}`);
+  assert.deepEqual(stored, issuedBy(mark));
   db.close();
 
   // The next run takes over the dead holder's lock at once, and resumes after the watermark.
@@ -166,6 +165,37 @@ test('a sync killed mid-way resumes without duplicates or losses; re-running cha
   const again = openDatabase(killed);
   assert.deepEqual(snapshot(again), resumed);
   again.close();
+});
+
+test('without a terminal: a progress line per running source at a steady pace, a line as each ends, and no routine index line', async () => {
+  const file = join(dir, 'progress.sqlite');
+  fake.setDelay(40);
+  const run = await new Promise<Run>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts', 'funding', 'sync', '--source', 'cordis,boe'], {
+      cwd: ROOT,
+      env: { ...env(file), FUNDING_SYNC_PROGRESS_EVERY: '1s' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  fake.setDelay(0);
+  assert.equal(run.code, 0, run.stderr);
+  // Hundreds of BOE days at 40 ms: several seconds, so several lines, each saying where BOE is.
+  const ticks = run.stderr
+    .split('\n')
+    .filter((l) => /^funding sync: boe \d+\/\d+ \d{4}-\d{2}-\d{2} \(\d+ s\)$/.test(l));
+  assert.ok(ticks.length >= 2, run.stderr);
+  const done = run.stderr.split('\n').filter((l) => /^funding sync: (cordis|boe) +ok/.test(l));
+  assert.equal(done.length, 2, run.stderr);
+  assert.match(run.stdout, /^cordis +ok +projects: 100 new, 0 updated, 0 unchanged, 0 withheld; documents: 1 fetched/m);
+  assert.match(
+    run.stdout,
+    /^boe +ok +calls: \d+ new, \d+ updated, \d+ unchanged, 0 withheld; notices: \d+ new or changed;/m,
+  );
+  assert.doesNotMatch(run.stdout, /full-text index/, 'a quick routine merge is not reported');
 });
 
 test('another process holding the sync lock: the run does nothing, says so, and exits 0', async () => {
@@ -236,14 +266,14 @@ test('SIGTERM stops a sync between batches and frees its lock; what it stored st
   const mark = JSON.parse(
     db.prepare("SELECT watermark FROM funding_sync_state WHERE source = 'boe'").pluck().get() as string,
   ).day as string;
-  const days = db.prepare('SELECT DISTINCT published_on FROM funding_notices ORDER BY 1').pluck().all();
-  assert.deepEqual(days, issueDays(addDays(today, -20), mark), 'every day up to the watermark, and only those');
+  const stored = db.prepare('SELECT source_id FROM funding_notices ORDER BY 1').pluck().all();
+  assert.deepEqual(stored, issuedBy(mark), 'every day up to the watermark, and only those');
   db.close();
 });
 
-/** The days from `from` to `to` that have a BOE issue on the test server (every day but Sunday). */
-function issueDays(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) if (new Date(`${d}T12:00:00Z`).getUTCDay() !== 0) out.push(d);
-  return out;
+/** The BOE items the test server published from SINCE to `last`, by id. */
+function issuedBy(last: string): string[] {
+  return NOTICES.filter((n) => n.day >= SINCE && n.day <= last)
+    .map((n) => n.id)
+    .sort();
 }

@@ -15,9 +15,11 @@ import { migrate } from '../../db/migrate.ts';
 import { ImportFormatError, type SourceCode } from '../../lib/funding/records.ts';
 import { toFtsQuery } from '../../lib/funding/search-query.ts';
 
+// The hand-made trap fixtures (fixtures/funding/traps.json); the real records' imports are in
+// tests/db/funding-real-import.test.ts.
 const FIX = join(import.meta.dirname, '..', '..', 'fixtures', 'funding');
 const NOW = Date.parse('2026-11-22T10:00:00Z');
-const MANIFEST = JSON.parse(readFileSync(join(FIX, 'demo.json'), 'utf8')) as Array<{
+const MANIFEST = JSON.parse(readFileSync(join(FIX, 'traps.json'), 'utf8')) as Array<{
   source: SourceCode;
   path: string;
 }>;
@@ -59,7 +61,7 @@ const counts = (db: Db) =>
 const pick = (s: ImportSummary, keys: string[]) =>
   Object.fromEntries(keys.map((k) => [k, (s as unknown as Record<string, unknown>)[k]]));
 
-test('the demo manifest imports every fixture with the expected counts', () => {
+test('the trap manifest imports every fixture with the expected counts', () => {
   const db = freshDb();
   const keys = ['inserted', 'updated', 'unchanged', 'withheld'];
   const expected: Array<Record<string, number>> = [
@@ -67,10 +69,10 @@ test('the demo manifest imports every fixture with the expected counts', () => {
     { inserted: 1, updated: 3, unchanged: 0, withheld: 0 }, // SEDIA: 3 topics enrich bulk ones
     { inserted: 2, updated: 0, unchanged: 0, withheld: 0 }, // search demo: a mission topic, a hydrogen topic
     { inserted: 6, updated: 0, unchanged: 0, withheld: 0, coordinatorsWithheld: 2 },
-    // 6 notices (bases and an award resolution are notices, not calls) + 4 boe calls
-    { inserted: 10, updated: 0, unchanged: 0, withheld: 0, notices: 6, attached: 0 },
+    // 6 grant items: 4 boe calls; every item a notice (bases and an award resolution only notices)
+    { inserted: 4, updated: 0, unchanged: 0, withheld: 0, items: 6, attached: 0 },
     // XML: an extract (a boe call until its BDNS call arrives), a correction and a modification
-    { inserted: 4, updated: 0, unchanged: 0, withheld: 0, notices: 3, attached: 0 },
+    { inserted: 1, updated: 0, unchanged: 0, withheld: 0, items: 3, attached: 0 },
     { inserted: 5, updated: 0, unchanged: 0, withheld: 1, folded: 1 }, // list; boe call for 866120 folded
     // list page 2: two grants to persons named only by honorifics withheld; the boe call of 916204 folded
     { inserted: 6, updated: 0, unchanged: 0, withheld: 2, folded: 1 },
@@ -98,8 +100,8 @@ test('re-importing any fixture writes nothing but its line in the import log', (
     const before = snapshot(db);
     const n = changes(db);
     const s = imp(db, source, path, NOW + 3_600_000);
-    assert.deepEqual([s.inserted, s.updated], [0, 0], path);
-    assert.ok(s.unchanged > 0, path);
+    assert.deepEqual([s.inserted, s.updated, s.notices?.inserted ?? 0, s.notices?.updated ?? 0], [0, 0, 0, 0], path);
+    assert.ok(s.unchanged + (s.notices?.unchanged ?? 0) > 0, path);
     assert.equal(changes(db) - n, 1, `${path}: only the funding_imports row is written`);
     assert.deepEqual(snapshot(db), before, path);
   }
@@ -176,7 +178,8 @@ test('a BOE extract attaches to its BDNS call (no boe call); one without a BDNS 
   const db = freshDb();
   imp(db, 'bdns', 'bdns/convocatorias-detalle.json');
   const s = imp(db, 'boe', 'boe/sumario-20251103.json');
-  assert.deepEqual([s.notices, s.attached, s.inserted], [6, 1, 9]); // 6 notices (bases and award kept as notices) + 3 boe calls
+  // 6 grant items, all notices (bases and award only notices); one attaches to its BDNS call; 3 boe calls.
+  assert.deepEqual([s.items, s.notices?.inserted, s.attached, s.inserted], [6, 6, 1, 3]);
   assert.equal(
     db.prepare("SELECT count(*) FROM funding_calls WHERE source = 'boe' AND bdns_id = '866120'").pluck().get(),
     0,

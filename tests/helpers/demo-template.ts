@@ -14,7 +14,14 @@ import { openDatabase } from '../../db/connection.ts';
 import { migrate } from '../../db/migrate.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const INPUTS = ['db', 'lib', 'fixtures', join('docs', 'methodology')];
+const INPUTS = ['db', 'lib', 'fixtures', join('data', 'funding'), join('docs', 'methodology')];
+
+/**
+ * Which funding corpus the template holds: the real demo (data/funding), or the hand-made trap
+ * fixtures (fixtures/funding/traps.json) for tests of traps the real records lack.
+ */
+export type FundingCorpus = 'demo' | 'traps';
+export const TRAPS_MANIFEST = join(ROOT, 'fixtures', 'funding', 'traps.json');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -32,13 +39,14 @@ function inputsHash(): string {
 }
 
 /** Copies the demo database for `now` to `target` (building the template first if needed). */
-export function copyDemoDatabase(target: string, now: number): void {
-  const template = join(tmpdir(), `trio-demo-${inputsHash()}-${now}.sqlite`);
+export function copyDemoDatabase(target: string, now: number, corpus: FundingCorpus = 'demo'): void {
+  const template = join(tmpdir(), `trio-${corpus}-${inputsHash()}-${now}.sqlite`);
   if (!existsSync(template)) {
     const building = `${template}.${process.pid}.building`;
     const db = openDatabase(building);
     migrate(db, undefined, now);
-    loadMissingDemo(db, () => now);
+    if (corpus === 'traps') loadMissingDemo(db, () => now, TRAPS_MANIFEST);
+    else loadMissingDemo(db, () => now);
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     rmSync(`${building}-wal`, { force: true });

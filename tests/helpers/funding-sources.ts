@@ -1,19 +1,25 @@
 /**
- * A real local HTTP server standing in for the four funding sources, serving recorded responses in
- * their real formats (built from fixtures/funding): the SEDIA search API (POST, multipart, paged),
- * the EU bulk reference file, BDNS list pages (a Spring Page, 0-based, dated windows) and details,
- * BOE daily sumarios (404 on Sundays), and the CORDIS export zip; the bulk file and the zip carry an
- * ETag and answer 304 when it matches.
+ * A real local HTTP server standing in for the four funding sources, serving the real records of
+ * data/funding in their real formats: the SEDIA search API (POST, multipart, paged: the 11 real hits
+ * of the three SEDIA samples, in pages), the EU bulk reference file (the real funding_radar sample),
+ * BDNS list pages (a Spring Page, 0-based, dated windows, of the 71 real list rows) and their 71 real
+ * details, BOE daily sumarios and item documents (the three real sumarios on their days, the real
+ * item document BOE-B-2024-3994, and the 22 BOE notices the real details mirror, as days assembled in
+ * the BOE's formats by ./boe-mirror.ts; 404 on days without an issue here, and for the documents of
+ * the real sumarios' items, which the data does not hold), and the CORDIS export zip (the real 100
+ * projects). The bulk file and the zip carry an ETag and answer 304 when it matches.
  * Tests queue faults per document (429 with Retry-After, 503, a slow answer, a truncated body,
- * malformed JSON, 404) and read back every request it received.
+ * malformed JSON, 404), change a detail as BDNS would (an extended deadline), and read back every
+ * request it received.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
+import { boeDaysFromBdnsMirrors, type BoeDay } from './boe-mirror.ts';
 
-const FIX = join(import.meta.dirname, '..', '..', 'fixtures', 'funding');
-const read = (p: string) => readFileSync(join(FIX, p), 'utf8');
+const DATA = join(import.meta.dirname, '..', '..', 'data', 'funding');
+const read = (p: string) => readFileSync(join(DATA, p), 'utf8');
 
 export type Fault =
   { status: number; retryAfter?: string; body?: string } | { delayMs: number } | { truncate: true } | { body: string };
@@ -32,59 +38,47 @@ export interface FakeSources {
   requests: SeenRequest[];
   /** Faults for a document key, used one per request, in order. */
   fail(key: string, ...faults: Fault[]): void;
-  /** Keys: eu-search:<page>, eu-bulk, bdns-list:<page>, bdns-detail:<id>, boe:<YYYYMMDD>, cordis. */
+  /** Keys: eu-search:<page>, eu-bulk, bdns-list:<page>, bdns-detail:<id>, boe:<YYYYMMDD>, boe-doc:<id>, cordis. */
   keys(prefix: string): string[];
   /** Every answer waits this long from now on (0: none). */
   setDelay(ms: number): void;
   /** Change the CORDIS export (a new ETag). */
   setCordis(projectCsv: string): void;
+  /** Change a BDNS detail as BDNS would (its list row stays as it is). */
+  setDetail(id: string, change: (detail: Record<string, unknown>) => void): void;
   close(): Promise<void>;
 }
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const addDays = (d: string, n: number) => day(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000);
-
-/** The BDNS list items of the fixture, received on the days before `today` (so any window finds them). */
-function bdnsItems(today: string): Array<Record<string, unknown>> {
-  const content = (JSON.parse(read('bdns/convocatorias-busqueda.json')) as { content: Array<Record<string, unknown>> })
-    .content;
-  return content.map((item, i) => ({ ...item, fechaRecepcion: addDays(today, -(i % 4)) }));
-}
-
-function bdnsDetails(): Map<string, unknown> {
-  const details = new Map<string, unknown>();
-  for (const f of ['bdns/convocatoria-912345.json', 'bdns/convocatoria-913870.json']) {
-    const d = JSON.parse(read(f)) as { codigoBDNS: string };
+/** The real BDNS details by call, and the real list rows of the same calls. */
+function bdnsData(): { rows: Array<Record<string, unknown>>; details: Map<string, Record<string, unknown>> } {
+  const rows = (
+    JSON.parse(read('bdns/convocatorias-busqueda-filas-20250116-20260715.json')) as {
+      content: Array<Record<string, unknown>>;
+    }
+  ).content;
+  const details = new Map<string, Record<string, unknown>>();
+  for (const d of JSON.parse(read('bdns/convocatorias-detalle-20250116-20260715.json')) as Array<
+    Record<string, unknown>
+  >)
     details.set(String(d.codigoBDNS), d);
-  }
-  for (const d of JSON.parse(read('bdns/convocatorias-detalle.json')) as Array<{ codigoBDNS: string }>)
-    details.set(String(d.codigoBDNS), d);
-  return details;
+  return { rows, details };
 }
 
-/** A detail read from a list entry, for list calls the fixtures have no detail of (914002). */
-function detailFromItem(item: Record<string, unknown>): unknown {
-  return {
-    id: item.id,
-    codigoBDNS: String(item.numeroConvocatoria),
-    descripcion: item.descripcion,
-    descripcionLeng: item.descripcionLeng ?? null,
-    organo: { nivel1: item.nivel1, nivel2: item.nivel2, nivel3: item.nivel3 ?? null },
-    fechaRecepcion: item.fechaRecepcion,
-    tipoConvocatoria: 'Concurrencia competitiva - canónica',
-    abierto: true,
-    advertencia: null,
-  };
+/** The hits of the three real SEDIA samples, in one list the fake pages through. */
+function sediaResults(): unknown[] {
+  return [
+    'eu/sedia-search-subvenia-page-sample.json',
+    'eu/sedia-search-fundhunt-sample.json',
+    'eu/sedia-search-fundhunt-cascade-sample.json',
+  ].flatMap((f) => (JSON.parse(read(f)) as { results: unknown[] }).results);
 }
 
-/** The fixture sumario moved to another day: its date, its PDF paths and its identifiers. */
-export function sumarioFor(ymd: string): string {
-  const [y, m, d] = [ymd.slice(0, 4), ymd.slice(4, 6), ymd.slice(6, 8)];
-  return read('boe/sumario-20251103.json')
-    .replaceAll('20251103', ymd)
-    .replaceAll('2025/11/03', `${y}/${m}/${d}`)
-    .replace(/BOE-([ABS])-2025-(\d+)/g, `BOE-$1-${y}-$2${m}${d}`);
-}
+/** The real sumarios, on their days. */
+const REAL_SUMARIOS: Record<string, string> = {
+  '20250307': 'boe/sumario-20250307.xml',
+  '20250310': 'boe/sumario-20250310.xml',
+  '20250418': 'boe/sumario-20250418-partial.xml',
+};
 
 function page<T>(items: T[], pageNumber: number, size: number) {
   const content = items.slice(pageNumber * size, (pageNumber + 1) * size);
@@ -107,18 +101,16 @@ function page<T>(items: T[], pageNumber: number, size: number) {
 const dmyToIso = (s: string) => `${s.slice(6, 10)}-${s.slice(3, 5)}-${s.slice(0, 2)}`;
 
 /** `delayMs`: every answer waits this long (a slow source, for killing a sync mid-way). */
-export async function startFakeSources(options: { today: string; delayMs?: number }): Promise<FakeSources> {
+export async function startFakeSources(options: { delayMs?: number } = {}): Promise<FakeSources> {
   const faults = new Map<string, Fault[]>();
   let delayMs = options.delayMs ?? 0;
   const requests: SeenRequest[] = [];
-  const items = bdnsItems(options.today);
-  const details = bdnsDetails();
-  const sedia = JSON.parse(read('eu/sedia-search.json')) as { results: unknown[] } & Record<string, unknown>;
+  const { rows: items, details } = bdnsData();
+  const sedia = sediaResults();
   let cordisVersion = 1;
-  let cordisZip = zipSync({
-    'csv/project.csv': strToU8(read('cordis/project.csv')),
-    'csv/organization.csv': strToU8(read('cordis/organization.csv')),
-  });
+  let cordisZip = zipSync({ 'csv/project.csv': strToU8(read('cordis/project.csv')) });
+  // Built once the server has its address: the sumarios link their documents on it.
+  let mirrored = new Map<string, BoeDay>();
 
   function answer(
     req: IncomingMessage,
@@ -144,18 +136,12 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
         };
       }
       const size = Number(q.get('pageSize'));
-      const results = sedia.results.slice((n - 1) * size, n * size);
+      const results = sedia.slice((n - 1) * size, n * size);
       return {
         key,
         status: 200,
         type: 'application/json',
-        payload: JSON.stringify({
-          ...sedia,
-          pageNumber: n,
-          pageSize: size,
-          totalResults: sedia.results.length,
-          results,
-        }),
+        payload: JSON.stringify({ pageNumber: n, pageSize: size, totalResults: sedia.length, results }),
       };
     }
     if (p === '/eu/grantsTenders.json') {
@@ -165,7 +151,7 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
         key: 'eu-bulk',
         status: 200,
         type: 'application/json',
-        payload: read('eu/grantsTenders.json'),
+        payload: read('eu/grantsTenders-funding_radar-sample.json'),
         headers: { etag: '"bulk-1"' },
       };
     }
@@ -183,8 +169,7 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
     }
     if (p === '/bdns/convocatorias') {
       const id = q.get('numConv') ?? '';
-      const item = items.find((i) => String(i.numeroConvocatoria) === id);
-      const d = details.get(id) ?? (item ? detailFromItem(item) : undefined);
+      const d = details.get(id);
       if (!d)
         return {
           key: `bdns-detail:${id}`,
@@ -197,15 +182,26 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
     const boe = /^\/boe\/sumario\/(\d{8})$/.exec(p);
     if (boe) {
       const ymd = boe[1]!;
-      const sunday = new Date(`${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6, 8)}T12:00:00Z`).getUTCDay() === 0;
-      if (sunday)
-        return {
-          key: `boe:${ymd}`,
-          status: 404,
-          type: 'application/json',
-          payload: '{"status":{"code":"404","text":"No se encontró el sumario original."},"data":""}',
-        };
-      return { key: `boe:${ymd}`, status: 200, type: 'application/json', payload: sumarioFor(ymd) };
+      const key = `boe:${ymd}`;
+      if (REAL_SUMARIOS[ymd]) return { key, status: 200, type: 'application/xml', payload: read(REAL_SUMARIOS[ymd]) };
+      const day = mirrored.get(ymd);
+      if (day) return { key, status: 200, type: 'application/json', payload: day.sumario };
+      return {
+        key,
+        status: 404,
+        type: 'application/json',
+        payload: '{"status":{"code":"404","text":"No se encontró el sumario original."},"data":""}',
+      };
+    }
+    if (p === '/boe/documento') {
+      const id = q.get('id') ?? '';
+      const key = `boe-doc:${id}`;
+      const doc =
+        id === 'BOE-B-2024-3994'
+          ? read('boe/documento-BOE-B-2024-3994.xml')
+          : [...mirrored.values()].find((d) => d.documents.has(id))?.documents.get(id);
+      if (doc) return { key, status: 200, type: 'application/xml', payload: doc };
+      return { key, status: 404, type: 'text/html', payload: '<html><body>No encontrado</body></html>' };
     }
     if (p === '/cordis/cordis-HORIZONprojects-csv.zip') {
       const etag = `"cordis-${cordisVersion}"`;
@@ -272,6 +268,7 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;
+  mirrored = boeDaysFromBdnsMirrors((id) => `${url}/boe/documento?id=${id}`);
   return {
     url,
     env: {
@@ -289,10 +286,14 @@ export async function startFakeSources(options: { today: string; delayMs?: numbe
     keys: (prefix) => requests.filter((r) => r.key.startsWith(prefix)).map((r) => r.key),
     setCordis(projectCsv) {
       cordisVersion++;
-      cordisZip = zipSync({
-        'csv/project.csv': strToU8(projectCsv),
-        'csv/organization.csv': strToU8(read('cordis/organization.csv')),
-      });
+      cordisZip = zipSync({ 'csv/project.csv': strToU8(projectCsv) });
+    },
+    setDetail(id, change) {
+      const d = details.get(id);
+      if (!d) throw new Error(`no real detail of call ${id}`);
+      const copy = structuredClone(d);
+      change(copy);
+      details.set(id, copy);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,16 +4,20 @@
  *  - List: GET <base>/convocatorias/busqueda?vpd=GE&page=N (0-based)&pageSize=…&order=fechaRecepcion
  *    &direccion=asc&fechaDesde=DD/MM/YYYY&fechaHasta=DD/MM/YYYY (both inclusive), in 7-day windows
  *    (longer ranges fail with ERR_MANTENIMIENTO_BBDD). The list steers; it is not imported itself.
- *  - Detail: GET <base>/convocatorias?numConv=N&vpd=GE, one request per call whose list entry is new
- *    or differs from the one we last fetched a detail for (funding_sync_items keeps a fingerprint of
- *    the entry; it is written in the same transaction as the detail's import).
+ *  - Detail: GET <base>/convocatorias?numConv=N&vpd=GE (./bdns-detail.ts), one request per call whose
+ *    list entry is new or differs from the one we last fetched a detail for (funding_sync_items keeps
+ *    a fingerprint of the entry; it is written in the same transaction as the detail's import).
+ *  - Re-reads (./bdns-reread.ts): a list entry has no application dates, so a deadline extension
+ *    changes only the detail. After the list windows, the details of open and forthcoming calls are
+ *    read again on a schedule that tightens as their deadline nears (lib/funding/reread.ts).
  * Watermark: `{from}`, the first day not read for good yet. Each run re-reads the two days before it
  * as well (calls are registered late; offset paging can shift rows at page edges): those pages are
  * cheap, since an unchanged page is not re-imported and an unchanged entry fetches no detail.
  */
 import { addDays, toLocal } from '../../../lib/funding/zoned-time.ts';
-import { ImportFormatError } from '../../../lib/funding/records.ts';
-import { sha256, type SourceRun } from './context.ts';
+import { readDetail } from './bdns-detail.ts';
+import { rereadDetails } from './bdns-reread.ts';
+import { sha256, SyncError, type SourceRun } from './context.ts';
 
 interface BdnsWatermark {
   from: string;
@@ -29,14 +33,14 @@ interface Page {
 }
 
 /** What the sync steers by on a list page: its entries, and whether more pages follow. */
-function readPage(text: string, url: string): Page {
+function readPage(text: string, where: string): Page {
   let data: { content?: unknown; last?: unknown; totalPages?: unknown; number?: unknown };
   try {
     data = JSON.parse(text) as typeof data;
   } catch (err) {
-    throw new ImportFormatError(url, `not valid JSON (${(err as Error).message})`);
+    throw new SyncError(`${where}: not valid JSON (${(err as Error).message})`, true);
   }
-  if (!Array.isArray(data.content)) throw new ImportFormatError(url, 'not a BDNS list page (no content[])');
+  if (!Array.isArray(data.content)) throw new SyncError(`${where}: not a BDNS list page (no content[])`, true);
   const last =
     data.last === true ||
     data.content.length === 0 ||
@@ -62,15 +66,16 @@ export async function syncBdns(run: SourceRun): Promise<void> {
         `${base}/convocatorias/busqueda?vpd=GE&page=${page}&pageSize=${run.config.pageSize}` +
         `&order=fechaRecepcion&direccion=asc&fechaDesde=${encodeURIComponent(dmy(a))}&fechaHasta=${encodeURIComponent(dmy(b))}`;
       // Not conditional: a 304 would not say whether more pages follow. An unchanged body is enough.
-      const res = await run.fetch(url, { headers: { accept: 'application/json' } }, false);
-      if (res.status === 404) throw new ImportFormatError(url, 'the BDNS list answered 404');
+      const what = `BDNS list ${a}…${b} page ${page + 1}`;
+      const res = await run.fetch(what, url, { headers: { accept: 'application/json' } }, false);
+      if (res.status === 404) throw new SyncError(`${what} (${url}): the BDNS list answered 404`);
       const text = res.body.toString('utf8');
       // The page itself is not imported: every entry on it gets its detail read and imported (the
       // full record), and importing the thinner list entry too would rewrite each call twice a run.
       // A page BDNS refused ({codigo, error} in a 200) or that is not JSON fails the source here.
       if (/^\s*\{\s*"codigo"/.test(text))
-        throw new ImportFormatError(url, `BDNS answered an error: ${text.slice(0, 200)}`);
-      const { content, last } = readPage(text, url);
+        throw new SyncError(`${what} (${url}): BDNS answered an error: ${text.slice(0, 200)}`, true);
+      const { content, last } = readPage(text, `${what} (${url})`);
       for (const item of content) {
         const id = String(item.numeroConvocatoria ?? item.codigoBDNS ?? '');
         const fingerprint = sha256(JSON.stringify(item));
@@ -78,12 +83,7 @@ export async function syncBdns(run: SourceRun): Promise<void> {
           run.counts.skipped++;
           continue;
         }
-        const detailUrl = `${base}/convocatorias?numConv=${encodeURIComponent(id)}&vpd=GE`;
-        const detail = await run.fetch(detailUrl, { headers: { accept: 'application/json' } }, false);
-        if (detail.status === 404) throw new ImportFormatError(detailUrl, `the detail of call ${id} answered 404`);
-        run.importBatch(detailUrl, detail.body.toString('utf8'), () =>
-          run.state.setFingerprint('bdns', id, fingerprint, run.now()),
-        );
+        await readDetail(run, id, fingerprint);
       }
       if (last) break;
     }
@@ -94,5 +94,7 @@ export async function syncBdns(run: SourceRun): Promise<void> {
       run.commit(() => run.state.setWatermark('bdns', w));
     }
   }
+  // Details whose deadline may have moved (those just read are not due again).
+  await rereadDetails(run);
   run.progress({ done: windows.length, total: windows.length, label: today });
 }

@@ -12,8 +12,7 @@
  */
 import { unzipSync } from 'fflate';
 import { parseCsv } from '../../../lib/funding/csv.ts';
-import { ImportFormatError } from '../../../lib/funding/records.ts';
-import { answerValidators, type SourceRun } from './context.ts';
+import { answerValidators, SyncError, type SourceRun } from './context.ts';
 
 const WANTED = ['project.csv', 'organization.csv'];
 const baseName = (path: string) => path.split('/').pop()!.toLowerCase();
@@ -24,7 +23,7 @@ export function unpackCordis(zip: Uint8Array, name: string): { project: string; 
   try {
     files = unzipSync(zip, { filter: (f) => WANTED.includes(baseName(f.name)) });
   } catch (err) {
-    throw new ImportFormatError(name, `not a readable zip archive (${(err as Error).message})`);
+    throw new SyncError(`${name}: not a readable zip archive (${(err as Error).message})`, true);
   }
   const byName = new Map(
     Object.entries(files).map(([path, bytes]) => [
@@ -33,37 +32,44 @@ export function unpackCordis(zip: Uint8Array, name: string): { project: string; 
     ]),
   );
   const project = byName.get('project.csv');
-  if (project === undefined) throw new ImportFormatError(name, 'the archive holds no project.csv');
+  if (project === undefined) throw new SyncError(`${name}: the archive holds no project.csv`, true);
   return { project, organization: byName.get('organization.csv') ?? null };
 }
 
 export async function syncCordis(run: SourceRun): Promise<void> {
   const url = run.config.urls.cordis;
   run.progress({ done: 0, total: 1, label: 'export' });
-  const res = await run.fetch(url);
-  if (res.status === 404) throw new ImportFormatError(url, 'the export is not there (404)');
+  const what = 'CORDIS export';
+  const res = await run.fetch(what, url);
+  if (res.status === 404) throw new SyncError(`${what} (${url}): the export is not there (404)`);
   const { validators, bodySha, unchanged } = answerValidators(res);
   if (unchanged) {
     run.counts.skipped++;
     if (res.status !== 304) run.commit(() => run.state.setValidators(url, validators, run.now()));
   } else {
-    const { project, organization } = unpackCordis(res.body, url);
+    const { project, organization } = unpackCordis(res.body, `${what} (${url})`);
     const batches = cordisBatches(project, organization, run.config.batchRows);
     // The validators go with the last batch: a sync killed before it fetches the export again, and
     // the batches already stored are then unchanged (no writes).
     batches.forEach((b, i) => {
       run.progress({ done: i, total: batches.length, label: 'export' });
       const last = i === batches.length - 1;
+      const part = batches.length === 1 ? '' : ` part ${i + 1} of ${batches.length}`;
       run.importBatch(
-        batches.length === 1 ? url : `${url}#${i + 1}/${batches.length}`,
-        b.project,
+        [
+          {
+            name: batches.length === 1 ? url : `${url}#${i + 1}/${batches.length}`,
+            text: b.project,
+            what: `${what}${part}`,
+            organization: b.organization,
+          },
+        ],
         last
           ? () => {
               run.state.setValidators(url, { ...validators, body_sha256: bodySha }, run.now());
               run.state.setWatermark('cordis', { sha256: bodySha, at: run.now() });
             }
           : undefined,
-        b.organization,
       );
     });
   }

@@ -10,9 +10,8 @@
  * Watermark: `{page, started_at}` of a pass in progress, so a killed pass resumes at its next page
  * (a pass older than a day starts over).
  */
-import { ImportFormatError } from '../../../lib/funding/records.ts';
-import { FetchFailedError } from '../../../lib/http/polite-fetch.ts';
-import { answerValidators, sha256, type SourceRun } from './context.ts';
+import { sediaSourceId } from '../../../lib/funding/parse-eu.ts';
+import { answerValidators, sha256, SyncError, type SourceRun } from './context.ts';
 import { statementsFor } from '../../statements.ts';
 
 interface EuWatermark {
@@ -33,15 +32,15 @@ function searchBody(): FormData {
   return form;
 }
 
-function totalPages(text: string, pageSize: number, url: string): number {
+function totalPages(text: string, pageSize: number, where: string): number {
   let data: { totalResults?: unknown };
   try {
     data = JSON.parse(text) as { totalResults?: unknown };
   } catch (err) {
-    throw new ImportFormatError(url, `not valid JSON (${(err as Error).message})`);
+    throw new SyncError(`${where}: not valid JSON (${(err as Error).message})`, true);
   }
   if (typeof data.totalResults !== 'number')
-    throw new ImportFormatError(url, 'not a SEDIA search response (no totalResults)');
+    throw new SyncError(`${where}: not a SEDIA search response (no totalResults)`, true);
   return Math.max(1, Math.ceil(data.totalResults / pageSize));
 }
 
@@ -58,14 +57,12 @@ function withoutStoredTranslations(run: SourceRun, text: string): string {
   const data = JSON.parse(text) as { results?: unknown };
   if (!Array.isArray(data.results)) return text;
   const stored = statements(run.db).storedLanguage;
-  const results = data.results.filter(
-    (r: { language?: unknown; metadata?: { identifier?: unknown; language?: unknown } }) => {
-      const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
-      const language = String(r?.language ?? first(r?.metadata?.language) ?? 'en').toLowerCase();
-      const identifier = first(r?.metadata?.identifier);
-      return language === 'en' || typeof identifier !== 'string' || stored.get(`eu:${identifier}`) !== 'en';
-    },
-  );
+  const results = data.results.filter((r: { language?: unknown; metadata?: { language?: unknown } }) => {
+    const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+    const language = String(first(r?.metadata?.language) ?? r?.language ?? 'en').toLowerCase();
+    const id = sediaSourceId(r);
+    return language === 'en' || id === null || stored.get(`eu:${id}`) !== 'en';
+  });
   return results.length === data.results.length ? text : JSON.stringify({ ...data, results });
 }
 
@@ -79,14 +76,16 @@ async function syncSearch(run: SourceRun): Promise<void> {
   for (let n = pass.page! + 1, pages = n; n <= pages; n++) {
     run.progress({ done: n - 1, total: pages, label: `page ${n}` });
     const url = `${run.config.urls.eu}?apiKey=SEDIA&text=${encodeURIComponent('***')}&pageSize=${size}&pageNumber=${n}`;
+    const what = `EU search page ${n}`;
     const res = await run.fetch(
+      what,
       url,
       { method: 'POST', body: searchBody(), headers: { accept: 'application/json' } },
       false,
     );
-    if (res.status === 404) throw new ImportFormatError(url, 'the search API answered 404');
+    if (res.status === 404) throw new SyncError(`${what} (${url}): the search API answered 404`);
     const text = res.body.toString('utf8');
-    pages = totalPages(text, size, url);
+    pages = totalPages(text, size, `${what} (${url})`);
     const bodySha = sha256(res.body);
     const done: EuWatermark = { page: n >= pages ? null : n, started_at: pass.started_at };
     const bookkeeping = () => {
@@ -97,7 +96,7 @@ async function syncSearch(run: SourceRun): Promise<void> {
       run.counts.skipped++;
       run.commit(bookkeeping);
     } else {
-      run.importBatch(url, withoutStoredTranslations(run, text), bookkeeping);
+      run.importBatch([{ name: url, text: withoutStoredTranslations(run, text), what }], bookkeeping);
     }
   }
 }
@@ -105,8 +104,9 @@ async function syncSearch(run: SourceRun): Promise<void> {
 async function syncBulk(run: SourceRun): Promise<void> {
   const url = run.config.urls.euBulk;
   run.progress({ done: 0, total: null, label: 'bulk file' });
-  const res = await run.fetch(url, { headers: { accept: 'application/json' } });
-  if (res.status === 404) throw new ImportFormatError(url, 'the bulk file answered 404');
+  const what = 'EU bulk reference file';
+  const res = await run.fetch(what, url, { headers: { accept: 'application/json' } });
+  if (res.status === 404) throw new SyncError(`${what} (${url}): the bulk file answered 404`);
   const { validators, bodySha, unchanged } = answerValidators(res);
   if (unchanged) {
     run.counts.skipped++;
@@ -116,12 +116,12 @@ async function syncBulk(run: SourceRun): Promise<void> {
   try {
     data = JSON.parse(res.body.toString('utf8').replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new ImportFormatError(url, `not valid JSON (${(err as Error).message})`);
+    throw new SyncError(`${what} (${url}): not valid JSON (${(err as Error).message})`, true);
   }
   const records = Array.isArray(data)
     ? data
     : (data as { fundingData?: { GrantTenderObj?: unknown } })?.fundingData?.GrantTenderObj;
-  if (!Array.isArray(records)) throw new ImportFormatError(url, 'not a grantsTenders.json reference file');
+  if (!Array.isArray(records)) throw new SyncError(`${what} (${url}): not a grantsTenders.json reference file`, true);
   // Short write transactions: the file (about 11,000 records) goes in chunks, each a bare array the
   // importer reads like the whole file. The validators are kept with the last chunk only, so a
   // killed import reads the file again (the chunks already stored are then unchanged: no writes).
@@ -131,8 +131,13 @@ async function syncBulk(run: SourceRun): Promise<void> {
     run.progress({ done: i, total: chunks, label: 'bulk file' });
     const last = i === chunks - 1;
     run.importBatch(
-      `${url}#${i * size}`,
-      JSON.stringify(records.slice(i * size, (i + 1) * size)),
+      [
+        {
+          name: `${url}#${i * size}`,
+          text: JSON.stringify(records.slice(i * size, (i + 1) * size)),
+          what: `${what}, records ${i * size + 1}…${Math.min(records.length, (i + 1) * size)}`,
+        },
+      ],
       last ? () => run.state.setValidators(url, { ...validators, body_sha256: bodySha }, run.now()) : undefined,
     );
   }
@@ -142,7 +147,7 @@ export async function syncEu(run: SourceRun): Promise<void> {
   try {
     await syncSearch(run);
   } catch (err) {
-    if (!(err instanceof FetchFailedError || err instanceof ImportFormatError)) throw err;
+    if (!(err instanceof SyncError)) throw err;
     run.counts.failed++;
     run.notes.push(`search API failed (${err.message}); fell back to the bulk reference file`);
     run.commit(() => run.state.setWatermark('eu', { page: null, started_at: run.now() }));

@@ -2,7 +2,8 @@
  * `funding sync`: brings the corpus up to date from the sources' public endpoints, one source after
  * the other (EU before CORDIS, whose projects join EU topics; BOE before BDNS, which folds BOE
  * calls). One sync at a time across processes (the lock in funding_sync_lock). A source that fails
- * is logged and reported, and the others go on; it starts again from its watermark next time.
+ * is logged and reported, and the others go on; it starts again from its watermark next time. Each
+ * source has a time bound (FUNDING_SYNC_SOURCE_MAX): one that hangs cannot hold the others back.
  */
 import type { Db } from '../../connection.ts';
 import type { SourceCode } from '../../../lib/funding/records.ts';
@@ -10,7 +11,7 @@ import { userAgent, type FundingSyncConfig } from '../../../lib/funding/sync-con
 import { PoliteClient } from '../../../lib/http/polite-fetch.ts';
 import { syncBdns } from './bdns.ts';
 import { syncBoe } from './boe.ts';
-import { createSourceRun, type Progress, type SourceRun } from './context.ts';
+import { createSourceRun, TimeBoundReached, type Progress, type SourceRun } from './context.ts';
 import { syncCordis } from './cordis.ts';
 import { syncEu } from './eu.ts';
 import { acquireSyncLock, syncState, SyncLockedError, type RunCounts } from './state.ts';
@@ -27,6 +28,9 @@ const SYNCS: Record<SourceCode, (run: SourceRun) => Promise<void>> = {
 export interface SourceSummary extends RunCounts {
   source: SourceCode;
   status: 'ok' | 'failed';
+  /** false: the source stopped at its time bound (FUNDING_SYNC_SOURCE_MAX); the next run goes on from there. */
+  complete: boolean;
+  /** What failed: "<what> (<URL>): <reason>", naming the day or record. */
   error: string | null;
   /** Runs in a row that failed, this one included (0 after a success). */
   consecutive_failures: number;
@@ -53,6 +57,8 @@ export interface SyncOptions {
   onProgress?: (source: SourceCode, p: Progress) => void;
   onSourceDone?: (s: SourceSummary) => void;
   lockTtlMs?: number;
+  /** Real time: the polite client's spacing and each source's time bound (tests move it). */
+  wallClock?: () => number;
 }
 
 export async function runFundingSync(db: Db, options: SyncOptions): Promise<SyncSummary> {
@@ -72,7 +78,9 @@ export async function runFundingSync(db: Db, options: SyncOptions): Promise<Sync
     if (err instanceof SyncLockedError) return { locked: err.message, sources: [], warnings };
     throw err;
   }
+  const wallClock = options.wallClock ?? Date.now;
   const client = new PoliteClient({
+    now: wallClock,
     userAgent: userAgent(options.version ?? '0', config.contact),
     ratePerHost: config.ratePerHost,
     timeoutMs: config.timeoutMs,
@@ -97,21 +105,30 @@ export async function runFundingSync(db: Db, options: SyncOptions): Promise<Sync
         now,
         since: options.since ?? null,
         runId,
+        wallClock,
         onProgress: (p) => options.onProgress?.(source, p),
       });
       let error: string | null = null;
+      let complete = true;
       try {
         await SYNCS[source](run);
       } catch (err) {
         if (err instanceof SyncLockedError) throw err;
-        error = err instanceof Error ? err.message : String(err);
-        run.counts.failed++;
+        if (err instanceof TimeBoundReached) {
+          // Everything before was stored with its watermark: the next run resumes there.
+          complete = false;
+          run.notes.push(`${err.message}; the next run resumes there`);
+        } else {
+          error = err instanceof Error ? err.message : String(err);
+          run.counts.failed++;
+        }
       }
       run.flushCounts();
       state.finishRun(runId, source, now(), error);
       const summary: SourceSummary = {
         source,
         status: error === null ? 'ok' : 'failed',
+        complete,
         error,
         ...run.counts,
         consecutive_failures: state.state(source)?.consecutive_failures ?? 0,

@@ -19,6 +19,7 @@ export interface RunCounts {
   updated: number;
   unchanged: number;
   withheld: number;
+  notices: number; // notices (not calls) new or changed
   skipped: number;
   failed: number;
 }
@@ -36,7 +37,7 @@ const statements = statementsFor((db) => ({
   startRun: db.prepare('INSERT INTO funding_sync_runs (source, started_at) VALUES (?, ?)'),
   addCounts: db.prepare(`UPDATE funding_sync_runs SET fetched = fetched + @fetched, inserted = inserted + @inserted,
     updated = updated + @updated, unchanged = unchanged + @unchanged, withheld = withheld + @withheld,
-    skipped = skipped + @skipped, failed = failed + @failed WHERE id = @id`),
+    notices = notices + @notices, skipped = skipped + @skipped, failed = failed + @failed WHERE id = @id`),
   finishRun: db.prepare('UPDATE funding_sync_runs SET finished_at = ?, outcome = ?, error = ? WHERE id = ?'),
   success: db.prepare(`UPDATE funding_sync_state SET last_success_at = ?, last_attempt_at = ?, consecutive_failures = 0,
     last_error = NULL WHERE source = ?`),
@@ -50,8 +51,10 @@ const statements = statementsFor((db) => ({
     ON CONFLICT(url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
       body_sha256 = excluded.body_sha256, fetched_at = excluded.fetched_at`),
   fingerprint: db.prepare('SELECT fingerprint FROM funding_sync_items WHERE source = ? AND item_id = ?').pluck(),
-  setFingerprint: db.prepare(`INSERT INTO funding_sync_items (source, item_id, fingerprint, seen_at) VALUES (?, ?, ?, ?)
-    ON CONFLICT(source, item_id) DO UPDATE SET fingerprint = excluded.fingerprint, seen_at = excluded.seen_at`),
+  // A detail read: when, and (for a read the list entry led to) the entry's fingerprint.
+  touchItem: db.prepare(`INSERT INTO funding_sync_items (source, item_id, fingerprint, seen_at)
+    VALUES (@source, @id, coalesce(@fingerprint, ''), @now)
+    ON CONFLICT(source, item_id) DO UPDATE SET fingerprint = coalesce(@fingerprint, fingerprint), seen_at = @now`),
   lock: {
     row: db.prepare('SELECT holder, expires_at FROM funding_sync_lock WHERE name = ?'),
     take: db.prepare(
@@ -91,8 +94,9 @@ export function syncState(db: Db) {
     setValidators: (url: string, v: Validators, now: number) =>
       void sql.setValidators.run(url, v.etag, v.last_modified, v.body_sha256, now),
     fingerprint: (source: SourceCode, id: string) => (sql.fingerprint.get(source, id) as string | undefined) ?? null,
-    setFingerprint: (source: SourceCode, id: string, fp: string, now: number) =>
-      void sql.setFingerprint.run(source, id, fp, now),
+    /** A detail was read at `now`; `fingerprint` null keeps the list entry's fingerprint as it was. */
+    touchItem: (source: SourceCode, id: string, fingerprint: string | null, now: number) =>
+      void sql.touchItem.run({ source, id, fingerprint, now }),
   };
 }
 

@@ -19,7 +19,12 @@ let server: TestServer;
 let browser: Browser;
 before(async () => {
   if (skip) return;
-  server = await startTestServer({ env: { SANDBOX_DELAY_MS: String(DELAY_MS), HUMAN_SCHEDULER_TICK_MS: '60000' } });
+  // The funding pages on the trap fixtures: a call with CORDIS projects and a Madrid deadline window,
+  // which the real samples do not have.
+  server = await startTestServer({
+    env: { SANDBOX_DELAY_MS: String(DELAY_MS), HUMAN_SCHEDULER_TICK_MS: '60000' },
+    fundingCorpus: 'traps',
+  });
   browser = await launchBrowser();
 });
 after(async () => {

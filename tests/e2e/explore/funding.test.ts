@@ -16,7 +16,8 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer({ inProcess: true });
+  // The explorer's mechanics (paging, windows, a call's projects) on the trap fixtures' small corpus.
+  server = await startTestServer({ inProcess: true, fundingCorpus: 'traps' });
 });
 after(async () => {
   await server?.cleanup();

@@ -39,22 +39,27 @@ describe('/calls/{id}', () => {
     }
   });
 
-  test('an EU call lists CORDIS projects funded under it, a BDNS call its BOE notices', async () => {
-    const eu = await asPro('/funding/v1/search?source=eu&per_page=100');
-    const withProjects = [];
-    for (const call of eu.json.data) {
-      const res = await asPro(`/funding/v1/calls/${encodeURIComponent(call.id)}`);
-      if (res.json.data.projects.length) withProjects.push(res.json.data);
+  test('a BDNS call lists its BOE notices: 873847 its extract published twice and the notice voiding the duplicate', async () => {
+    const res = await asPro('/funding/v1/calls/bdns:873847');
+    assert.deepEqual((res.json.data.notices as Array<{ id: string; kind: string }>).map((n) => [n.id, n.kind]).sort(), [
+      ['BOE-B-2025-46003', 'call'],
+      ['BOE-B-2025-46004', 'call'],
+      ['BOE-B-2025-46495', 'modification'],
+    ]);
+    // Its "45 días hábiles … desde … la publicación del extracto en el BOE", counted from the extract.
+    assert.equal(res.json.data.deadline, '2026-02-18');
+    assert.equal(res.json.data.deadline_source.publication, 'BOE-B-2025-46003');
+  });
+
+  test('an EU call lists the CORDIS projects funded under it (trap fixtures: no real sample shares a topic)', async () => {
+    const traps = await startTestServer({ inProcess: true, fundingCorpus: 'traps' });
+    try {
+      const res = await traps.get('/funding/v1/calls/eu:LIFE-2025-SAP-NAT');
+      assert.ok(res.json.data.projects.length > 0);
+      assert.ok(res.json.data.attribution.some((a: { source: string }) => a.source === 'cordis'));
+    } finally {
+      await traps.cleanup();
     }
-    assert.ok(withProjects.length > 0, 'the demo corpus joins CORDIS projects to EU calls');
-    assert.ok(withProjects[0].attribution.some((a: { source: string }) => a.source === 'cordis'));
-    const bdns = await asPro('/funding/v1/search?source=bdns&per_page=100');
-    let withNotices = 0;
-    for (const call of bdns.json.data) {
-      const res = await asPro(`/funding/v1/calls/${encodeURIComponent(call.id)}`);
-      if (res.json.data.notices.length) withNotices++;
-    }
-    assert.ok(withNotices > 0, 'the demo corpus attaches BOE notices to BDNS calls');
   });
 
   test('unknown ids are 404 not_found; malformed ids 400', async () => {
@@ -143,7 +148,8 @@ test('status is recomputed across a deadline', async () => {
   assert.equal(after.json.data.status, 'closed');
   const stillOpen = await asPro('/funding/v1/search?status=open&per_page=100');
   assert.ok(!stillOpen.json.data.some((c: { id: string }) => c.id === call.id), 'the open filter agrees');
-  const closed = await asPro('/funding/v1/search?status=closed&per_page=100');
+  // Thousands of real calls are closed: the call is looked for by its identifier among them.
+  const closed = await asPro(`/funding/v1/search?status=closed&per_page=100&q=${encodeURIComponent(call.id)}`);
   assert.ok(
     closed.json.data.some((c: { id: string }) => c.id === call.id),
     'the closed filter agrees',

@@ -59,15 +59,15 @@ test('a page served from the cache changes as soon as a call closes, and again i
 });
 
 test('an import is visible on the next request', async () => {
-  const before = await ids('q=posidonia');
+  const before = await ids('q=praderas');
   assert.deepEqual(before, []);
   const detail = {
     id: 999001,
     codigoBDNS: '999001',
-    descripcion: 'Ayudas para la restauración de praderas de posidonia',
+    descripcion: 'Ayudas para la restauración de praderas marinas',
     fechaRecepcion: '2026-11-20',
     organo: { nivel1: 'ESTADO', nivel2: 'MINISTERIO PARA LA TRANSICIÓN ECOLÓGICA', nivel3: null },
-    abierto: true,
+    abierto: false,
     fechaInicioSolicitud: '2026-11-21',
     fechaFinSolicitud: '2027-02-01',
     presupuestoTotal: 1000000,
@@ -79,5 +79,5 @@ test('an import is visible on the next request', async () => {
     textFin: null,
   };
   importFundingText(server.app.db, 'bdns', 'convocatoria-999001.json', JSON.stringify(detail), server.clock.ms);
-  assert.deepEqual(await ids('q=posidonia'), ['bdns:999001:open']);
+  assert.deepEqual(await ids('q=praderas'), ['bdns:999001:open']);
 });

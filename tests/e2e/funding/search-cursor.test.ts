@@ -14,7 +14,8 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 let server: TestServer;
 before(async () => {
   // No page cache: every page is computed from the corpus as it is at that moment.
-  server = await startTestServer({ env: { SEARCH_CACHE_ENTRIES: '0' }, inProcess: true });
+  // The trap fixtures: a corpus small enough that a walk of pages of two reaches its end.
+  server = await startTestServer({ env: { SEARCH_CACHE_ENTRIES: '0' }, inProcess: true, fundingCorpus: 'traps' });
 });
 after(() => server.cleanup());
 

@@ -1,5 +1,6 @@
 /**
- * What grant seekers type, end to end over HTTP on the demo corpus (issue 13): plurals and other forms,
+ * What grant seekers type, end to end over HTTP on the hand-made trap fixtures (issue 13; the real
+ * corpus's own queries are tests/e2e/funding/relevance.test.ts): plurals and other forms,
  * accents, Spanish and English, the glossary, identifiers, operators in any case, prefixes inside
  * phrases, fields (programme, funder, region), field weights, sorts by the served deadline, filters,
  * and /export in the sort it documents. Expected sets are cross-checked against other queries or the
@@ -14,7 +15,7 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 let server: TestServer;
 let proHeaders: Record<string, string>;
 before(async () => {
-  server = await startTestServer({ inProcess: true });
+  server = await startTestServer({ inProcess: true, fundingCorpus: 'traps' });
   const pro = accountWithKey(server.app.db, 'funding', server.clock.ms);
   setSubscription(server.app.db, pro.account.id, 'pro', server.clock.ms);
   proHeaders = { 'x-api-key': pro.key };

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { openDatabase } from '../../../db/connection.ts';
 import { runFundingSync } from '../../../db/funding/sync/run.ts';
 import { readFundingSyncConfig } from '../../../lib/funding/sync-config.ts';
-import { toLocal } from '../../../lib/funding/zoned-time.ts';
 import { startFakeSources, type FakeSources } from '../../helpers/funding-sources.ts';
 import { startServeProcess } from '../../helpers/serve-process.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -20,19 +19,21 @@ let fake: FakeSources;
 let server: TestServer;
 before(async () => {
   server = await startTestServer({ inProcess: true }); // the `serve` process below keeps the socket
-  fake = await startFakeSources({ today: toLocal(server.clock.now(), 'Europe/Madrid').date });
+  fake = await startFakeSources();
 });
 after(async () => {
   await server.cleanup();
   await fake.close();
 });
 
+// A first sync reads back to the real records' December 2025 (tests/helpers/funding-sources.ts).
+const BACKFILL_DAYS = Math.ceil((Date.now() - Date.parse('2025-12-09')) / 86_400_000);
 const syncEnv = () => ({
   ...fake.env,
   FUNDING_SYNC_RATE: '1000',
   FUNDING_SYNC_RETRY_BASE_MS: '5',
   FUNDING_SYNC_RETRIES: '1',
-  FUNDING_SYNC_BACKFILL_DAYS: '3',
+  FUNDING_SYNC_BACKFILL_DAYS: String(BACKFILL_DAYS),
   FUNDING_SYNC_CONTACT: 'ops@example.org',
 });
 

@@ -18,6 +18,8 @@ const call = (over: Partial<CallRecord> = {}): CallRecord => ({
   opening_on: '2026-11-04',
   cutoffs: [{ date: '2027-01-15', time: null }],
   deadline_text: null,
+  opening_text: null,
+  publications: [],
   time_zone: 'Europe/Madrid',
   budget: 85_000_000,
   currency: 'EUR',

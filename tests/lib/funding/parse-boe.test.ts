@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { BDNS_ID, isGrantCall, parseBoe } from '../../../lib/funding/parse-boe.ts';
+import { isGrantCall, parseBoe } from '../../../lib/funding/parse-boe.ts';
+import { BDNS_ID } from '../../../lib/funding/notice-kind.ts';
 import { ImportFormatError } from '../../../lib/funding/records.ts';
 import { parseXml, xmlToObject, XmlError } from '../../../lib/funding/xml.ts';
 

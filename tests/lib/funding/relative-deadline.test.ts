@@ -133,7 +133,7 @@ test('deadlineFromText: computed from the publication it names, or uncomputed wi
     { self: null, boeExtract: { date: '2026-11-16', id: 'X' } },
   );
   assert.equal(dogc.date, null, 'a regional bulletin: never computed from another publication');
-  assert.match((dogc.source as { reason: string }).reason, /DOGC, a regional or provincial bulletin/);
+  assert.match((dogc.source as { reason: string }).reason, /in DOGC, and the record names no such publication/);
   const none = deadlineFromText('Hasta agotar el crédito', { self: boe, boeExtract: null });
   assert.deepEqual(none, {
     date: null,
@@ -148,4 +148,87 @@ test('deadlineFromText: computed from the publication it names, or uncomputed wi
     boeExtract: null,
   });
   assert.equal(late.date, null, 'a year without holiday data is not guessed');
+});
+
+/**
+ * The real BDNS details' periods (data/funding/bdns/convocatorias-detalle-…), with the publications
+ * their anuncios[] list: each computed day checked by hand against the national calendar.
+ */
+test('real BDNS periods: Spanish and Catalan, bare periods read with textInicio, publications from anuncios', () => {
+  const boe = 'BOE. BOLETÍN OFICIAL DEL ESTADO';
+  const dogc = 'DOGC. D.O. DE LA GENERALITAT DE CATALUNYA';
+  const catalanStart = 'Des de l’endemà de la publicació en el diari oficial de la convocatòria inicial';
+  const cases: Array<[string, string, string | null, Array<[string, string, string]>, string | null, RegExp]> = [
+    // id, textFin, textInicio, publications [date, id, bulletin], expected day, what deadline_source says
+    [
+      '873847',
+      '45 días hábiles a contar desde el día siguiente a la publicación del extracto en el BOE',
+      'desde el día siguiente a la publicación del extracto en el BOE',
+      [['2025-12-12', 'BOE-B-2025-46004', boe]],
+      '2026-02-18', // 15 Dec … over 25 Dec, 1 and 6 Jan: the 45th día hábil
+      /^45 días hábiles desde el día siguiente a la publicación \(Ley 39\/2015, art\. 30\)$/,
+    ],
+    [
+      '885128',
+      'Treinta días desde la publicación del extracto de la convocatoria 2026 en el BOE',
+      'Tras la publicación del extracto de la convocatoria 2026 en el BOE',
+      [['2026-02-07', 'BOE-B-2026-3595', boe]],
+      '2026-03-20', // "días" alone are hábiles: 9 Feb … 20 Mar
+      /^30 días hábiles/,
+    ],
+    [
+      '894612',
+      '15 Dies Hàbils',
+      catalanStart,
+      [['2026-03-26', 'DOGC (BDNS anuncio 207239)', dogc]],
+      '2026-04-17', // 27 Mar … over Good Friday 3 Apr; Easter Monday (a Catalan holiday) is not in the data
+      /^15 días hábiles .*; regional and local holidays not counted$/,
+    ],
+    ['877440', '01 Mesos', catalanStart, [['2025-12-30', 'DOGC (BDNS anuncio 200484)', dogc]], '2026-01-30', /^1 mes/],
+    ['919284', '15 Dies Hàbils', catalanStart, [], null, /names no such publication/],
+    [
+      '919413',
+      '2 meses a partir día siguiente publicación',
+      'Día siguiente a su publicación en BOE',
+      [],
+      null,
+      /publication of the extract in the BOE, and no BOE extract/,
+    ],
+    [
+      '894205',
+      'Hasta veintiún días naturales desde la publicación del acuerdo del órgano instructor',
+      'Desde la publicación del acuerdo del órgano instructor ',
+      [['2026-03-21', 'BOE-B-2026-8864', boe]],
+      null, // the instructor's acuerdo is another, later act: never the extract's day
+      /another act of the procedure/,
+    ],
+    [
+      '919085',
+      'Plazo máximo de dos meses desde la fecha de entrad',
+      'Desde la fecha de entrada en vigor del decreto',
+      [],
+      null,
+      /states no period counted from a publication/,
+    ],
+    ['918846', 'Sin plazo de solicitud', 'Sin plazo de solicitud', [], null, /no application period/],
+  ];
+  for (const [id, textFin, textInicio, pubs, day, says] of cases) {
+    const publications = pubs.map(([date, pid, bulletin]) => ({ date, id: pid, bulletin }));
+    const r = deadlineFromText(textFin, { self: null, boeExtract: null, publications, start: textInicio });
+    assert.equal(r.date, day, id);
+    const said = r.source.kind === 'computed' ? r.source.rule : r.source.kind === 'uncomputed' ? r.source.reason : '';
+    assert.match(said, says, id);
+    if (r.source.kind === 'computed') assert.equal(r.source.publication, pubs[0]![1], id);
+  }
+});
+
+test('a bare period without start words, or a start naming no publication, is not read', () => {
+  assert.equal(readRelativePeriod('15 Dies Hàbils'), null);
+  assert.equal(readRelativePeriod('15 Dies Hàbils', 'Desde la fecha de entrada en vigor'), null);
+  assert.deepEqual(
+    (({ count, unit, refersTo }) => ({ count, unit, refersTo }))(
+      readRelativePeriod('10 Dies Hàbils', 'Des de l’endemà de la publicació en el DOGC')!,
+    ),
+    { count: 10, unit: 'días hábiles', refersTo: 'regional' },
+  );
 });

@@ -38,8 +38,10 @@ test("defaults: the sources' public endpoints, polite rates, off schedule", () =
       c.backfillDays,
       c.pageSize,
       c.batchRows,
+      c.sourceMaxMs,
+      c.progressEveryMs,
     ],
-    [null, 1, 120_000, 4, 1000, 60_000, 30, 100, 1000],
+    [null, 1, 120_000, 4, 1000, 60_000, 30, 100, 1000, 15 * 60_000, 30_000],
   );
   assert.deepEqual(c.sources, ['eu', 'cordis', 'bdns', 'boe']);
 });
@@ -50,7 +52,10 @@ test('settings are read, URLs lose a trailing slash, and bad values are refused 
     FUNDING_SYNC_RATE: '0.5',
     FUNDING_SYNC_SOURCES: 'boe, bdns',
     FUNDING_SYNC_CONTACT: ' ops@example.org ',
+    FUNDING_SYNC_SOURCE_MAX: '1h',
+    FUNDING_SYNC_PROGRESS_EVERY: '10s',
   });
+  assert.deepEqual([c.sourceMaxMs, c.progressEveryMs], [3_600_000, 10_000]);
   assert.equal(c.urls.boe, 'http://mirror.local/boe');
   assert.equal(c.ratePerHost, 0.5);
   assert.deepEqual(c.sources, ['boe', 'bdns']);
@@ -65,6 +70,9 @@ test('settings are read, URLs lose a trailing slash, and bad values are refused 
     [{ FUNDING_SYNC_RETRIES: '-1' }, /FUNDING_SYNC_RETRIES/],
     [{ FUNDING_SYNC_TIMEOUT_MS: '0' }, /FUNDING_SYNC_TIMEOUT_MS/],
     [{ FUNDING_SYNC_CONTACT: 'José <jose@example.org>' }, /FUNDING_SYNC_CONTACT must be printable ASCII/],
+    [{ FUNDING_SYNC_SOURCE_MAX: '20' }, /FUNDING_SYNC_SOURCE_MAX must be a duration such as 20m, 1h \(got "20"\)/],
+    [{ FUNDING_SYNC_SOURCE_MAX: '0m' }, /FUNDING_SYNC_SOURCE_MAX must be a duration/],
+    [{ FUNDING_SYNC_PROGRESS_EVERY: 'often' }, /FUNDING_SYNC_PROGRESS_EVERY must be a duration such as 30s, 1m/],
     [{ FUNDING_SYNC_CONTACT: 'ops@example.org\r\nX-Injected: 1' }, /FUNDING_SYNC_CONTACT must be printable ASCII/],
   ];
   for (const [env, message] of refusals) assert.throws(() => readFundingSyncConfig(env), message, JSON.stringify(env));

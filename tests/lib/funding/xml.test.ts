@@ -19,16 +19,19 @@ test('xmlToObject(parseXml(...)): declaration, DOCTYPE and BOM skipped, entities
   for (const [xml, expected] of cases) assert.deepEqual(xmlToObject(parseXml(xml)), expected, xml);
 });
 
-test('the element tree keeps names, attributes, child order and text', () => {
+test('the element tree keeps names, attributes, child order and text, and all the text in order', () => {
   assert.deepEqual(parseXml('<r k="v"><b>1</b>t<a/></r>'), {
     name: 'r',
     attrs: { k: 'v' },
     text: 't',
+    content: '1t',
     children: [
-      { name: 'b', attrs: {}, children: [], text: '1' },
-      { name: 'a', attrs: {}, children: [], text: '' },
+      { name: 'b', attrs: {}, children: [], text: '1', content: '1' },
+      { name: 'a', attrs: {}, children: [], text: '', content: '' },
     ],
   });
+  // A paragraph with inline markup reads as written (an item document's text).
+  assert.equal(parseXml('<p>BDNS(Identif.):<b>742455</b> y <i>más</i>.</p>').content, 'BDNS(Identif.):742455 y más.');
 });
 
 test('malformed XML is an XmlError with the line, never another exception', () => {
