@@ -6,6 +6,7 @@ import { startCluster } from './cluster.ts';
 import { loadFundingDemo } from '../db/demo.ts';
 import { DEMO_CATALOGUE, loadCatalogue } from '../db/human/catalogue.ts';
 import { loadImpactDemo } from '../db/impact/demo.ts';
+import { REGISTERS, type RegisterKind } from '../db/impact/load.ts';
 import type { RunSummary } from '../db/impact/run.ts';
 import { runLine } from './impact.ts';
 import { importFundingFile } from '../db/funding/import.ts';
@@ -80,9 +81,9 @@ export const serverCommands: Command[] = [
   {
     words: ['demo'],
     summary:
-      'Load the demo data sets (funding corpus, impact register, human task catalogue) and publish the impact demo run of every scenario; --no-publish loads the register only (figures stay withheld)',
-    usage: 'demo [--no-publish]',
-    options: { 'no-publish': { type: 'boolean' } },
+      'Load the demo data sets (funding corpus, impact register, human task catalogue) and publish an impact run of every scenario; the impact register is the one built from published data unless --impact-register demo; --no-publish loads the register only (figures stay withheld)',
+    usage: 'demo [--no-publish] [--impact-register published|demo]',
+    options: { 'no-publish': { type: 'boolean' }, 'impact-register': { type: 'string' } },
     run(ctx, values) {
       const db = ctx.openDb();
       const bar = ctx.interactive
@@ -101,7 +102,11 @@ export const serverCommands: Command[] = [
         ? new SingleBar({ format: 'impact demo [{bar}] {percentage}% {stage}' }, Presets.shades_classic)
         : null;
       let impactStarted = false;
+      const register = (values['impact-register'] ?? 'published') as RegisterKind;
+      if (!(REGISTERS as readonly string[]).includes(register))
+        throw new UsageError(`--impact-register is one of ${REGISTERS.join(', ')}`);
       const impact = loadImpactDemo(db, ctx.now, {
+        register,
         publish: values['no-publish'] !== true,
         onProgress: (p) => {
           if (impactBar && !impactStarted) {
@@ -117,10 +122,13 @@ export const serverCommands: Command[] = [
       return { files: files.length, imported: files, impact, human };
     },
     text: (r) => {
-      const impact = r.impact as { register: { data_version: string; changed: boolean }; runs: RunSummary[] };
+      const impact = r.impact as {
+        register: { register: string; data_version: string; changed: boolean; register_sha256: string };
+        runs: RunSummary[];
+      };
       return [
         `loaded ${r.files} demo files`,
-        `impact register ${impact.register.data_version} ${impact.register.changed ? 'loaded' : 'already loaded'}`,
+        `impact register ${impact.register.register} ${impact.register.data_version} (hash ${impact.register.register_sha256.slice(0, 12)}) ${impact.register.changed ? 'loaded' : 'already loaded'}`,
         ...(impact.runs.length
           ? impact.runs.map(runLine)
           : ['no impact run published (--no-publish): figures are withheld']),

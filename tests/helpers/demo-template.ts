@@ -14,7 +14,7 @@ import { openDatabase } from '../../db/connection.ts';
 import { migrate } from '../../db/migrate.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const INPUTS = ['db', 'lib', 'fixtures', join('docs', 'methodology')];
+const INPUTS = ['db', 'lib', 'fixtures', join('data', 'impact'), join('docs', 'methodology')];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
