@@ -25,7 +25,6 @@ import { readFixtureFiles, readPublishedInputs } from './published.ts';
 import { publishedTables } from '../../lib/impact/import/published.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const IMPACT_FIXTURES = join(ROOT, 'fixtures', 'impact');
 export const REGISTERS = ['published', 'demo'] as const;
 export type RegisterKind = (typeof REGISTERS)[number];
 

@@ -13,8 +13,7 @@ import { isoCountries } from '../../lib/impact/countries.ts';
 import type { EvidenceSpec } from '../../lib/impact/import/bom-evidence.ts';
 import type { PublishedInputs, PublishedMaterial } from '../../lib/impact/import/published.ts';
 import type { PublishedConflict, ShareSpec } from '../../lib/impact/import/published-harm.ts';
-import type { SourceEntry } from '../../lib/impact/register/common.ts';
-import type { Fixtures, Row } from '../../lib/impact/register/shapes.ts';
+import type { Fixtures, Row, SourceEntry } from '../../lib/impact/register/shapes.ts';
 
 export class MissingDataError extends Error {}
 

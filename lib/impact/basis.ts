@@ -27,13 +27,6 @@ export const BASIS_LABELS: Record<Basis, string> = {
   illustrative: 'illustrative values',
 };
 
-export const KIND_LABELS: Record<InputKind, string> = {
-  counts: 'harm counted',
-  attribution: 'attribution shares',
-  materials: 'production, prices and output',
-  bom: 'bills of materials',
-};
-
 export const rankOf = (b: Basis | null | undefined): number => (b ? BASES.indexOf(b) : BASES.length - 1);
 export const weakest = (a: Basis, b: Basis): Basis => BASES[Math.max(rankOf(a), rankOf(b))]!;
 
@@ -132,7 +125,9 @@ export function provenanceSummary(p: Provenance): string {
     .sort((a, b) => p[b] - p[a])
     .map((b) => `${formatShare(p[b])} on ${BASIS_LABELS[b]}`);
   const lead =
-    unmeasured(p) > 0.5 ? 'Rests mostly on inputs that were not measured: ' : 'Rests mostly on published data: ';
+    unmeasured(p) > 0.5
+      ? 'Rests mostly on inputs that were not measured: '
+      : 'Rests mostly on published data and values derived from it: ';
   return `${lead}${parts.join(', ')}.`;
 }
 

@@ -15,7 +15,6 @@ import { numberOf, readCsv } from './csv.ts';
 import { Tally, type Reconciliation } from './reconcile.ts';
 
 export type Activity = 'A' | 'B' | 'C' | 'D-U';
-export const ACTIVITIES: readonly Activity[] = ['A', 'B', 'C', 'D-U'];
 
 export interface WorkRow {
   iso3: string;

@@ -11,7 +11,7 @@ import type { ProvenanceTable } from './provenance.ts';
 import type { Reconciliation } from './reconcile.ts';
 import { brdLedger, checkConflictYears, conflictFacts, readBrd } from './ucdp-brd.ts';
 import { importGed } from './ucdp-ged.ts';
-import { importOrganisedViolence } from './ucdp-owid.ts';
+import { deathsWhereOccurred, importOrganisedViolence } from './ucdp-owid.ts';
 import type { ConflictPeriods } from '../register/conflicts.ts';
 import type { Row } from '../register/shapes.ts';
 
@@ -63,7 +63,8 @@ export function harmTables(
   const reconciliation: Reconciliation[] = [];
   const registerIds = new Set(inp.conflicts.flatMap((k) => (k.ucdp_conflict_id === null ? [] : [k.ucdp_conflict_id])));
   const brdRows = readBrd(inp.brd.text, inp.brd.file);
-  const brd = brdLedger(brdRows, inp.gw, registerIds, inp.brd.file);
+  const occurred = deathsWhereOccurred(inp.owidCoded, inp.isoCodes);
+  const brd = brdLedger(brdRows, inp.gw, registerIds, inp.brd.file, occurred);
   reconciliation.push(
     brd.reconciliation,
     checkConflictYears(brdRows, inp.brdConflictYear.text, inp.brdConflictYear.file),
@@ -149,7 +150,7 @@ export function harmTables(
             ? brdSource('published', "Battle deaths summed over the conflict's dyads fought in this country.")
             : brdSource(
                 'derived',
-                'A dyad-year fought in several countries (gwno_battle) is split between them in whole deaths, equally, the remainder to the countries in the order UCDP lists them.',
+                'A dyad-year fought in several countries (gwno_battle) is split between them in whole deaths in proportion to the organised-violence deaths UCDP counts in each that year (by location of death, via OWID), the rest to the largest remainders; equally where none has any.',
               ),
       });
   }
@@ -240,7 +241,7 @@ function c1Rows(rows: CountryYearC1[], inp: HarmInputs, prov: ProvenanceTable): 
           release: inp.releases.brd,
           basis: 'derived',
           method:
-            'Battle deaths of every state-based conflict fought in the country, summed (a dyad-year fought in several countries split equally).',
+            'Battle deaths of every state-based conflict fought in the country, summed (a dyad-year fought in several countries split by where UCDP counts organised-violence deaths that year).',
           file: inp.brd.file,
         });
     const otherProv = r.fromGed

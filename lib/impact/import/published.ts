@@ -6,10 +6,10 @@
  * provenance ids. Returns the tables and each file's reconciliation. Pure: the caller reads the files.
  */
 import { buildCountries, type IsoCountry, type M49Entry, type RegionOverride } from '../countries.ts';
-import { coicopRows, definitionRows, mrioRows, sourceRows, type SourceEntry, type Tables } from '../register/common.ts';
+import { coicopRows, definitionRows, mrioRows, sourceRows, type Tables } from '../register/common.ts';
 import { periodRows } from '../register/conflicts.ts';
 import { productRows } from '../register/products.ts';
-import type { Fixtures, Row } from '../register/shapes.ts';
+import type { Fixtures, Row, SourceEntry } from '../register/shapes.ts';
 import { importBomEvidence, type EvidenceSpec } from './bom-evidence.ts';
 import { readGwTable } from './gleditsch-ward.ts';
 import { importConflictMinerals, importCriticality, importIncomeGroups, type CriticalityKeys } from './lists.ts';

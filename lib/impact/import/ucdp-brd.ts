@@ -3,8 +3,10 @@
  * dyad and year, with low/best/high and the conflict's `conflict_id`. From it:
  *  - the ledger of each register conflict: deaths per conflict, country and year, summed over its
  *    dyads. A dyad-year fought in one country (`gwno_battle`) goes to it as published; one fought in
- *    several is split between them in whole deaths, equally, the remainder to the countries in the
- *    order UCDP lists them (derived: the file does not split deaths by country);
+ *    several is split between them in whole deaths in proportion to the organised-violence deaths UCDP
+ *    counts in each that year (by location of death, via OWID: ucdp-owid.ts), largest remainders
+ *    first, equally when none of them has any (derived: the file does not split deaths by country;
+ *    methodology v2 §3.1);
  *  - every conflict's battle deaths per country and year (register conflict or not), which the
  *    by-country totals of all organised violence are reconciled with (ucdp-owid.ts);
  *  - a check: the dyads summed per conflict and year equal the conflict-year file shipped beside it
@@ -85,10 +87,21 @@ export interface LedgerCell {
   split: number;
 }
 
-/** n split into k whole parts, the remainder to the first ones. */
-export function splitWhole(n: number, k: number): number[] {
-  const base = Math.floor(n / k);
-  return Array.from({ length: k }, (_, i) => base + (i < n - base * k ? 1 : 0));
+/**
+ * n (whole) split into whole parts in proportion to whole weights: each its floor, the rest one by one
+ * to the largest remainders (ties to the one listed first); in equal parts when no weight is positive.
+ */
+export function splitWhole(n: number, weights: readonly number[]): number[] {
+  const w = weights.some((x) => x > 0) ? weights : weights.map(() => 1);
+  const total = w.reduce((a, b) => a + b, 0);
+  const parts = w.map((x) => Math.floor((n * x) / total));
+  const order = w.map((x, i) => [(n * x) % total, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  let rest = n - parts.reduce((a, b) => a + b, 0);
+  for (const [, i] of order) {
+    if (rest-- <= 0) break;
+    parts[i]!++;
+  }
+  return parts;
 }
 
 export function brdLedger(
@@ -96,6 +109,8 @@ export function brdLedger(
   gw: GwTable,
   registerIds: ReadonlySet<number>,
   file: string,
+  /** organised-violence deaths by country and year ("ISO|year"), the weights of a split */
+  occurred: ReadonlyMap<string, number> = new Map(),
 ): { ledger: LedgerCell[]; countryBattle: Map<string, number>; reconciliation: Reconciliation } {
   const tally = new Tally(file).read(rows.length);
   const cells = new Map<string, LedgerCell>();
@@ -111,7 +126,8 @@ export function brdLedger(
     if (mapped.length < iso.length)
       tally.note(`line ${r.line}: conflict ${r.conflict_id} ${r.year}: battle code(s) without an ISO code dropped`);
     const k = iso.length;
-    const [best, low, high] = [r.best, r.low, r.high].map((x) => splitWhole(x, k));
+    const weights = iso.map((c) => (c === null || k === 1 ? 0 : (occurred.get(`${c}|${r.year}`) ?? 0)));
+    const [best, low, high] = [r.best, r.low, r.high].map((x) => splitWhole(x, weights));
     iso.forEach((iso3, i) => {
       if (iso3 === null) return;
       countryBattle.set(`${iso3}|${r.year}`, (countryBattle.get(`${iso3}|${r.year}`) ?? 0) + best![i]!);

@@ -27,6 +27,17 @@ export interface CountryYear {
 }
 
 const DEATHS = 'Deaths in ongoing conflicts (best estimate) - Conflict type: all';
+const CODED = ['entity', 'code', 'entity_kind', 'year', 'deaths_best'] as const;
+
+/** Deaths by ISO code and year ("COD|2022"), as the coded copy gives them: the weights of a BRD split. */
+export function deathsWhereOccurred(coded: { text: string; file: string }, isoCodes: ReadonlySet<string>) {
+  const out = new Map<string, number>();
+  for (const { values: v } of readCsv(coded.text, coded.file, CODED).records) {
+    const deaths = numberOf(v.deaths_best!);
+    if (isoCodes.has(v.code!) && deaths !== null) out.set(`${v.code}|${v.year}`, deaths);
+  }
+  return out;
+}
 
 export function importOrganisedViolence(
   raw: { text: string; file: string },
@@ -38,7 +49,7 @@ export function importOrganisedViolence(
   const rawTable = readCsv(raw.text, raw.file, ['Entity', 'Year', DEATHS]);
   const published = new Map<string, string>();
   for (const { values: v } of rawTable.records) published.set(`${v.Entity}|${v.Year}`, v[DEATHS]!);
-  const table = readCsv(coded.text, coded.file, ['entity', 'code', 'entity_kind', 'year', 'deaths_best']);
+  const table = readCsv(coded.text, coded.file, CODED);
   const tally = new Tally(coded.file).read(table.records.length);
   const rows: CountryYear[] = [];
   let negative = 0;

@@ -135,7 +135,7 @@ export function importProduction(
       continue;
     }
     let quality: ProductionCell['quality'] = r.estimated ? 'estimated' : 'reported';
-    let qty: number | null = r.value === null ? null : r.value * per;
+    const qty: number | null = r.value === null ? null : r.value * per;
     if (qty === null) {
       quality = r.value_raw === 'W' ? 'withheld' : 'not_available';
       tally.unknown();

@@ -6,26 +6,9 @@
  * and gigabytes), so every row of them carries the 'illustrative' provenance it is given. Pure.
  */
 import type { ProvenanceTable } from '../import/provenance.ts';
-import type { Fixtures, Licence, Row } from './shapes.ts';
+import type { Fixtures, Row, SourceEntry } from './shapes.ts';
 
 export type Tables = Record<string, Row[]>;
-
-export interface SourceEntry {
-  code: string;
-  name: string;
-  publisher: string;
-  homepage: string;
-  enabled: boolean;
-  verified_on: string | null;
-  basis: string | null;
-  licence: Licence | null;
-  credit: string | null;
-  usage_restriction: string | null;
-  note: string | null;
-  reuse_open?: number | null;
-  feeds?: string[];
-  releases: Row[];
-}
 
 export function sourceRows(sources: SourceEntry[]): Tables {
   return {

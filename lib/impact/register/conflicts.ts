@@ -5,18 +5,12 @@
  * register. Pure.
  */
 import type { Tables } from './common.ts';
-import type { Conf, Row } from './shapes.ts';
+import type { Period, Row } from './shapes.ts';
 
 export interface ConflictPeriods {
   slug: string;
   arms_share: number;
-  periods: Array<{
-    label: string;
-    year_from: number;
-    year_to: number;
-    rationale: string;
-    shares: Record<string, [number | null, Conf | null]>;
-  }>;
+  periods: Period[];
 }
 
 export function periodRows(

@@ -5,7 +5,7 @@
  */
 import { ProvenanceTable } from '../import/provenance.ts';
 import type { CountryRow } from '../countries.ts';
-import { coicopRows, definitionRows, mrioRows, sourceRows, type SourceEntry, type Tables } from './common.ts';
+import { coicopRows, definitionRows, mrioRows, sourceRows, type Tables } from './common.ts';
 import { ledgerSums, periodRows } from './conflicts.ts';
 import { productRows } from './products.ts';
 import { decodeRows, type Fixtures, type Row } from './shapes.ts';
@@ -14,7 +14,7 @@ export function demoTables(f: Fixtures, countries: CountryRow[]): { tables: Tabl
   const prov = new ProvenanceTable();
   const recalled = (source: string, method: string, file: string) =>
     prov.id({ source, release: null, basis: 'illustrative', method, file: `fixtures/impact/${file}` });
-  const t: Tables = { ...sourceRows(f['sources.json'].sources as SourceEntry[]), ...definitionRows(f) };
+  const t: Tables = { ...sourceRows(f['sources.json'].sources), ...definitionRows(f) };
   const income = recalled('wb-class', 'Income group transcribed from memory (the demo).', 'income-groups.json');
   t.impact_countries = countries.map((c) => ({ ...c, income_provenance: c.income_group ? income : null })) as Row[];
   Object.assign(t, mrioRows(f, prov), coicopRows(f, prov));

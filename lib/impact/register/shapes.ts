@@ -13,24 +13,36 @@ export interface Licence {
   spdx: string | null;
 }
 
+/** A source of the register as its sources.json states it (the demo's and the published register's). */
+export interface SourceEntry {
+  code: string;
+  name: string;
+  publisher: string;
+  homepage: string;
+  enabled: boolean;
+  verified_on: string | null;
+  basis: string | null;
+  licence: Licence | null;
+  credit: string | null;
+  usage_restriction: string | null;
+  note: string | null;
+  reuse_open?: number | null;
+  feeds?: string[];
+  releases: Row[];
+}
+
+/** An attribution period of a conflict: its years, rationale and the share of each sector. */
+export interface Period {
+  label: string;
+  year_from: number;
+  year_to: number;
+  rationale: string;
+  shares: Record<string, [number | null, Conf | null]>;
+}
+
 export interface Fixtures {
   'manifest.json': { data_version: string; illustrative: boolean; files: string[]; methodology_document: string };
-  'sources.json': {
-    sources: Array<{
-      code: string;
-      name: string;
-      publisher: string;
-      homepage: string;
-      enabled: boolean;
-      verified_on: string | null;
-      basis: string | null;
-      licence: Licence | null;
-      credit: string | null;
-      usage_restriction: string | null;
-      note: string | null;
-      releases: Row[];
-    }>;
-  };
+  'sources.json': { sources: SourceEntry[] };
   'channels.json': {
     channels: Array<{
       code: string;
@@ -128,13 +140,7 @@ export interface Fixtures {
       year_to: number | null;
       resource_linked: boolean;
       note: string;
-      periods: Array<{
-        label: string;
-        year_from: number;
-        year_to: number;
-        rationale: string;
-        shares: Record<string, [number | null, Conf | null]>;
-      }>;
+      periods: Period[];
       arms_share: number;
     }>;
     ledger: unknown[][];
