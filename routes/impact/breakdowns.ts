@@ -46,9 +46,11 @@ function breakdown(
   const cap = f.partCap(p.slug, metric, route as 'material' | 'mrio');
   const unit = unitOf(metric, basis, p.unit_label);
   const parts: Record<string, ReturnType<typeof contribution>[]> = {};
+  // A run from before provenance was computed has parts by country (its paths) but none by basis.
+  const traced = rows.some((r) => r.dimension === 'basis') || !rows.some((r) => r.dimension === 'country');
   for (const dim of dimensions) {
+    if (!traced && PROVENANCE.includes(dim)) continue;
     const of = rows.filter((r) => r.dimension === dim);
-    if (of.length === 0 && PROVENANCE.includes(dim)) continue; // a run from before provenance was computed
     checkSum(`product ${p.slug} ${metric} ${route} by ${dim}`, headRow, of);
     parts[dim] = of.map((r) =>
       contribution(f, r, headline, `product ${p.slug} ${metric} ${route} ${dim}=${r.key}`, unit, cap),

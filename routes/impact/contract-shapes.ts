@@ -45,8 +45,27 @@ const PRIMITIVES: Record<string, () => Schema> = {
   unknown: () => v.unknown(),
 };
 
+/** The shapes of contract.ts the JSON may name ("$Figure") or list as components. */
+const SHARED: Record<string, Schema> = {
+  Figure: shared.Figure,
+  NFigure: shared.NFigure,
+  ProductLinks: shared.ProductLinks,
+  ProductRef: shared.ProductRef,
+  Contribution: shared.Contribution,
+  Reach: shared.Reach,
+  Metrics: shared.Metrics,
+  ProductMetrics: shared.ProductMetrics,
+  RunObject: shared.RunObject,
+  SourceUsed: shared.SourceUsed,
+  Licence: shared.Licence,
+  Caveat: shared.Caveat,
+  Citation: shared.Citation,
+  Withheld: shared.Withheld,
+  ErrorBody: shared.ErrorBody,
+};
+
 export function compileShapes(doc: { schemas: Record<string, Shape> }): Record<string, Schema> {
-  const named: Record<string, Schema> = { ...(shared as unknown as Record<string, Schema>) };
+  const named: Record<string, Schema> = { ...SHARED };
   const compile = (shape: Shape, at: string): Schema => {
     if (typeof shape === 'string') {
       const nullable = shape.endsWith('?');

@@ -130,7 +130,7 @@ export function countryFacts(deps: Deps, c: CountryRow) {
       .map((a) => ({
         activity: a.activity,
         label: ACTIVITY_LABELS[a.activity] ?? a.activity,
-        deaths: a.deaths ?? 0,
+        deaths: a.deaths,
         injuries: a.injuries,
         year_min: a.year_min,
         year_max: a.year_max,
@@ -144,6 +144,6 @@ export function countryFacts(deps: Deps, c: CountryRow) {
     income_group: c.income_group,
     world_bank_region: c.wb_region,
     income_provenance: deps.register.provenance(c.income_provenance),
-    records: { harm_counted: { channels, deaths: channels.reduce((a, ch) => a + ch.deaths, 0) } },
+    records: { harm_counted: { channels, deaths: channels.reduce((a, ch) => a + (ch.deaths ?? 0), 0) } },
   };
 }

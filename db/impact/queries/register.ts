@@ -207,7 +207,7 @@ export function registerReads(db: Db) {
     harmCounted: (iso3: string) =>
       harm.all(iso3) as Array<{
         channel: string;
-        deaths: number;
+        deaths: number | null;
         year_min: number | null;
         year_max: number | null;
         latest_year_deaths: number | null;
