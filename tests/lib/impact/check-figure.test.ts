@@ -97,7 +97,7 @@ test('provenance shares: carried with a summary, capping the grade when mostly n
   );
   assert.equal(
     f.provenance!.summary,
-    'Rests mostly on published data: 70% on published data, 20% on derived from published data by a stated formula, 10% on documented assumptions.',
+    'Rests mostly on published data and values derived from it: 70% on published data, 20% on derived from published data by a stated formula, 10% on documented assumptions.',
   );
   assert.equal(f.quotable, '21 (10–30) deaths per million pieces');
   const assumed = { prov_published: 0.3, prov_derived: 0.1, prov_assumption: 0.4, prov_illustrative: 0.2 };
