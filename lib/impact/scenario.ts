@@ -22,7 +22,7 @@ export const ScenarioParams = v.strictObject({
   channels: v.pipe(v.array(CHANNEL), v.minLength(1)),
   years: YEARS,
   /**
-   * A channel's own window where its source covers other years (methodology v2 §2: the shipped
+   * A channel's own window where its source covers other years (methodology v2 §7: the shipped
    * ILOSTAT extract ends in 2019, so C2 is averaged over 2015–2019).
    */
   channel_years: v.optional(v.record(CHANNEL, YEARS)),
