@@ -4,12 +4,12 @@
  * contract-shapes.ts; the pieces every payload shares (Figure, Contribution, Reach, the envelope) are
  * contract.ts's.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type * as v from 'valibot';
 import { compileShapes } from './contract-shapes.ts';
+// Imported, not read at run time: the bundle (deploy/build.ts) carries it inside dist/main.js.
+import payloads from './contract-payloads.json' with { type: 'json' };
 
-const doc = JSON.parse(readFileSync(join(import.meta.dirname, 'contract-payloads.json'), 'utf8')) as {
+const doc = payloads as unknown as {
   components: Array<string | [string, string]>;
   schemas: Record<string, never>;
 };

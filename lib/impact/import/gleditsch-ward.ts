@@ -1,7 +1,7 @@
 /**
  * Gleditsch–Ward country codes (UCDP's `gwno_*` and `country_id`) to ISO 3166-1 alpha-3, through the
- * published table in data/impact/gleditsch-ward-iso/ (its SOURCE.md cites where each code's mapping
- * comes from). A code the table does not map (a state that no longer exists, Kosovo) is an unmapped
+ * published table data/impact/gleditsch-ward-iso/gw_iso3.csv (data/impact/gleditsch-ward-iso/SOURCE.md
+ * cites where each code's mapping comes from). A code the table does not map (a state that no longer exists, Kosovo) is an unmapped
  * code: the rows under it are skipped and counted, never guessed. Pure.
  */
 import { ImportError, readCsv } from './csv.ts';
