@@ -1,8 +1,9 @@
 /**
- * `npm run bench -- impact-run [--draws N] [--products 500,2000] [--materials M] [--scenarios 1,5]`
+ * `npm run bench -- impact-run [--draws N] [--products 500,2000] [--materials M] [--scenarios 1,5] [--register published|demo]`
  *
  * The whole `impact run` pipeline (compute, reproducibility sample, seven gates, store in SQLite) on
- * a synthetic catalogue (bench/impact-run-catalogue.ts, 200 materials), for each catalogue size and
+ * a synthetic catalogue (bench/impact-run-catalogue.ts, 200 materials) over the published register's
+ * harm, conflicts and input-output table (the demo register's with `--register demo`), for each catalogue size and
  * number of scenarios, at 1,000 draws by default. Each configuration runs in its own child process so
  * that its peak memory (maxRSS) is its own. Prints a table and the BENCHMARKS.md section text.
  *
@@ -15,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../db/connection.ts';
-import { loadImpactRegister } from '../db/impact/load.ts';
+import { loadImpactRegister, REGISTERS, type RegisterKind } from '../db/impact/load.ts';
 import { readRegister } from '../db/impact/register.ts';
 import { runImpact } from '../db/impact/run.ts';
 import { migrate } from '../db/migrate.ts';
@@ -26,6 +27,7 @@ const TARGET_S = 300;
 const TARGET_MB = 1024;
 
 interface Measurement {
+  register: RegisterKind;
   products: number;
   materials: number;
   scenarios: number;
@@ -47,6 +49,7 @@ function list(args: string[], name: string, fallback: number[]): number[] {
 
 /** One configuration, in this (child) process. */
 async function measureHere(
+  register: RegisterKind,
   products: number,
   materials: number,
   scenarios: number,
@@ -56,10 +59,16 @@ async function measureHere(
   try {
     const db = openDatabase(join(dir, 'bench.sqlite'));
     migrate(db);
-    loadImpactRegister(db, Date.now());
-    const register = syntheticCatalogue(readRegister(db), materials, products);
+    loadImpactRegister(db, Date.now(), { register });
+    const catalogue = syntheticCatalogue(readRegister(db), materials, products);
     const t0 = performance.now();
-    const runs = runImpact(db, { register, scenarios: SCENARIOS.slice(0, scenarios), draws, seed: 1, now: Date.now });
+    const runs = runImpact(db, {
+      register: catalogue,
+      scenarios: SCENARIOS.slice(0, scenarios),
+      draws,
+      seed: 1,
+      now: Date.now,
+    });
     const seconds = (performance.now() - t0) / 1000;
     const dbMb =
       ((db.prepare('PRAGMA page_count').pluck().get() as number) *
@@ -67,6 +76,7 @@ async function measureHere(
       1e6;
     db.close();
     return {
+      register,
       products,
       materials,
       scenarios,
@@ -82,6 +92,7 @@ async function measureHere(
 }
 
 async function measureInChild(
+  register: RegisterKind,
   products: number,
   materials: number,
   scenarios: number,
@@ -89,7 +100,7 @@ async function measureInChild(
 ): Promise<Measurement> {
   const child = fork(
     import.meta.filename,
-    ['--child', String(products), String(materials), String(scenarios), String(draws)],
+    ['--child', register, String(products), String(materials), String(scenarios), String(draws)],
     { execArgv: ['--import', 'tsx'] },
   );
   let result: Measurement | undefined;
@@ -104,13 +115,16 @@ export async function run(args: string[]): Promise<void> {
   const materials = list(args, '--materials', [200])[0]!;
   const sizes = list(args, '--products', [500, 2000]);
   const scenarioCounts = list(args, '--scenarios', [1, 5]);
+  const at = args.indexOf('--register');
+  const register = (at === -1 ? 'published' : args[at + 1]) as RegisterKind;
+  if (!REGISTERS.includes(register)) throw new Error(`--register is one of ${REGISTERS.join(', ')}`);
   console.log(
-    `impact-run: ${materials} materials, ${draws} draws; ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.versions.node}`,
+    `impact-run: ${register} register, ${materials} materials, ${draws} draws; ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.versions.node}`,
   );
   const rows: Measurement[] = [];
   for (const products of sizes) {
     for (const scenarios of scenarioCounts) {
-      const m = await measureInChild(products, materials, scenarios, draws);
+      const m = await measureInChild(register, products, materials, scenarios, draws);
       rows.push(m);
       console.log(
         `  ${products} products × ${scenarios} scenario(s): ${m.seconds.toFixed(1)} s, peak ${m.peakMb.toFixed(0)} MB, database ${m.dbMb.toFixed(0)} MB${m.failed.length ? `, FAILED ${m.failed.join(' ')}` : ''}`,
@@ -129,7 +143,7 @@ function section(rows: Measurement[], per: number[], draws: number): string {
   return [
     '## impact-run',
     '',
-    `\`npm run bench -- impact-run\`: the whole \`impact run\` pipeline (compute, reproducibility sample, seven gates, one SQLite transaction per run) on a synthetic catalogue of 200 materials, ${draws} draws, each configuration in its own process.`,
+    `\`npm run bench -- impact-run\`: the whole \`impact run\` pipeline (compute, reproducibility sample, seven gates, one SQLite transaction per run) on a synthetic catalogue of 200 materials over the ${rows[0]?.register ?? 'published'} register, ${draws} draws, each configuration in its own process.`,
     '',
     '| products | scenarios | time (s) | peak RSS (MB) | database (MB) | ms per product × scenario × 1,000 draws |',
     '|---:|---:|---:|---:|---:|---:|',
@@ -143,7 +157,8 @@ function section(rows: Measurement[], per: number[], draws: number): string {
 }
 
 if (process.argv[2] === '--child') {
-  const [products, materials, scenarios, draws] = process.argv.slice(3).map(Number) as [number, number, number, number];
-  const m = await measureHere(products, materials, scenarios, draws);
+  const register = process.argv[3] as RegisterKind;
+  const [products, materials, scenarios, draws] = process.argv.slice(4).map(Number) as [number, number, number, number];
+  const m = await measureHere(register, products, materials, scenarios, draws);
   process.send!(m);
 }

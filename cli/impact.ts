@@ -1,8 +1,10 @@
 /**
- * `impact run` and `impact publish`: computing runs of the impact register and making one the
- * current run of its scenario. `demo` (cli/server.ts) calls db/impact/demo.ts for the first load.
+ * `impact data build`, `impact run` and `impact publish`: building the register from the published
+ * files (or loading the demo register), computing runs of it and making one the current run of its
+ * scenario. `demo` (cli/server.ts) calls db/impact/demo.ts for the first load.
  */
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
+import { buildRegister, REGISTERS, storeRegister, type LoadSummary, type RegisterKind } from '../db/impact/load.ts';
 import { publishRun } from '../db/impact/store.ts';
 import { DEFAULT_DRAWS, DEFAULT_SEED, runImpact, type RunSummary } from '../db/impact/run.ts';
 import { SCENARIO_CODES } from '../lib/impact/scenario.ts';
@@ -48,7 +50,60 @@ export function runLine(r: RunSummary): string {
   return `${r.scenario} run ${r.id} ${what}: ${r.products} products, ${r.draws} draws, seed ${r.seed}, ${r.seconds.toFixed(1)} s`;
 }
 
+/** One line per file: rows read, imported, unknown, checked, skipped by reason. */
+export function reconciliationLines(r: Pick<LoadSummary, 'reconciliation'>): string[] {
+  return r.reconciliation.map((x) => {
+    const skipped = Object.entries(x.skipped).map(([why, n]) => `${n} ${why.replace(/_/g, ' ')}`);
+    const parts = [
+      `${x.imported} imported`,
+      x.unknown ? `${x.unknown} unknown (withheld or not available)` : '',
+      x.checked ? `${x.checked} checked` : '',
+      skipped.length ? `skipped: ${skipped.join(', ')}` : '',
+    ].filter(Boolean);
+    return `  ${x.file}: ${x.rows} rows; ${parts.join('; ')}${x.notes.length ? ` (${x.notes.length} note${x.notes.length > 1 ? 's' : ''})` : ''}`;
+  });
+}
+
 export const impactCommands: Command[] = [
+  {
+    words: ['impact', 'data', 'build'],
+    summary:
+      'Build the impact register from the published files of data/impact/ (every row with its provenance; each file reconciled) and load it; --register demo loads the illustrative demo register instead; --ged FILE adds a UCDP GED event file; --dry-run builds and reports without loading',
+    usage: 'impact data build [--register published|demo] [--ged FILE] [--dry-run]',
+    options: { register: { type: 'string' }, ged: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+    run(ctx, values) {
+      const register = (values.register ?? 'published') as RegisterKind;
+      if (!(REGISTERS as readonly string[]).includes(register))
+        throw new UsageError(`--register is one of ${REGISTERS.join(', ')}`);
+      if (values.ged !== undefined && (typeof values.ged !== 'string' || register !== 'published'))
+        throw new UsageError('--ged FILE takes a UCDP GED CSV file, for the published register');
+      const built = buildRegister(register, { ged: values.ged as string | undefined });
+      if (values['dry-run'] === true) {
+        const counts = Object.fromEntries(Object.entries(built.tables).map(([t, rows]) => [t, rows.length]));
+        return {
+          register,
+          data_version: built.data_version,
+          register_sha256: built.sha256,
+          loaded: false,
+          counts,
+          reconciliation: built.reconciliation,
+        };
+      }
+      const summary = storeRegister(ctx.openDb(), built, ctx.now());
+      return { ...summary, loaded: summary.changed };
+    },
+    text: (r) =>
+      [
+        `${r.register} register ${r.data_version}, hash ${r.register_sha256}: ${r.loaded ? 'loaded' : r.changed === false ? 'already loaded (unchanged)' : 'built, not loaded (--dry-run)'}`,
+        ...((r.reconciliation as LoadSummary['reconciliation']).length
+          ? ['reconciliation (every row of every file):']
+          : []),
+        ...reconciliationLines(r as unknown as LoadSummary),
+        r.loaded ? 'figures stay those of the runs already published until `impact run --publish`' : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+  },
   {
     words: ['impact', 'run'],
     summary: `Compute a run of one scenario (or all), check its seven gates and store it; --publish makes a run that passed the current one (defaults: all scenarios, ${DEFAULT_DRAWS} draws, seed ${DEFAULT_SEED})`,

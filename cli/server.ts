@@ -7,6 +7,7 @@ import { loadFundingDemo } from '../db/demo.ts';
 import { DEMO_CATALOGUE, loadCatalogue } from '../db/human/catalogue.ts';
 import { loadDemoPeople } from '../db/human/demo-people.ts';
 import { loadImpactDemo } from '../db/impact/demo.ts';
+import { REGISTERS, type RegisterKind } from '../db/impact/load.ts';
 import type { RunSummary } from '../db/impact/run.ts';
 import { runLine } from './impact.ts';
 import { importFundingFile } from '../db/funding/import.ts';
@@ -81,9 +82,9 @@ export const serverCommands: Command[] = [
   {
     words: ['demo'],
     summary:
-      'Load the demo data sets (funding corpus, impact register, human task catalogue and its people on duty) and publish the impact demo run of every scenario; --no-publish loads the register only (figures stay withheld)',
-    usage: 'demo [--no-publish]',
-    options: { 'no-publish': { type: 'boolean' } },
+      'Load the demo data sets (funding corpus, impact register, human task catalogue and its people on duty) and publish an impact run of every scenario; the impact register is the one built from published data unless --impact-register demo; --no-publish loads the register only (figures stay withheld)',
+    usage: 'demo [--no-publish] [--impact-register published|demo]',
+    options: { 'no-publish': { type: 'boolean' }, 'impact-register': { type: 'string' } },
     run(ctx, values) {
       const db = ctx.openDb();
       const bar = ctx.interactive
@@ -102,7 +103,11 @@ export const serverCommands: Command[] = [
         ? new SingleBar({ format: 'impact demo [{bar}] {percentage}% {stage}' }, Presets.shades_classic)
         : null;
       let impactStarted = false;
+      const register = (values['impact-register'] ?? 'published') as RegisterKind;
+      if (!(REGISTERS as readonly string[]).includes(register))
+        throw new UsageError(`--impact-register is one of ${REGISTERS.join(', ')}`);
       const impact = loadImpactDemo(db, ctx.now, {
+        register,
         publish: values['no-publish'] !== true,
         onProgress: (p) => {
           if (impactBar && !impactStarted) {
@@ -119,11 +124,14 @@ export const serverCommands: Command[] = [
       return { files: files.length, imported: files, impact, human, people };
     },
     text: (r) => {
-      const impact = r.impact as { register: { data_version: string; changed: boolean }; runs: RunSummary[] };
+      const impact = r.impact as {
+        register: { register: string; data_version: string; changed: boolean; register_sha256: string };
+        runs: RunSummary[];
+      };
       return [
         `loaded ${r.files} demo files`,
         `${r.people} demo people made, verified and on duty (fixtures/human/demo-people.json)`,
-        `impact register ${impact.register.data_version} ${impact.register.changed ? 'loaded' : 'already loaded'}`,
+        `impact register ${impact.register.register} ${impact.register.data_version} (hash ${impact.register.register_sha256.slice(0, 12)}) ${impact.register.changed ? 'loaded' : 'already loaded'}`,
         ...(impact.runs.length
           ? impact.runs.map(runLine)
           : ['no impact run published (--no-publish): figures are withheld']),

@@ -6,7 +6,8 @@
  *
  * Files read at run time: the server reads a few files relative to the source file that reads them
  * (`join(import.meta.dirname, 'migrations')` in db/migrate.ts, `routes/<x>/assets` for the console
- * and the explorer, data/funding/ and fixtures/ for the demo, docs/methodology/*.md hashed into the impact register).
+ * and the explorer, data/funding/ and fixtures/ for the demo, data/impact/ the impact register is built from,
+ * docs/methodology/*.md hashed into the impact register).
  * In a bundle every module shares one import.meta.dirname (dist/), so while bundling each of our own
  * modules has `import.meta.dirname` rewritten to "dist/ plus the folder that module came from", and
  * the data files are copied to the same relative places under dist/. The sources stay unchanged and
@@ -33,6 +34,7 @@ export function runtimeDirectories(root = ROOT): string[] {
     join('data', 'funding'),
     join('fixtures', 'human'),
     join('fixtures', 'impact'),
+    join('data', 'impact'),
     join('docs', 'methodology'),
   ];
 }

@@ -1,14 +1,15 @@
 /**
- * The impact part of the demo (`main.ts demo`, and the first start on an empty database): load the
- * register from fixtures/impact/ and, unless told not to, compute and publish a run of every
- * scenario. Without a published run the read API withholds every figure (document rule 3), so
- * `demo --no-publish` is how to see that state.
+ * The impact part of the first start (and of `main.ts demo`): load a register and, unless told not
+ * to, compute and publish a run of every scenario. The published register (built from the published
+ * files of data/impact/) is the default; the illustrative demo register is the explicit choice
+ * `--impact-register demo`. Without a published run the read API withholds every figure (document
+ * rule 3), so `demo --no-publish` is how to see that state.
  *
- * DEMO_DRAWS is kept modest so a first start stays well under a minute on a two-core machine
- * (measured: see the issue-6 report); `impact run` defaults to more.
+ * DEMO_DRAWS is kept modest so a first start stays well under a minute on a two-core machine;
+ * `impact run` defaults to more.
  */
 import type { Db } from '../connection.ts';
-import { loadImpactRegister, type LoadSummary } from './load.ts';
+import { loadImpactRegister, type LoadSummary, type RegisterKind } from './load.ts';
 import { isImpactRegisterLoaded } from './register.ts';
 import { DEFAULT_SEED, runImpact, type RunSummary } from './run.ts';
 
@@ -29,10 +30,15 @@ export function isImpactEmpty(db: Db): boolean {
 export function loadImpactDemo(
   db: Db,
   now: number | (() => number),
-  options: { publish?: boolean; draws?: number; onProgress?: (p: DemoProgress) => void } = {},
+  options: {
+    publish?: boolean;
+    draws?: number;
+    register?: RegisterKind;
+    onProgress?: (p: DemoProgress) => void;
+  } = {},
 ): { register: LoadSummary; runs: RunSummary[] } {
   const clock = typeof now === 'number' ? () => now : now;
-  const register = loadImpactRegister(db, clock());
+  const register = loadImpactRegister(db, clock(), { register: options.register ?? 'published' });
   options.onProgress?.({ stage: 'register', done: 1, total: 1 });
   if (options.publish === false) return { register, runs: [] };
   const runs = runImpact(db, {
@@ -51,7 +57,7 @@ export function loadImpactDemo(
   const failed = runs.filter((r) => r.status === 'failed');
   if (failed.length)
     throw new Error(
-      `the demo run failed its gates (${failed.map((r) => `${r.scenario} run ${r.id}: ${r.failed_gates.join(', ')}`).join('; ')}): see impact_run_gates`,
+      `the first run failed its gates (${failed.map((r) => `${r.scenario} run ${r.id}: ${r.failed_gates.join(', ')}`).join('; ')}): see impact_run_gates`,
     );
   return { register, runs };
 }

@@ -25,10 +25,20 @@ export function readRegister(db: Db): Register {
     throw new RegisterMissingError(
       'The impact register is empty: load it with `main.ts demo` (or `demo --no-publish`).',
     );
+  // The version the register applies (registers loaded before migration 013 name none: v1).
+  const code = meta.methodology_version ?? 'v1';
   const methodology = db
-    .prepare("SELECT code, document_sha256 FROM impact_methodology_versions WHERE code = 'v1'")
-    .get() as { code: string; document_sha256: string } | undefined;
-  if (!methodology) throw new RegisterMissingError('No methodology version v1 in the register.');
+    .prepare('SELECT code, document_sha256 FROM impact_methodology_versions WHERE code = ?')
+    .get(code) as { code: string; document_sha256: string } | undefined;
+  if (!methodology) throw new RegisterMissingError(`No methodology version ${code} in the register.`);
+  // What each input row rests on (migration 013): its provenance's basis.
+  const basis = new Map(
+    all(db, 'SELECT id, basis FROM impact_provenance ORDER BY id').map((r) => [r.id as number, r.basis as string]),
+  );
+  const basisOf = (id: unknown) => (id === null || id === undefined ? undefined : (basis.get(id as number) as never));
+  /** Rows with their provenance id replaced by its basis (what the engine needs of it). */
+  const withBasis = (rows: Row[], column = 'provenance', as = 'basis') =>
+    rows.map(({ [column]: id, ...r }) => ({ ...r, [as]: basisOf(id) }));
 
   const production = new Map<string, Production>();
   for (const w of all(db, 'SELECT * FROM impact_material_world ORDER BY material, year')) {
@@ -39,15 +49,17 @@ export function readRegister(db: Db): Register {
       world_total: w.world_total as number | null,
       source: w.source as string,
       note: w.note as string | null,
+      basis: basisOf(w.provenance),
       countries: [],
     });
   }
   for (const p of all(db, 'SELECT * FROM impact_material_production ORDER BY material, year, iso3')) {
     production.get(`${p.material}|${p.year}`)!.countries.push({
       iso3: p.iso3 as string,
-      qty: p.qty as number,
+      qty: p.qty as number | null,
       quality: p.quality as string,
       source: p.source as string,
+      basis: basisOf(p.provenance),
     });
   }
 
@@ -68,6 +80,7 @@ export function readRegister(db: Db): Register {
       share: s.share as number | null,
       confidence: s.confidence as never,
       source: s.source as string,
+      basis: basisOf(s.provenance),
     });
   }
 
@@ -106,39 +119,59 @@ export function readRegister(db: Db): Register {
       ...c,
       requires_paf: bool(c.requires_paf),
     })) as never,
-    materials: all(
-      db,
-      'SELECT slug, name, sector, price_eur_per_kg, price_source FROM impact_materials ORDER BY slug',
+    materials: withBasis(
+      all(
+        db,
+        'SELECT slug, name, sector, price_eur_per_kg, price_source, price_provenance FROM impact_materials ORDER BY slug',
+      ),
+      'price_provenance',
+      'price_basis',
     ) as never,
     production: [...production.values()],
-    other_output: all(
-      db,
-      'SELECT sector, iso3, value_eur, source FROM impact_sector_other_output ORDER BY sector, iso3',
+    other_output: withBasis(
+      all(
+        db,
+        'SELECT sector, iso3, value_eur, source, provenance FROM impact_sector_other_output ORDER BY sector, iso3',
+      ),
     ) as never,
-    products: all(
-      db,
-      'SELECT slug, name, tier, unit, unit_mass_g, is_arms, complete, bom_confidence, price_eur, price_source, mrio_region, mrio_sector FROM impact_products ORDER BY slug',
+    products: withBasis(
+      all(
+        db,
+        'SELECT slug, name, tier, unit, unit_mass_g, is_arms, complete, bom_confidence, price_eur, price_source, price_provenance, mrio_region, mrio_sector FROM impact_products ORDER BY slug',
+      ),
+      'price_provenance',
+      'price_basis',
     ).map((p) => ({ ...p, is_arms: bool(p.is_arms), complete: bool(p.complete) })) as never,
-    bom: all(
-      db,
-      'SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor, confidence FROM impact_bom_lines ORDER BY product, line',
+    bom: withBasis(
+      all(
+        db,
+        'SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor, confidence, qty_low, qty_high, provenance FROM impact_bom_lines ORDER BY product, line',
+      ),
     ) as unknown as BomLine[],
     conflicts: all(db, 'SELECT slug, name, resource_linked, source FROM impact_conflicts ORDER BY slug').map((k) => ({
       ...k,
       resource_linked: bool(k.resource_linked),
     })) as never,
     periods: [...periods.values()],
-    ledger: all(
-      db,
-      'SELECT conflict, iso3, year, deaths_best, deaths_low, deaths_high, quality, source FROM impact_conflict_ledger ORDER BY conflict, iso3, year',
+    ledger: withBasis(
+      all(
+        db,
+        'SELECT conflict, iso3, year, deaths_best, deaths_low, deaths_high, quality, source, provenance FROM impact_conflict_ledger ORDER BY conflict, iso3, year',
+      ),
     ) as never,
-    harm: all(
-      db,
-      "SELECT iso3, channel, year, deaths, injuries, paf, quality, source FROM impact_harm_counted WHERE channel <> 'C1' ORDER BY channel, iso3, year",
+    // C1's battle deaths are the ledger's (attributed per conflict); the rest of a country's organised
+    // violence is counted harm like C2–C4's.
+    harm: withBasis(
+      all(
+        db,
+        "SELECT iso3, channel, activity, year, deaths, injuries, paf, quality, source, provenance FROM impact_harm_counted WHERE NOT (channel = 'C1' AND activity = 'battle') ORDER BY channel, iso3, activity, year",
+      ),
     ) as never,
-    harm_shares: all(
-      db,
-      'SELECT channel, iso3, sector, share, confidence, source FROM impact_harm_sector_shares ORDER BY channel, iso3, sector',
+    harm_shares: withBasis(
+      all(
+        db,
+        'SELECT channel, iso3, activity, sector, share, confidence, source, provenance FROM impact_harm_sector_shares ORDER BY channel, iso3, activity, sector',
+      ),
     ) as never,
     mrio: {
       regions: all(db, 'SELECT code FROM impact_mrio_regions ORDER BY ordinal').map((r) => r.code as string),
@@ -152,6 +185,9 @@ export function readRegister(db: Db): Register {
         db,
         'SELECT sector, from_region, to_region, share FROM impact_mrio_sourcing ORDER BY sector, from_region, to_region',
       ) as never,
+      basis: basisOf(
+        db.prepare('SELECT provenance FROM impact_mrio_output ORDER BY region, sector LIMIT 1').pluck().get(),
+      ),
     },
     coicop: [...coicop.values()],
     scenarios: all(db, 'SELECT code, name, params FROM impact_scenarios ORDER BY ordinal').map((s) => ({
@@ -159,7 +195,8 @@ export function readRegister(db: Db): Register {
       name: s.name as string,
       params: JSON.parse(s.params as string) as unknown,
     })),
-    always_sources: ['trio-demo'].filter(
+    // The input-output table (trio-demo) and the ECB rate every price was converted with.
+    always_sources: ['trio-demo', 'ecb-fx'].filter(
       (c) => db.prepare('SELECT 1 FROM impact_sources WHERE code = ?').get(c) !== undefined,
     ),
     spend_sources: ['unsd-coicop'].filter(

@@ -16,7 +16,9 @@
  * Sums are checked too: a breakdown or explain stage that does not add up to its headline is refused.
  * Pure: no database, no clock.
  */
-import { displayFigure, gradeOf, QUANTILES_LABEL, type Grade } from './figure.ts';
+import { BASES, provenanceCap, provenanceSummary, unmeasured, type Provenance } from './basis.ts';
+import { displayFigure, gradeOf, QUANTILES_LABEL, worse, type Grade } from './figure.ts';
+import { quotableFigure } from './quotable.ts';
 
 /** The facts of a run a figure is checked against (a row of impact_runs). */
 export interface ServedRun {
@@ -35,6 +37,11 @@ export interface StatRow {
   mean: number;
   central: number | null;
   grade: string;
+  /** shares of the mean by basis (migration 013); null or absent where the row carries none */
+  prov_published?: number | null;
+  prov_derived?: number | null;
+  prov_assumption?: number | null;
+  prov_illustrative?: number | null;
 }
 
 export interface FigureBody {
@@ -48,6 +55,10 @@ export interface FigureBody {
   unit: string;
   /** Two significant figures with the interval, ready to quote (rule 6). */
   display: string;
+  /** The same per a round number of units (methodology v2 §10). */
+  quotable: string;
+  /** Shares of the value by basis, with the sentence they read as; null on breakdown parts. */
+  provenance: (Provenance & { summary: string }) | null;
 }
 
 declare const checked: unique symbol;
@@ -101,7 +112,9 @@ export function checkFigure(run: ServedRun, row: StatRow, spec: FigureSpec): Fig
     throw new FigureCheckError(what, `interval out of order (low ${row.low}, median ${row.median}, high ${row.high})`);
   if (!GRADES.includes(row.grade)) throw new FigureCheckError(what, `unknown grade ${row.grade}`);
   const grade = row.grade as Grade;
-  const expected = gradeOf(row, spec.cap);
+  const provenance = provenanceOfRow(row, what);
+  // The grade follows what the value rests on: mostly unmeasured inputs cap it (methodology v2 §9).
+  const expected = gradeOf(row, worse(spec.cap, provenanceCap(provenance)));
   if (grade !== expected)
     throw new FigureCheckError(what, `graded ${grade}, but its interval and inputs give ${expected}`);
   if ((grade === 'INDICATIVE') !== (row.central === null)) {
@@ -127,8 +140,21 @@ export function checkFigure(run: ServedRun, row: StatRow, spec: FigureSpec): Fig
     grade,
     unit: spec.unit,
     display: displayFigure(row),
+    quotable: quotableFigure(row, spec.unit, provenance !== null && unmeasured(provenance) > 0.5),
+    provenance: provenance && { ...provenance, summary: provenanceSummary(provenance) },
   };
   return body as Figure;
+}
+
+/** A row's provenance columns: all four or none; each a share, together the whole value. */
+function provenanceOfRow(row: StatRow, what: string): Provenance | null {
+  const values = BASES.map((b) => row[`prov_${b}`] ?? null);
+  if (values.every((x) => x === null)) return null;
+  if (values.some((x) => x === null || !Number.isFinite(x) || x < -REL || x > 1 + REL))
+    throw new FigureCheckError(what, `provenance shares incomplete or out of [0, 1] (${values.join(', ')})`);
+  const sum = (values as number[]).reduce((a, b) => a + b, 0);
+  if (!near(sum, 1)) throw new FigureCheckError(what, `provenance shares add up to ${sum}, not 1`);
+  return Object.fromEntries(BASES.map((b, i) => [b, values[i]])) as Provenance;
 }
 
 /** A row scaled by k > 0 (spend by `amount`): the same statistics, every one multiplied. */

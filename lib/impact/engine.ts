@@ -7,19 +7,21 @@
  * With `only`, it computes just those products (and, internally, their components) and emits only
  * their product rows: the reproducibility gate compares them with the full run's.
  */
+import { groupBy, provenanceCap, provenanceOf, wholly, type Provenance } from './basis.ts';
 import { checkBom, flattenCentral, linesByProduct, type BomCheck } from './bom.ts';
-import { productCap, type Grade } from './figure.ts';
+import { productCap, worse, type Grade } from './figure.ts';
 import { attributeHarm, type CountedExcess } from './harm.ts';
 import { armsIntensity, materialIntensities } from './materials.ts';
 import { buildMrio, footprint, harmIntensities, unitColumn, type ColumnResult } from './mrio.ts';
 import { materialRows, nearestRows, reachRows, spendLeftOut, spendRows } from './outputs.ts';
-import { breakdowns, computeProduct, type ProductDraws } from './products.ts';
-import { emptyRows, statColumns, type ContributionRow, type RunRows, type StatColumns } from './rows.ts';
+import { BASIS_DIMENSIONS, basisSplit, breakdowns, computeProduct, type ProductDraws } from './products.ts';
+import { BASIS_NAMES, pushContributions, pushStats } from './contributions.ts';
+import { emptyRows, provColumns, statColumns, type RunRows, type StatColumns } from './rows.ts';
 import { parseParams, V1_UNCERTAINTY, type ScenarioParams, type Uncertainty } from './scenario.ts';
 import { METRICS, type Metric, type Product, type Register } from './types.ts';
 import { LAYERS } from './mrio.ts';
 
-export const ENGINE = 'trio impact engine 1.0.0 (methodology v1)';
+export const ENGINE = 'trio impact engine 2.0.0 (methodology v1, v2)';
 
 export interface RunOptions {
   seed: number;
@@ -91,7 +93,11 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
   const productSources = new Map<string, Set<string>>();
   const materialSources = new Map<string, Set<string>>();
   const scratch = new Float64Array(n);
-  const mrioCap: Grade = reg.illustrative ? 'MODERATE' : 'ROBUST';
+  const runCap: Grade = reg.illustrative ? 'MODERATE' : 'ROBUST';
+  // Every path of the input-output route goes through the table: its figures rest on the table's basis.
+  const mrioProvenance = wholly(reg.mrio.basis ?? 'illustrative');
+  const mrioProv = (mean: number): Provenance | null => (mean > 0 ? mrioProvenance : null);
+  const mrioCap = (mean: number): Grade => worse(runCap, provenanceCap(mrioProv(mean)));
   const totalSteps = order.length * METRICS.length;
   let step = 0;
 
@@ -116,16 +122,19 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
       let c = columns.get(key);
       if (!c) {
         const res = footprint(model, S, unitColumn(model, p.mrio_region, p.mrio_sector), 1000);
+        const total = statColumns(res.total, runCap, scratch);
+        const cap = mrioCap(total.mean);
         const stats = new Map<string, Map<string, StatColumns>>();
         for (const [dim, map] of [
           ['sector', res.bySector],
           ['country', res.byRegion],
           ['channel', res.byChannel],
           ['layer', res.byLayer],
+          ['basis', new Map([[reg.mrio.basis ?? 'illustrative', res.total]])],
         ] as const) {
-          stats.set(dim, new Map([...map.entries()].map(([k, draws]) => [k, statColumns(draws, mrioCap, scratch)])));
+          stats.set(dim, new Map([...map.entries()].map(([k, draws]) => [k, statColumns(draws, cap, scratch)])));
         }
-        columns.set(key, (c = { res, stats, total: statColumns(res.total, mrioCap, scratch) }));
+        columns.set(key, (c = { res, stats, total: statColumns(res.total, cap, scratch) }));
         if (!opts.only) rows.draws.push({ subject_type: 'mrio_column', subject_key: key, metric, draws: res.total });
       }
       return c;
@@ -139,7 +148,11 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
       const pd = computeProduct(p, ctx);
       if (usedAsComponent.has(slug)) done.set(slug, pd);
       if (emit.has(slug)) {
-        const cap = productCap(p, reg.illustrative);
+        // What the headline rests on: the same draws split by the bases of every path's inputs.
+        const split = basisSplit(pd, ctx);
+        const provenance = provenanceOf(split);
+        const prov = provColumns(provenance);
+        const cap = worse(productCap(p, reg.illustrative), provenanceCap(provenance));
         const head = statColumns(pd.total, cap, scratch);
         perUnitMeans.set(slug, head.mean);
         rows.figures.push({
@@ -149,6 +162,7 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
           basis: 'per_unit',
           route: 'material',
           ...head,
+          ...prov,
         });
         if (p.unit_mass_g !== null) {
           const k = 1000 / p.unit_mass_g;
@@ -164,6 +178,7 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
             mean: head.mean * k,
             central: head.central === null ? null : head.central * k,
             grade: head.grade,
+            ...prov,
           });
         }
         const col = column(p);
@@ -174,6 +189,7 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
           basis: 'per_1000_eur',
           route: 'mrio',
           ...col.total,
+          ...provColumns(mrioProv(col.total.mean)),
         });
         rows.draws.push({ subject_type: 'product', subject_key: slug, metric, draws: pd.total });
         const lineLabels = new Map(
@@ -208,13 +224,28 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
             cap,
             scratch,
           );
+        for (const [dim, kind] of BASIS_DIMENSIONS)
+          pushContributions(
+            rows.contributions,
+            slug,
+            metric,
+            'material',
+            dim,
+            groupBy(split, kind),
+            BASIS_NAMES,
+            head.mean,
+            cap,
+            scratch,
+          );
         for (const [dim, stats] of col.stats) {
           const lbl =
             dim === 'country'
               ? labels.region
               : dim === 'layer'
                 ? new Map(LAYERS.map((l) => [l.key as string, l.label as string]))
-                : labels[dim as 'sector' | 'channel'];
+                : dim === 'basis'
+                  ? BASIS_NAMES
+                  : labels[dim as 'sector' | 'channel'];
           pushStats(rows.contributions, slug, metric, 'mrio', dim, stats, lbl, col.total.mean);
         }
         const used = productSources.get(slug) ?? new Set<string>();
@@ -229,7 +260,9 @@ export function computeRun(reg: Register, scenarioCode: string, opts: RunOptions
     if (!opts.only) {
       rows.figures.push(...materialRows(reg, mats, metric, scratch));
       rows.reach.push(...reachRows(reg, harm, mats, arms, rows.contributions, metric, scratch));
-      rows.spend.push(...spendRows(reg, model, S, params.consumer, metric, mrioCap, scratch));
+      rows.spend.push(
+        ...spendRows(reg, model, S, params.consumer, metric, { runCap, provenance: mrioProvenance }, scratch),
+      );
       for (const channel of S.channels) {
         const s = S.byChannel.get(channel)!;
         for (let col = 0; col < model.n; col++) {
@@ -300,54 +333,4 @@ function selectOrder(
   };
   only.forEach(add);
   return order.filter((s) => need.has(s));
-}
-
-function pushContributions(
-  out: ContributionRow[],
-  product: string,
-  metric: string,
-  route: string,
-  dimension: string,
-  map: Map<string, Float64Array>,
-  labels: Map<string, string>,
-  headline: number,
-  cap: Grade,
-  scratch: Float64Array,
-) {
-  pushStats(
-    out,
-    product,
-    metric,
-    route,
-    dimension,
-    new Map([...map.entries()].map(([k, d]) => [k, statColumns(d, cap, scratch)])),
-    labels,
-    headline,
-  );
-}
-
-function pushStats(
-  out: ContributionRow[],
-  product: string,
-  metric: string,
-  route: string,
-  dimension: string,
-  stats: Map<string, StatColumns>,
-  labels: Map<string, string>,
-  headline: number,
-) {
-  const sorted = [...stats.entries()].sort(([ka, a], [kb, b]) => b.mean - a.mean || (ka < kb ? -1 : ka > kb ? 1 : 0));
-  sorted.forEach(([key, s], i) => {
-    out.push({
-      product,
-      metric,
-      route,
-      dimension,
-      key,
-      label: labels.get(key) ?? key,
-      seq: i + 1,
-      ...s,
-      share: headline > 0 ? s.mean / headline : null,
-    });
-  });
 }

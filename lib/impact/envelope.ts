@@ -43,6 +43,8 @@ export interface SourceFacts {
   credit: string | null;
   usage_restriction: string | null;
   verified_on: string | null;
+  /** 1: the register states its terms allow any reuse with the credit; 0: they do not; null: by the licence */
+  reuse_open?: number | null;
   releases: Array<{ release: string; published_on: string | null; accessed_on: string | null; url: string | null }>;
 }
 
@@ -52,6 +54,11 @@ export interface Withheld {
 }
 
 export type GradeCounts = Record<Grade, number>;
+/** Figures of a response resting mostly on unmeasured inputs, and resting in part on illustrative ones. */
+export interface ProvenanceCounts {
+  not_measured: number;
+  illustrative_inputs: number;
+}
 
 export interface EnvelopeInput {
   base: string;
@@ -67,6 +74,8 @@ export interface EnvelopeInput {
   metrics: Record<string, unknown> | null;
   data: Record<string, unknown> & { records: unknown; results: unknown };
   grades: GradeCounts;
+  /** Absent: nothing to say (a response with no figure, or rows from before provenance). */
+  provenance?: ProvenanceCounts;
   sources: SourceFacts[];
 }
 
@@ -135,6 +144,7 @@ export function buildEnvelope(input: EnvelopeInput) {
     caveats: caveats({
       illustrative,
       grades: input.grades,
+      provenance: input.provenance ?? { not_measured: 0, illustrative_inputs: 0 },
       sources,
       run,
       registerDataVersion: input.registerDataVersion,
@@ -151,6 +161,7 @@ export interface Caveat {
 function caveats(c: {
   illustrative: boolean;
   grades: GradeCounts;
+  provenance: ProvenanceCounts;
   sources: SourceFacts[];
   run: RunFacts | null;
   registerDataVersion: string | null;
@@ -177,6 +188,18 @@ function caveats(c: {
     out.push({
       code: 'indicative',
       text: `${c.grades.INDICATIVE} figure(s) here are graded INDICATIVE: they have no central value; quote their interval only.`,
+    });
+  }
+  if (c.provenance.not_measured > 0) {
+    out.push({
+      code: 'not_measured',
+      text: `${c.provenance.not_measured} figure(s) here rest mostly on inputs that were not measured (documented assumptions or illustrative values; each figure's provenance says how much): quote them as such.`,
+    });
+  }
+  if (c.provenance.illustrative_inputs > 0 && !c.illustrative) {
+    out.push({
+      code: 'illustrative_inputs',
+      text: `${c.provenance.illustrative_inputs} figure(s) here rest in part on illustrative inputs where no open source gives the value (bills of materials, the input-output table, some prices and production; methodology v2 §1): each figure's provenance gives the share.`,
     });
   }
   if (c.illustrative) {

@@ -70,11 +70,16 @@ export function gateProduction(reg: Register): GateResult {
   const countries = new Set(reg.countries.map((c) => c.iso3));
   for (const p of reg.production) {
     for (const c of p.countries) {
-      if (!(Number.isFinite(c.qty) && c.qty >= 0))
+      if (c.qty === null) {
+        // Withheld or not available in the source: listed as unknown, never as zero; it carries no harm.
+        const o = `${p.material} ${p.year} ${c.iso3}: quantity ${c.quality.replace('_', ' ')} by the source (unknown)`;
+        offenders.push(o);
+        explained.push(o);
+      } else if (!(Number.isFinite(c.qty) && c.qty >= 0))
         offenders.push(`${p.material} ${p.year} ${c.iso3}: quantity ${c.qty}`);
       if (!countries.has(c.iso3)) offenders.push(`${p.material} ${p.year}: unknown country ${c.iso3}`);
     }
-    const listed = p.countries.reduce((a, c) => a + c.qty, 0);
+    const listed = p.countries.reduce((a, c) => a + (c.qty ?? 0), 0);
     if (p.world_total !== null && listed > p.world_total * (1 + REL)) {
       const o = `${p.material} ${p.year}: listed countries ${fmt(listed)} > world ${fmt(p.world_total)} (+${((listed / p.world_total - 1) * 100).toFixed(1)}%)`;
       offenders.push(o);

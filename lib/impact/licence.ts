@@ -3,8 +3,10 @@
  * the rule is recorded in docs/decisions.md, "Impact: licence composed from the sources used").
  *
  * A source is OPEN when its licence is one that lets anyone reuse the data for any purpose with a
- * credit (CC BY 4.0, CC0, public domain, or a permissive code licence for a package's tables) and the
- * register records no usage restriction for it. Any other source is RESTRICTED: its own terms travel
+ * credit (CC BY 4.0, CC0, public domain, or a permissive code licence for a package's tables), or the
+ * register states its terms do (`reuse_open`, for attribution-only terms no SPDX id names: ECB
+ * statistics, EU legal texts), and the register records no usage restriction for it. ILOSTAT's shipped
+ * extract of April 2021 predates the ILO's CC BY 4.0 policy: the register states it is not open. Any other source is RESTRICTED: its own terms travel
  * with every figure that used it (SIPRI's terms of use are not an open licence; GBD is non-commercial).
  *
  *  - every source open (or none used): the response is CC BY 4.0, giving each source's credit;
@@ -22,6 +24,11 @@ export interface LicensedSource {
   licence_spdx: string | null;
   credit: string | null;
   usage_restriction: string | null;
+  /**
+   * What the register states of terms no SPDX identifier names (ECB statistics, EU legal texts: reuse
+   * with the source acknowledged = 1; ILOSTAT's pre-2023 extract = 0); null or absent: decided by the licence.
+   */
+  reuse_open?: number | null;
 }
 
 export interface SourceTerms {
@@ -61,6 +68,7 @@ const OPEN_SPDX = new Set([
 
 export function isOpen(s: LicensedSource): boolean {
   if (s.usage_restriction) return false;
+  if (s.reuse_open === 1 || s.reuse_open === 0) return s.reuse_open === 1;
   if (s.licence_spdx && OPEN_SPDX.has(s.licence_spdx)) return true;
   return /public domain/i.test(s.licence_name ?? '');
 }

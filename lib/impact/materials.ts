@@ -8,6 +8,7 @@
  * For every draw it gives, per material, the harm per kg in total and by country, channel and
  * conflict, and world production (kg) to turn them back into totals for reach.
  */
+import { addByCode, combine, pack, weakest, type Basis } from './basis.ts';
 import type { HarmResult } from './harm.ts';
 import { lognormalFactors } from './random.ts';
 import { qualityGsd, type ScenarioParams, type Uncertainty } from './scenario.ts';
@@ -28,6 +29,10 @@ export interface MaterialIntensity {
   /** production year used, null when the register has none up to the scenario's last year */
   year: number | null;
   sources: Set<string>;
+  /** perKg split by the packed bases of its inputs (lib/impact/basis.ts) */
+  byBasis: Map<number, Float64Array>;
+  /** the same splits by basis per country, channel and conflict, for the reach totals */
+  subjectBasis: Map<string, Map<number, Float64Array>>;
 }
 
 /** The production record a scenario uses: the latest year not after its window's end. */
@@ -59,7 +64,9 @@ export function materialIntensities(
     for (let d = 0; d < n; d++) pr[d]! *= m.price_eur_per_kg;
     price.set(m.slug, pr);
     const byCountry = new Map<string, Float64Array>();
+    // A quantity the source withholds (or has none of) is unknown: the country carries no harm.
     for (const c of p?.countries ?? []) {
+      if (c.qty === null) continue;
       const kg = lognormalFactors(seed, `prod|${m.slug}|${p!.year}|${c.iso3}`, n, qualityGsd(u, c.quality));
       const k = c.qty * (KG_PER[p!.unit] ?? 1);
       for (let d = 0; d < n; d++) kg[d]! *= k;
@@ -68,9 +75,12 @@ export function materialIntensities(
     prod.set(m.slug, byCountry);
   }
 
-  // Denominator of the value shares: (sector, country) → EUR per draw.
+  // Denominator of the value shares: (sector, country) → EUR per draw, and the weakest basis of what
+  // it adds up (every material's production and price there, and the sector's other output).
   const denominators = new Map<string, Float64Array>();
+  const denominatorBasis = new Map<string, Basis>();
   for (const m of reg.materials) {
+    const p = records.get(m.slug);
     for (const [iso3, kg] of prod.get(m.slug)!) {
       const key = `${m.sector}|${iso3}`;
       let den = denominators.get(key);
@@ -79,16 +89,31 @@ export function materialIntensities(
         const other = reg.other_output.find((o) => o.sector === m.sector && o.iso3 === iso3);
         if (other) den.fill(other.value_eur);
         denominators.set(key, den);
+        denominatorBasis.set(key, other ? (other.basis ?? 'illustrative') : 'published');
       }
       const pr = price.get(m.slug)!;
       for (let d = 0; d < n; d++) den[d]! += kg[d]! * pr[d]!;
+      const c = p!.countries.find((x) => x.iso3 === iso3)!;
+      denominatorBasis.set(
+        key,
+        [c.basis, m.price_basis].reduce<Basis>((a, b) => weakest(a, b ?? 'illustrative'), denominatorBasis.get(key)!),
+      );
     }
   }
 
   for (const m of reg.materials)
     out.set(
       m.slug,
-      intensityOf(m, records.get(m.slug)!, prod.get(m.slug)!, price.get(m.slug)!, denominators, harm, reg, n),
+      intensityOf(
+        m,
+        records.get(m.slug)!,
+        prod.get(m.slug)!,
+        price.get(m.slug)!,
+        { values: denominators, basis: denominatorBasis },
+        harm,
+        reg,
+        n,
+      ),
     );
   return out;
 }
@@ -98,7 +123,7 @@ function intensityOf(
   p: Production | null,
   prodByCountry: Map<string, Float64Array>,
   pr: Float64Array,
-  denominators: Map<string, Float64Array>,
+  denominators: { values: Map<string, Float64Array>; basis: Map<string, Basis> },
   harm: HarmResult,
   reg: Register,
   n: number,
@@ -112,11 +137,13 @@ function intensityOf(
     worldKg: new Float64Array(n),
     year: p?.year ?? null,
     sources: new Set([m.price_source]),
+    byBasis: new Map(),
+    subjectBasis: new Map(),
   };
   if (!p) return result;
   result.sources.add(p.source);
   const unitKg = KG_PER[p.unit] ?? 1;
-  const listedCentral = p.countries.reduce((a, c) => a + c.qty, 0);
+  const listedCentral = p.countries.reduce((a, c) => a + (c.qty ?? 0), 0);
   const restKg = Math.max(0, (p.world_total ?? 0) - listedCentral) * unitKg;
   for (const c of p.countries) result.sources.add(c.source);
   for (let d = 0; d < n; d++) result.worldKg[d] = restKg;
@@ -124,10 +151,20 @@ function intensityOf(
   const other = reg.other_output.filter((o) => o.sector === m.sector);
   for (const o of other) if (prodByCountry.has(o.iso3)) result.sources.add(o.source);
 
+  // The world total (the denominator of every country's share) is the record's own basis.
+  const worldBasis = p.basis ?? 'illustrative';
   for (const [iso3, kg] of prodByCountry) {
-    const den = denominators.get(`${m.sector}|${iso3}`)!;
+    const key = `${m.sector}|${iso3}`;
+    const den = denominators.values.get(key)!;
     const share = new Float64Array(n);
-    for (let d = 0; d < n; d++) share[d] = (kg[d]! * pr[d]!) / den[d]! / result.worldKg[d]!; // value share per world kg
+    // value share per world kg (a country that produced none has no share: 0, not 0/0)
+    for (let d = 0; d < n; d++) share[d] = den[d]! > 0 ? (kg[d]! * pr[d]!) / den[d]! / result.worldKg[d]! : 0;
+    const own = p.countries.find((c) => c.iso3 === iso3)!;
+    const materialsBasis = [own.basis, m.price_basis, worldBasis].reduce<Basis>(
+      (a, b) => weakest(a, b ?? 'illustrative'),
+      denominators.basis.get(key)!,
+    );
+    const materialsCode = pack({ materials: materialsBasis });
     for (const channel of reg.channels) {
       const sh = harm.sectorHarm.get(`${channel.code}|${iso3}|${m.sector}`);
       if (!sh) continue;
@@ -144,9 +181,27 @@ function intensityOf(
         const byConflict = getOrAdd(result.byConflict, conflict, n);
         for (let d = 0; d < n; d++) byConflict[d]! += part[d]! * share[d]!;
       }
+      for (const part of sh.parts.values()) {
+        const code = combine(part.code, materialsCode);
+        const v = new Float64Array(n);
+        for (let d = 0; d < n; d++) v[d] = part.draws[d]! * share[d]!;
+        addByCode(result.byBasis, code, v);
+        for (const subject of [
+          `country|${iso3}`,
+          `channel|${channel.code}`,
+          ...(part.conflict ? [`conflict|${part.conflict}`] : []),
+        ])
+          addByCode(getOrAddMap(result.subjectBasis, subject), code, v);
+      }
     }
   }
   return result;
+}
+
+function getOrAddMap<K, V>(map: Map<K, Map<number, V>>, key: K): Map<number, V> {
+  let m = map.get(key);
+  if (!m) map.set(key, (m = new Map()));
+  return m;
 }
 
 export function getOrAdd(map: Map<string, Float64Array>, key: string, n: number): Float64Array {
@@ -163,6 +218,9 @@ export interface ArmsIntensity {
   perEur: Float64Array;
   byCountry: Map<string, Float64Array>;
   byConflict: Map<string, Float64Array>;
+  /** perEur split by the packed bases of its inputs, and the same per country, channel and conflict */
+  byBasis: Map<number, Float64Array>;
+  subjectBasis: Map<string, Map<number, Float64Array>>;
 }
 
 export function armsIntensity(reg: Register, harm: HarmResult, n: number): ArmsIntensity | null {
@@ -170,7 +228,15 @@ export function armsIntensity(reg: Register, harm: HarmResult, n: number): ArmsI
   for (const r of reg.mrio.regions) outputEur += (reg.mrio.output[r]?.ARMS ?? 0) * 1e6;
   const parts = [...harm.sectorHarm.values()].filter((s) => s.sector === 'ARMS' && s.channel === 'C1');
   if (parts.length === 0 || outputEur <= 0) return null;
-  const result: ArmsIntensity = { perEur: new Float64Array(n), byCountry: new Map(), byConflict: new Map() };
+  const result: ArmsIntensity = {
+    perEur: new Float64Array(n),
+    byCountry: new Map(),
+    byConflict: new Map(),
+    byBasis: new Map(),
+    subjectBasis: new Map(),
+  };
+  // World arms output (the denominator) comes from the input-output table.
+  const outputCode = pack({ materials: reg.mrio.basis ?? 'illustrative' });
   for (const s of parts) {
     const byCountry = getOrAdd(result.byCountry, s.iso3, n);
     for (let d = 0; d < n; d++) {
@@ -181,6 +247,16 @@ export function armsIntensity(reg: Register, harm: HarmResult, n: number): ArmsI
     for (const [conflict, part] of s.byConflict) {
       const byConflict = getOrAdd(result.byConflict, conflict, n);
       for (let d = 0; d < n; d++) byConflict[d]! += part[d]! / outputEur;
+    }
+    for (const part of s.parts.values()) {
+      const code = combine(part.code, outputCode);
+      addByCode(result.byBasis, code, part.draws, 1 / outputEur);
+      for (const subject of [
+        `country|${s.iso3}`,
+        'channel|C1',
+        ...(part.conflict ? [`conflict|${part.conflict}`] : []),
+      ])
+        addByCode(getOrAddMap(result.subjectBasis, subject), code, part.draws, 1 / outputEur);
     }
   }
   return result;

@@ -3,11 +3,14 @@
  * conflict, country and channel, spend per EUR by COICOP code, and each product's nearest
  * neighbours by harm per kg. Pure.
  */
-import type { Grade } from './figure.ts';
+import { addByCode, provenanceCap, provenanceOf, type Provenance } from './basis.ts';
+import { worse, type Grade } from './figure.ts';
 import type { HarmResult } from './harm.ts';
 import type { ArmsIntensity, MaterialIntensity } from './materials.ts';
 import { footprint, madeIn, spendVector, type Intensities, type MrioModel } from './mrio.ts';
 import {
+  NO_PROVENANCE,
+  provColumns,
   statColumns,
   type ContributionRow,
   type FigureRow,
@@ -35,14 +38,19 @@ export function materialRows(
   metric: Metric,
   scratch: Float64Array,
 ): FigureRow[] {
-  return reg.materials.map((m) => ({
-    subject_type: 'material' as const,
-    subject_key: m.slug,
-    metric,
-    basis: 'per_kg' as const,
-    route: 'material' as const,
-    ...statColumns(mats.get(m.slug)!.perKg, capOf(reg), scratch),
-  }));
+  return reg.materials.map((m) => {
+    const mi = mats.get(m.slug)!;
+    const provenance = provenanceOf(mi.byBasis);
+    return {
+      subject_type: 'material' as const,
+      subject_key: m.slug,
+      metric,
+      basis: 'per_kg' as const,
+      route: 'material' as const,
+      ...statColumns(mi.perKg, worse(capOf(reg), provenanceCap(provenance)), scratch),
+      ...provColumns(provenance),
+    };
+  });
 }
 
 export function reachRows(
@@ -63,21 +71,37 @@ export function reachRows(
     (byDim.get(k) ?? byDim.set(k, []).get(k)!).push(c);
   }
   const totals = new Map<string, Float64Array>();
-  const add = (key: string, perKg: Float64Array, scale: Float64Array | number) => {
+  const scaled = new Float64Array(n);
+  const scale = (perKg: Float64Array, by: Float64Array | number) => {
+    for (let d = 0; d < n; d++) scaled[d] = perKg[d]! * (typeof by === 'number' ? by : by[d]!);
+    return scaled;
+  };
+  const add = (key: string, perKg: Float64Array, by: Float64Array | number) => {
     let t = totals.get(key);
     if (!t) totals.set(key, (t = new Float64Array(n)));
-    for (let d = 0; d < n; d++) t[d]! += perKg[d]! * (typeof scale === 'number' ? scale : scale[d]!);
+    const v = scale(perKg, by);
+    for (let d = 0; d < n; d++) t[d]! += v[d]!;
+  };
+  // The same totals split by the bases of their inputs: each subject's provenance.
+  const byBasis = new Map<string, Map<number, Float64Array>>();
+  const addBasis = (key: string, split: Map<number, Float64Array>, by: Float64Array | number) => {
+    let m = byBasis.get(key);
+    if (!m) byBasis.set(key, (m = new Map()));
+    for (const [code, a] of split) addByCode(m, code, scale(a, by));
   };
   for (const [slug, mi] of mats) {
     add(`material|${slug}`, mi.perKg, mi.worldKg);
     for (const [iso3, a] of mi.byCountry) add(`country|${iso3}`, a, mi.worldKg);
     for (const [k, a] of mi.byConflict) add(`conflict|${k}`, a, mi.worldKg);
     for (const [c, a] of mi.byChannel) add(`channel|${c}`, a, mi.worldKg);
+    addBasis(`material|${slug}`, mi.byBasis, mi.worldKg);
+    for (const [subject, split] of mi.subjectBasis) addBasis(subject, split, mi.worldKg);
   }
   if (arms) {
     for (const [iso3, a] of arms.byCountry) add(`country|${iso3}`, a, armsEur);
     for (const [k, a] of arms.byConflict) add(`conflict|${k}`, a, armsEur);
     add('channel|C1', arms.perEur, armsEur);
+    for (const [subject, split] of arms.subjectBasis) addBasis(subject, split, armsEur);
   }
   const counted = (type: string, key: string): number | null => {
     if (type === 'conflict') return metric === 'deaths' ? (harm.conflictCounted.get(key) ?? 0) : null;
@@ -105,7 +129,8 @@ export function reachRows(
   const rows: ReachRow[] = [];
   for (const [type, key] of subjects) {
     const total = totals.get(`${type}|${key}`) ?? new Float64Array(n);
-    const s = statColumns(total, capOf(reg), scratch);
+    const provenance = provenanceOf(byBasis.get(`${type}|${key}`) ?? new Map());
+    const s = statColumns(total, worse(capOf(reg), provenanceCap(provenance)), scratch);
     const cnt = counted(type, key);
     rows.push({
       subject_type: type,
@@ -116,6 +141,7 @@ export function reachRows(
       ...s,
       share: cnt ? s.mean / cnt : null,
       counted: cnt,
+      ...provColumns(provenance),
     });
     const parts = (byDim.get(`${type}|${key}`) ?? [])
       .filter((c) => c.mean > 0)
@@ -136,6 +162,7 @@ export function reachRows(
         grade: c.grade,
         share: c.share,
         counted: null,
+        ...NO_PROVENANCE,
       }),
     );
   }
@@ -149,10 +176,19 @@ export function spendRows(
   S: Intensities,
   consumer: string,
   metric: Metric,
-  cap: Grade,
+  route: { runCap: Grade; provenance: Provenance },
   scratch: Float64Array,
 ): SpendRow[] {
   const n = scratch.length;
+  // Spend goes through the input-output table: every row rests on the table's basis.
+  const figure = (draws: Float64Array) => {
+    const s = statColumns(draws, route.runCap, scratch);
+    const provenance = s.mean > 0 ? route.provenance : null;
+    return {
+      ...statColumns(draws, worse(route.runCap, provenanceCap(provenance)), scratch),
+      ...provColumns(provenance),
+    };
+  };
   const rows: SpendRow[] = [];
   const reference = new Float64Array(n);
   let shares = 0;
@@ -165,7 +201,7 @@ export function spendRows(
       code: code.code,
       metric,
       reference: 0,
-      ...statColumns(fp.total, cap, scratch),
+      ...figure(fp.total),
       share_of_spend: code.share_of_spend,
       made_in_consumer: madeIn(model, y, consumer),
     });
@@ -183,7 +219,7 @@ export function spendRows(
       code: 'all',
       metric,
       reference: 1,
-      ...statColumns(reference, cap, scratch),
+      ...figure(reference),
       share_of_spend: 1,
       made_in_consumer: madeIn(model, refY!, consumer),
     });

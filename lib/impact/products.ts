@@ -8,6 +8,7 @@
  * manufacture (E, scenario S-ARMS). Every breakdown is then a sum of Q × the material's per-kg
  * breakdown, so each one adds up to the same headline.
  */
+import { addByCode, combine, pack, type InputKind } from './basis.ts';
 import { unitFactor } from './bom.ts';
 import type { ArmsIntensity, MaterialIntensity } from './materials.ts';
 import { getOrAdd } from './materials.ts';
@@ -24,6 +25,10 @@ export interface ProductDraws {
   total: Float64Array;
   /** explain stage 1: each bill-of-materials line's contribution ('manufacture' = arms value added) */
   lines: Map<string, Float64Array>;
+  /** Q split by the weakest basis of the bill-of-materials lines it went through (packed, bom bits) */
+  Qb: Map<string, Map<number, Float64Array>>;
+  /** the bom basis of E (arms manufacture rests on the product's price) */
+  Ecode: number;
 }
 
 export interface ProductContext {
@@ -38,14 +43,25 @@ export interface ProductContext {
   done: Map<string, ProductDraws>;
 }
 
-/** Multipliers of one bill-of-materials line: the same in every metric and every scenario. */
+/**
+ * Multipliers of one bill-of-materials line: the same in every metric and every scenario. A line whose
+ * cited sources give a range is drawn around its quantity with the range read as a 90% interval;
+ * otherwise the spread follows the line's confidence.
+ */
 export function lineFactors(seed: number, line: BomLine, n: number, u: Uncertainty): Float64Array {
-  return lognormalFactors(seed, `bom|${line.product}|${line.line}`, n, u.bomGsd[line.confidence]);
+  const lo = line.qty_low ?? null;
+  const hi = line.qty_high ?? null;
+  const gsd =
+    u.bomRange && lo !== null && hi !== null && lo > 0 && hi > lo
+      ? Math.pow(hi / lo, 1 / (2 * 1.645))
+      : u.bomGsd[line.confidence];
+  return lognormalFactors(seed, `bom|${line.product}|${line.line}`, n, gsd);
 }
 
 export function computeProduct(p: Product, ctx: ProductContext): ProductDraws {
   const { n } = ctx;
   const Q = new Map<string, Float64Array>();
+  const Qb = new Map<string, Map<number, Float64Array>>();
   const lines = new Map<string, Float64Array>();
   let E: Float64Array | null = null;
   let armsComponentsEur = 0;
@@ -56,12 +72,20 @@ export function computeProduct(p: Product, ctx: ProductContext): ProductDraws {
     const component = line.component_type === 'product' ? ctx.products.get(line.component_key!)! : null;
     const k = line.qty * (1 + line.loss_factor) * unitFactor(line, component ? component.unit : null)!;
     const f = lineFactors(ctx.seed, line, n, ctx.uncertainty);
+    const lineCode = pack({ bom: line.basis });
     if (component) {
       const c = ctx.done.get(component.slug);
       if (!c) throw new Error(`component ${component.slug} of ${p.slug} computed after it`);
       for (const [m, q] of c.Q) {
         const acc = getOrAdd(Q, m, n);
         for (let d = 0; d < n; d++) acc[d]! += f[d]! * k * q[d]!;
+      }
+      const scaled = new Float64Array(n);
+      for (const [m, byCode] of c.Qb) {
+        for (const [code, q] of byCode) {
+          for (let d = 0; d < n; d++) scaled[d] = f[d]! * k * q[d]!;
+          addByCode(getOrAddCodes(Qb, m), combine(code, lineCode), scaled);
+        }
       }
       if (c.E) {
         E ??= new Float64Array(n);
@@ -73,10 +97,13 @@ export function computeProduct(p: Product, ctx: ProductContext): ProductDraws {
       const m = line.component_key!;
       const acc = getOrAdd(Q, m, n);
       const perKg = ctx.materials.get(m)!.perKg;
+      const kg = new Float64Array(n);
       for (let d = 0; d < n; d++) {
-        acc[d]! += f[d]! * k;
+        kg[d] = f[d]! * k;
+        acc[d]! += kg[d]!;
         value[d] = f[d]! * k * perKg[d]!;
       }
+      addByCode(getOrAddCodes(Qb, m), lineCode, kg);
     }
   }
   // Arms manufacture: the value this stage adds to an arms product (its price less the arms
@@ -97,8 +124,46 @@ export function computeProduct(p: Product, ctx: ProductContext): ProductDraws {
     for (let d = 0; d < n; d++) total[d]! += q[d]! * perKg[d]!;
   }
   if (E && ctx.arms) for (let d = 0; d < n; d++) total[d]! += E[d]! * ctx.arms.perEur[d]!;
-  return { slug: p.slug, Q, E: E && ctx.arms ? E : null, total, lines };
+  return { slug: p.slug, Q, E: E && ctx.arms ? E : null, total, lines, Qb, Ecode: pack({ bom: p.price_basis }) };
 }
+
+function getOrAddCodes(map: Map<string, Map<number, Float64Array>>, key: string): Map<number, Float64Array> {
+  let m = map.get(key);
+  if (!m) map.set(key, (m = new Map()));
+  return m;
+}
+
+/** The per-unit draws split by the packed bases of every path (bill of materials × material × harm). */
+export function basisSplit(pd: ProductDraws, ctx: ProductContext): Map<number, Float64Array> {
+  const { n } = ctx;
+  const out = new Map<number, Float64Array>();
+  const v = new Float64Array(n);
+  for (const [m, byCode] of pd.Qb) {
+    const mi = ctx.materials.get(m)!;
+    for (const [bomCode, q] of byCode) {
+      for (const [matCode, a] of mi.byBasis) {
+        for (let d = 0; d < n; d++) v[d] = q[d]! * a[d]!;
+        addByCode(out, combine(bomCode, matCode), v);
+      }
+    }
+  }
+  if (pd.E && ctx.arms) {
+    for (const [code, a] of ctx.arms.byBasis) {
+      for (let d = 0; d < n; d++) v[d] = pd.E[d]! * a[d]!;
+      addByCode(out, combine(code, pd.Ecode), v);
+    }
+  }
+  return out;
+}
+
+/** Breakdown dimensions of provenance: by the weakest input, and by each kind of input. */
+export const BASIS_DIMENSIONS: ReadonlyArray<[string, InputKind | 'overall']> = [
+  ['basis', 'overall'],
+  ['basis_counts', 'counts'],
+  ['basis_attribution', 'attribution'],
+  ['basis_materials', 'materials'],
+  ['basis_bom', 'bom'],
+];
 
 export type Dimension = 'material' | 'country' | 'conflict' | 'channel' | 'sector';
 

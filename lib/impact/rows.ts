@@ -5,6 +5,7 @@
  * a fixed key order, floats as JavaScript prints them (shortest round-trip form), draws as their bytes.
  */
 import { createHash } from 'node:crypto';
+import type { Provenance } from './basis.ts';
 import { summarize, toFigure, type Figure, type Grade } from './figure.ts';
 
 export interface StatColumns {
@@ -16,6 +17,25 @@ export interface StatColumns {
   grade: Grade;
 }
 
+/** The share of a figure's mean resting on each basis (lib/impact/basis.ts); null where not computed. */
+export interface ProvColumns {
+  prov_published: number | null;
+  prov_derived: number | null;
+  prov_assumption: number | null;
+  prov_illustrative: number | null;
+}
+
+export function provColumns(p: Provenance | null): ProvColumns {
+  return {
+    prov_published: p?.published ?? null,
+    prov_derived: p?.derived ?? null,
+    prov_assumption: p?.assumption ?? null,
+    prov_illustrative: p?.illustrative ?? null,
+  };
+}
+
+export const NO_PROVENANCE: ProvColumns = provColumns(null);
+
 export interface RunProductRow {
   product: string;
   complete: number;
@@ -24,14 +44,14 @@ export interface RunProductRow {
   price_eur: number;
   mrio_column: string;
 }
-export interface FigureRow extends StatColumns {
+export interface FigureRow extends StatColumns, ProvColumns {
   subject_type: 'product' | 'material';
   subject_key: string;
   metric: string;
   basis: 'per_unit' | 'per_kg' | 'per_1000_eur';
   route: 'material' | 'mrio';
 }
-export interface ContributionRow extends StatColumns {
+export interface ContributionRow extends StatColumns, ProvColumns {
   product: string;
   metric: string;
   route: string;
@@ -55,7 +75,7 @@ export interface DrawRow {
   metric: string;
   draws: Float64Array;
 }
-export interface SpendRow extends StatColumns {
+export interface SpendRow extends StatColumns, ProvColumns {
   consumer: string;
   code: string;
   metric: string;
@@ -69,7 +89,7 @@ export interface SpendLeftOutRow {
   share_of_spend: number | null;
   why: string;
 }
-export interface ReachRow extends StatColumns {
+export interface ReachRow extends StatColumns, ProvColumns {
   subject_type: 'material' | 'conflict' | 'country' | 'channel';
   subject_key: string;
   metric: string;
@@ -138,17 +158,29 @@ export function figureColumns(f: Figure): StatColumns {
 
 /** The columns of a figure's statistics (StatColumns), in their stored order. */
 const STAT_KEYS = ['low', 'median', 'high', 'mean', 'central', 'grade'];
+const PROV_KEYS = ['prov_published', 'prov_derived', 'prov_assumption', 'prov_illustrative'];
 
 /** Keys of each table in the order they are serialised and stored. */
 export const TABLE_KEYS: { [K in keyof RunRows]: string[] } = {
   products: ['product', 'complete', 'bom_confidence', 'unit_mass_g', 'price_eur', 'mrio_column'],
-  figures: ['subject_type', 'subject_key', 'metric', 'basis', 'route', ...STAT_KEYS],
-  contributions: ['product', 'metric', 'route', 'dimension', 'key', 'label', 'seq', ...STAT_KEYS, 'share'],
+  figures: ['subject_type', 'subject_key', 'metric', 'basis', 'route', ...STAT_KEYS, ...PROV_KEYS],
+  contributions: [
+    'product',
+    'metric',
+    'route',
+    'dimension',
+    'key',
+    'label',
+    'seq',
+    ...STAT_KEYS,
+    'share',
+    ...PROV_KEYS,
+  ],
   quantities: ['product', 'seq', 'material', 'name', 'qty', 'unit'],
   draws: ['subject_type', 'subject_key', 'metric', 'draws'],
-  spend: ['consumer', 'code', 'metric', 'reference', ...STAT_KEYS, 'share_of_spend', 'made_in_consumer'],
+  spend: ['consumer', 'code', 'metric', 'reference', ...STAT_KEYS, 'share_of_spend', 'made_in_consumer', ...PROV_KEYS],
   spendLeftOut: ['consumer', 'industries', 'share_of_spend', 'why'],
-  reach: ['subject_type', 'subject_key', 'metric', 'rank', 'product', ...STAT_KEYS, 'share', 'counted'],
+  reach: ['subject_type', 'subject_key', 'metric', 'rank', 'product', ...STAT_KEYS, 'share', 'counted', ...PROV_KEYS],
   intensities: ['metric', 'region', 'sector', 'channel', 'low', 'median', 'high', 'mean'],
   nearest: ['product', 'rank', 'other'],
   sources: ['subject', 'source'],

@@ -12,12 +12,20 @@ export const SCENARIO_CODES = ['S-MAX', 'S-EVID', 'S-RES', 'S-ARMS', 'S-CONS'] a
 
 const confidence = v.picklist(['high', 'medium', 'low']);
 
+const CHANNEL = v.picklist(['C1', 'C2', 'C3', 'C4', 'C5']);
+const YEARS = v.pipe(
+  v.tuple([v.pipe(v.number(), v.integer()), v.pipe(v.number(), v.integer())]),
+  v.check(([a, b]) => a <= b, 'years: from ≤ to'),
+);
+
 export const ScenarioParams = v.strictObject({
-  channels: v.pipe(v.array(v.picklist(['C1', 'C2', 'C3', 'C4', 'C5'])), v.minLength(1)),
-  years: v.pipe(
-    v.tuple([v.pipe(v.number(), v.integer()), v.pipe(v.number(), v.integer())]),
-    v.check(([a, b]) => a <= b, 'years: from ≤ to'),
-  ),
+  channels: v.pipe(v.array(CHANNEL), v.minLength(1)),
+  years: YEARS,
+  /**
+   * A channel's own window where its source covers other years (methodology v2 §7: the shipped
+   * ILOSTAT extract ends in 2019, so C2 is averaged over 2015–2019).
+   */
+  channel_years: v.optional(v.record(CHANNEL, YEARS)),
   /** Shares below this confidence are not counted. */
   min_confidence: confidence,
   /** 'central' reads a share at its stated value; 'low' at the bottom of its confidence band. */
@@ -29,6 +37,11 @@ export const ScenarioParams = v.strictObject({
   consumer: v.string(),
 });
 export type ScenarioParams = v.InferOutput<typeof ScenarioParams>;
+
+/** The years a channel's harm is averaged over in a scenario. */
+export function channelWindow(params: ScenarioParams, channel: string): readonly [number, number] {
+  return params.channel_years?.[channel as keyof NonNullable<ScenarioParams['channel_years']>] ?? params.years;
+}
 
 export function parseParams(raw: unknown, code: string): ScenarioParams {
   const result = v.safeParse(ScenarioParams, raw);
@@ -60,6 +73,8 @@ export interface Uncertainty {
   priceGsd: number;
   /** a ledger row's spread from its low and high counts (as a 90% range) rather than its quality */
   ledgerRange: boolean;
+  /** a bill-of-materials line's spread from the range its cited sources give (as a 90% range) */
+  bomRange: boolean;
 }
 
 export const V1_UNCERTAINTY: Uncertainty = {
@@ -68,6 +83,7 @@ export const V1_UNCERTAINTY: Uncertainty = {
   qualityGsd: { reported: 1.1, estimated: 1.25, modelled: 1.5, illustrative: 1.5 },
   priceGsd: 1.3,
   ledgerRange: true,
+  bomRange: true,
 };
 
 export const NO_UNCERTAINTY: Uncertainty = {
@@ -76,6 +92,7 @@ export const NO_UNCERTAINTY: Uncertainty = {
   qualityGsd: {},
   priceGsd: 1,
   ledgerRange: false,
+  bomRange: false,
 };
 
 export function qualityGsd(u: Uncertainty, quality: string): number {

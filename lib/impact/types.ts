@@ -4,6 +4,8 @@
  * fills it from SQLite; tests build small ones by hand.
  */
 
+import type { Basis } from './basis.ts';
+
 export type Confidence = 'high' | 'medium' | 'low';
 export type Metric = 'deaths' | 'injuries';
 export const METRICS: readonly Metric[] = ['deaths', 'injuries'];
@@ -38,8 +40,13 @@ export interface Material {
   sector: string;
   price_eur_per_kg: number;
   price_source: string;
+  /** What the price rests on (lib/impact/basis.ts); a row without one is read as illustrative. */
+  price_basis?: Basis;
 }
-/** Production of one material in one year: world total and the listed countries, in tonnes. */
+/**
+ * Production of one material in one year: world total and the listed countries, in tonnes. A country's
+ * qty is null when the source withholds it or has none: it is listed, and carries no harm.
+ */
 export interface Production {
   material: string;
   year: number;
@@ -47,13 +54,15 @@ export interface Production {
   world_total: number | null;
   source: string;
   note: string | null;
-  countries: Array<{ iso3: string; qty: number; quality: string; source: string }>;
+  basis?: Basis;
+  countries: Array<{ iso3: string; qty: number | null; quality: string; source: string; basis?: Basis }>;
 }
 export interface OtherOutput {
   sector: string;
   iso3: string;
   value_eur: number;
   source: string;
+  basis?: Basis;
 }
 
 export interface Product {
@@ -67,6 +76,7 @@ export interface Product {
   bom_confidence: Confidence | null;
   price_eur: number;
   price_source: string;
+  price_basis?: Basis;
   mrio_region: string;
   mrio_sector: string;
 }
@@ -81,6 +91,10 @@ export interface BomLine {
   unit: string;
   loss_factor: number;
   confidence: Confidence;
+  /** The range the cited sources give (both or neither): it sets the spread of the line's draws. */
+  qty_low?: number | null;
+  qty_high?: number | null;
+  basis?: Basis;
 }
 
 export interface Conflict {
@@ -95,7 +109,7 @@ export interface ConflictPeriod {
   label: string;
   year_from: number;
   year_to: number;
-  shares: Array<{ sector: string; share: number | null; confidence: Confidence | null; source: string }>;
+  shares: Array<{ sector: string; share: number | null; confidence: Confidence | null; source: string; basis?: Basis }>;
 }
 export interface LedgerRow {
   conflict: string;
@@ -106,25 +120,34 @@ export interface LedgerRow {
   deaths_high: number;
   quality: string;
   source: string;
+  basis?: Basis;
 }
-/** Counted harm for channels C2–C4 (C1 is the ledger). */
+/**
+ * Counted harm outside the conflict ledger: channels C2–C4, and C1's organised violence the ledger does
+ * not hold (activity 'other'). `activity` is what the source counts it under (an ISIC section for
+ * ILOSTAT; 'all' when the count is the country's whole); shares are per activity.
+ */
 export interface HarmRow {
   iso3: string;
   channel: string;
+  activity?: string;
   year: number;
-  deaths: number;
+  deaths: number | null;
   injuries: number | null;
   paf: number | null;
   quality: string;
   source: string;
+  basis?: Basis;
 }
 export interface HarmShare {
   channel: string;
   iso3: string;
+  activity?: string;
   sector: string;
   share: number;
   confidence: Confidence;
   source: string;
+  basis?: Basis;
 }
 
 export interface Mrio {
@@ -142,6 +165,8 @@ export interface Mrio {
   }>;
   /** share of to_region's purchases of sector made in from_region */
   sourcing: Array<{ sector: string; from_region: string; to_region: string; share: number }>;
+  /** What the table rests on as a whole (its output, coefficients and sourcing share one basis). */
+  basis?: Basis;
 }
 
 export interface CoicopCode {

@@ -28,6 +28,16 @@ export interface Figure {
   grade: string;
   unit: string;
   display: string;
+  /** The figure per a round number of units ("21 (10–30) deaths per million phones"), methodology v2 §10. */
+  quotable?: string;
+  /** Shares of the value by what it rests on (null when nothing is attributed; absent before v2). */
+  provenance?: {
+    published: number;
+    derived: number;
+    assumption: number;
+    illustrative: number;
+    summary: string;
+  } | null;
 }
 
 /** A product as the API lists it (/products) and heads its own page with (/product/{slug}). */
@@ -179,10 +189,20 @@ export function withheldNotice(env: Envelope<unknown>): Html {
   return html`<div class="notice warn withheld" role="status"><p><strong>Figures withheld.</strong> ${env.withheld?.reason ?? 'The API publishes no figure for this request.'}</p><p>The facts below are the register's; no figure is shown because the API serves none.</p></div>`;
 }
 
-/** The illustrative-data caveat, prominently, when the API gives it. */
+/**
+ * The illustrative-data caveats, prominently, when the API gives them: a run on the demo register
+ * (illustrative as a whole), or published-data figures that rest in part on illustrative inputs or
+ * mostly on unmeasured ones (issue 24).
+ */
 export function illustrativeNotice(env: Envelope<unknown>): Html {
-  const c = env.caveats.find((x) => x.code === 'illustrative');
-  return c ? html`<p class="notice warn"><strong>Illustrative data.</strong> ${c.text}</p>` : html``;
+  const heads: Record<string, string> = {
+    illustrative: 'Illustrative data.',
+    illustrative_inputs: 'Partly illustrative inputs.',
+    not_measured: 'Mostly assumed or illustrative.',
+  };
+  return html`${env.caveats
+    .filter((c) => heads[c.code])
+    .map((c) => html`<p class="notice warn"><strong>${heads[c.code]}</strong> ${c.text}</p>`)}`;
 }
 
 /** Scenario, run, methodology and data version, in one line. */
@@ -197,9 +217,10 @@ export function provenance(env: Envelope<unknown>): Html {
 export function aboutFigures(env: Envelope<unknown>): Html {
   const sources = env.sources.map(
     (s) =>
-      html`<li><a href="${s.homepage}">${s.name}</a> (${s.code}). Credit: ${s.credit ?? 'none required'}. Licence: ${s.licence.url ? html`<a href="${s.licence.url}">${s.licence.name ?? s.licence.url}</a>` : (s.licence.name ?? 'not stated')}.${s.usage_restriction ? html` <strong>Restriction: ${s.usage_restriction}.</strong>` : ''}</li>`,
+      html`<li id="used-${s.code}"><a href="${s.homepage}">${s.name}</a> (<a href="/explore/impact/sources#src-${s.code}">${s.code}</a>). Credit: ${s.credit ?? 'none required'}. Licence: ${s.licence.url ? html`<a href="${s.licence.url}">${s.licence.name ?? s.licence.url}</a>` : (s.licence.name ?? 'not stated')}.${s.usage_restriction ? html` <strong>Restriction: ${s.usage_restriction}.</strong>` : ''}</li>`,
   );
   return html`<section aria-labelledby="about-h"><h2 id="about-h">Caveats, sources and citation</h2>
+<p>Every dataset the register uses, with its release, licence and what it feeds: <a href="/explore/impact/sources">data sources</a>.</p>
 <ul class="caveats">${env.caveats.map((c) => html`<li>${c.text}</li>`)}</ul>
 ${provenance(env)}
 <h3>How to cite</h3>

@@ -2,6 +2,7 @@
 import { html } from '../../lib/html.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { figureCell, stackTable, type Envelope, type Figure, type ImpactSession } from './impact-common.ts';
+import { sourceOf, type RowProvenance } from './impact-provenance.ts';
 import {
   reachSection,
   page,
@@ -60,6 +61,7 @@ interface Conflict extends Reaching {
   type: string;
   region: string;
   years: { from: number | null; to: number | null };
+  provenance: RowProvenance | null;
   attribution: {
     scenario: string;
     periods: Array<{
@@ -67,17 +69,25 @@ interface Conflict extends Reaching {
       year_from: number;
       year_to: number;
       rationale: string;
-      shares: Array<{ sector: string; name: string; share: number | null; confidence: string | null }>;
+      shares: Array<{
+        sector: string;
+        name: string;
+        share: number | null;
+        confidence: string | null;
+        basis: string | null;
+      }>;
     }>;
   };
   records: {
     ledger: {
-      events: number;
+      events: number | null;
       deaths_best: number;
       precise_location_pct: number | null;
       year_min: number | null;
       year_max: number | null;
       countries: number;
+      source: string | null;
+      by_year: Array<{ year: number; deaths_best: number; deaths_low: number; deaths_high: number; countries: number }>;
     };
   } | null;
   results: Reaching | null;
@@ -90,14 +100,32 @@ export async function impactConflict(req: ApiRequest, api: ImpactSession) {
   const ledger = k.records?.ledger;
   const facts = html`<dl class="call-detail"><dt>Type</dt><dd>${k.type}</dd><dt>Region</dt><dd>${k.region}</dd><dt>Years</dt><dd>${years(k.years)}</dd>
 <dt>UCDP conflict id</dt><dd>${k.ucdp_conflict_id ?? html`<span class="muted">none: ${k.ucdp_id_note ?? 'not verified'}</span>`}</dd>
-${ledger ? html`<dt>Deaths counted</dt><dd>${ledger.deaths_best.toLocaleString('en-GB')} in ${ledger.events.toLocaleString('en-GB')} events, ${ledger.year_min}–${ledger.year_max}, ${ledger.countries} countries</dd>` : ''}</dl>`;
+<dt>Identified from</dt><dd>${sourceOf(k.provenance)}</dd>
+${ledger ? html`<dt>Deaths counted</dt><dd>${ledger.deaths_best.toLocaleString('en-GB')}${ledger.events === null ? '' : ` in ${ledger.events.toLocaleString('en-GB')} events`}, ${ledger.year_min}–${ledger.year_max}, ${ledger.countries} ${ledger.countries === 1 ? 'country' : 'countries'} <span class="muted">(${ledger.source === 'ucdp-ged' ? 'UCDP GED events' : 'UCDP battle-related deaths, its dyads summed'}; <a href="/explore/impact/sources#src-${ledger.source ?? ''}">source</a>)</span></dd>` : ''}</dl>`;
+  const byYear = ledger?.by_year.length
+    ? html`<details class="ledger"><summary>Deaths counted by year (${ledger.by_year.length} years)</summary>${stackTable(
+        {
+          className: 'ledger-years',
+          caption: `Battle deaths of ${k.name} by year: best estimate (low–high), as UCDP counts them`,
+          head: ['Year', 'Deaths (best)', 'Low–high', 'Countries'],
+          rows: ledger.by_year.map((y) => ({
+            header: String(y.year),
+            cells: [
+              y.deaths_best.toLocaleString('en-GB'),
+              `${y.deaths_low.toLocaleString('en-GB')}–${y.deaths_high.toLocaleString('en-GB')}`,
+              String(y.countries),
+            ],
+          })),
+        },
+      )}</details>`
+    : '';
   const periods = k.attribution.periods.map(
     (p) =>
       html`<h3>${p.label}, ${p.year_from}–${p.year_to}</h3><p>${p.rationale}</p>${stackTable({
         className: 'shares',
         caption: `Shares of the conflict's deaths attributed to sectors, ${p.label} (scenario ${k.attribution.scenario})`,
-        head: ['Sector', 'Share', 'Confidence'],
-        rows: p.shares.map((s) => ({ header: s.name, cells: [pct(s.share), s.confidence ?? '—'] })),
+        head: ['Sector', 'Share', 'Confidence', 'Basis'],
+        rows: p.shares.map((s) => ({ header: s.name, cells: [pct(s.share), s.confidence ?? '—', s.basis ?? '—'] })),
       })}`,
   );
   return page(
@@ -106,7 +134,7 @@ ${ledger ? html`<dt>Deaths counted</dt><dd>${ledger.deaths_best.toLocaleString('
     api,
     `/explore/impact/conflicts/${enc(k.slug)}`,
     scenario,
-    html`${browseLinks}${facts}<h2>Attribution to sectors</h2>${periods}${reachSection(env as Envelope<{ results: Reaching | null }>, k.name, scenario)}`,
+    html`${browseLinks}${facts}${byYear}<h2>Attribution to sectors</h2>${periods}${reachSection(env as Envelope<{ results: Reaching | null }>, k.name, scenario)}`,
     html`<p class="lede">A conflict of the register: its death ledger, how its deaths are attributed to sectors, and the products that attribution reaches.</p>`,
   );
 }

@@ -2,6 +2,7 @@
 import { html } from '../../lib/html.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { figureCell, stackTable, type Envelope, type Figure, type ImpactSession } from './impact-common.ts';
+import { sourceOf, SOURCES_PAGE, type RowProvenance } from './impact-provenance.ts';
 import { reachSection, page, browseLinks, enc, scenarioOf, withScenario, type Reaching } from './impact-subjects.ts';
 
 interface CountryList {
@@ -52,14 +53,25 @@ interface Country extends Reaching {
   name: string;
   region: string;
   income_group: string | null;
+  world_bank_region: string | null;
+  income_provenance: RowProvenance | null;
   records: {
     harm_counted: {
       channels: Array<{
         channel: string;
-        deaths: number;
+        deaths: number | null;
         year_min: number | null;
         year_max: number | null;
         latest_year_deaths: number | null;
+        activities: Array<{
+          activity: string;
+          label: string;
+          deaths: number | null;
+          injuries: number | null;
+          year_min: number;
+          year_max: number;
+          source: string;
+        }>;
       }>;
       deaths: number;
     };
@@ -72,20 +84,29 @@ export async function impactCountry(req: ApiRequest, api: ImpactSession) {
   const env = await api.get<Country>(`/country/${enc(req.params.iso3 ?? '')}`, { scenario });
   const c = env.data;
   const channels = c.records?.harm_counted.channels ?? [];
-  const facts = html`<dl class="call-detail"><dt>ISO 3166-1 code</dt><dd>${c.iso3}</dd><dt>Region</dt><dd>${c.region}</dd><dt>Income group</dt><dd>${c.income_group ?? 'not classified'}</dd></dl>`;
+  const facts = html`<dl class="call-detail"><dt>ISO 3166-1 code</dt><dd>${c.iso3}</dd><dt>Region</dt><dd>${c.region}</dd><dt>Income group</dt><dd>${c.income_group ?? 'not classified'}${c.world_bank_region ? ` (World Bank region: ${c.world_bank_region})` : ''} <span class="muted">from</span> ${sourceOf(c.income_provenance)}</dd></dl>`;
+  const count = (n: number | null) => (n === null ? 'unknown' : n.toLocaleString('en-GB'));
   const harm = channels.length
     ? stackTable({
         className: 'harm',
-        caption: `Deaths counted in ${c.name}, by harm channel`,
-        head: ['Channel', 'Deaths counted', 'Years', 'Latest year'],
-        rows: channels.map((h) => ({
-          header: html`${h.channel}`,
-          cells: [
-            h.deaths.toLocaleString('en-GB'),
-            h.year_min === null ? '—' : `${h.year_min}–${h.year_max}`,
-            h.latest_year_deaths === null ? '—' : h.latest_year_deaths.toLocaleString('en-GB'),
-          ],
-        })),
+        caption: `Deaths counted in ${c.name}, by harm channel and what the source counts them under`,
+        head: ['Channel', 'Deaths counted', 'Injuries counted', 'Years', 'Source'],
+        rows: channels.flatMap((h) => [
+          {
+            header: html`<strong>${h.channel}</strong>`,
+            cells: [count(h.deaths), '', h.year_min === null ? '—' : `${h.year_min}–${h.year_max}`, ''],
+          },
+          ...h.activities.map((a) => ({
+            header: html`${h.channel}: ${a.label}`,
+            className: 'activity',
+            cells: [
+              count(a.deaths),
+              a.injuries === null ? '—' : a.injuries.toLocaleString('en-GB'),
+              `${a.year_min}–${a.year_max}`,
+              html`<a href="${SOURCES_PAGE}#src-${a.source}">${a.source}</a>`,
+            ],
+          })),
+        ]),
       })
     : html`<p class="muted">No harm counted in ${c.name} in the register.</p>`;
   return page(

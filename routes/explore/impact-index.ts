@@ -80,7 +80,7 @@ export async function impactIndex(req: ApiRequest, api: ImpactSession) {
   const body = html`<p class="lede">Deaths and injuries <strong>statistically attributed to the supply chains</strong> of products, from trio's impact API: each figure with its interval, its scenario and the run that computed it.</p>
 ${illustrativeNotice(env)}${withheldNotice(env)}
 <p>Pick a product to see its figure under each scenario, where it comes from and how it adds up. You can also <a href="/explore/impact/compare">compare two products</a> or see <a href="/explore/impact/spend">what spending attributes, by category</a>.</p>
-<p class="browse">Browse the register: <a href="/explore/impact/materials">materials</a> · <a href="/explore/impact/conflicts">conflicts</a> · <a href="/explore/impact/countries">countries</a></p>
+<p class="browse">Browse the register: <a href="/explore/impact/materials">materials</a> · <a href="/explore/impact/conflicts">conflicts</a> · <a href="/explore/impact/countries">countries</a> · <a href="/explore/impact/sources">data sources</a></p>
 ${READING}
 <form class="filters" method="get" action="/explore/impact" role="search">
 <label>Name contains<input type="search" name="q" value="${q ?? ''}" maxlength="64"></label>

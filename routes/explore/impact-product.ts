@@ -30,6 +30,7 @@ import {
   type ImpactSession,
   type ProductSummary,
 } from './impact-common.ts';
+import { BASIS_LEGEND, restsOn, sourceOf, type RowProvenance } from './impact-provenance.ts';
 import { explorePage } from './layout.ts';
 
 interface Product extends ProductSummary {
@@ -41,6 +42,9 @@ interface Product extends ProductSummary {
     qty: number;
     unit: string;
     confidence: string;
+    qty_range: { low: number; high: number } | null;
+    provenance: RowProvenance | null;
+    citations: Array<{ row: number; source: string; page: string; url: string; value: string; use: string }>;
   }>;
   results: {
     scenarios: Array<{ code: string; name: string; run: number | null; deaths_per_unit: Figure | null }>;
@@ -67,6 +71,11 @@ const BREAKDOWN_NAMES: Record<string, string> = {
   conflict: 'By conflict',
   channel: 'By harm channel',
   sector: 'By sector',
+  basis: 'By what it rests on (each path at its weakest input)',
+  basis_counts: 'By the basis of the harm counted',
+  basis_attribution: 'By the basis of the attribution shares',
+  basis_materials: 'By the basis of production, prices and output',
+  basis_bom: 'By the basis of the bill of materials',
   line: 'By line of the bill of materials',
   layer: 'By tier of suppliers',
 };
@@ -156,10 +165,11 @@ function headlineSection(env: Envelope<Product>): Html {
     .filter(([k]) => env.metrics![k])
     .map(([k, label]) => {
       const f = env.metrics![k] as Figure;
-      return html`<tr><th scope="row">${label}</th><td>${f.display}</td><td>${f.unit}</td><td>${f.grade}</td></tr>`;
+      return html`<tr><th scope="row">${label}</th><td>${f.display}</td><td>${f.unit}</td><td>${f.grade}</td><td class="quotable">${f.quotable ?? ''}</td><td>${restsOn(f)}</td></tr>`;
     });
   return html`<section aria-labelledby="head-h"><h2 id="head-h">Headline figures under ${env.scenario}</h2>
-${stackLabels(html`<table><thead><tr><th scope="col">Measure</th><th scope="col">As quoted: central (p05–p95)</th><th scope="col">Unit</th><th scope="col">Grade</th></tr></thead><tbody>${rows}</tbody></table>`)}</section>`;
+${stackLabels(html`<table class="headline-figures"><thead><tr><th scope="col">Measure</th><th scope="col">As quoted: central (p05–p95)</th><th scope="col">Unit</th><th scope="col">Grade</th><th scope="col">In words</th><th scope="col">What it rests on</th></tr></thead><tbody>${rows}</tbody></table>`)}
+${BASIS_LEGEND}</section>`;
 }
 
 function contributionsSection(env: Envelope<Contributions>, unitLabel: string): Html {
@@ -237,6 +247,18 @@ function stageTable(route: string, stage: string, headline: Figure | null, parts
 <tbody>${rows}</tbody><tfoot>${foot}</tfoot></table>`)}</div>`;
 }
 
+/** The bill of materials: each line's quantity (and the range its sources give), its basis and citations. */
 function bomSection(p: Product): Html {
-  return html`<details class="bom"><summary>Bill of materials (${p.bill_of_materials.length} lines)</summary>${stackLabels(html`<table><thead><tr><th scope="col">Line</th><th scope="col">Role</th><th scope="col">Component</th><th scope="col" class="num">Quantity</th><th scope="col">Confidence</th></tr></thead><tbody>${p.bill_of_materials.map((l) => html`<tr><td>${l.line}</td><td>${l.role}</td><td>${l.component.name ?? '—'}</td><td class="num">${formatSig(l.qty, 3)} ${l.unit}</td><td>${l.confidence}</td></tr>`)}</tbody></table>`)}</details>`;
+  const cited = p.bill_of_materials.filter((l) => l.provenance && l.provenance.basis !== 'illustrative').length;
+  const rows = p.bill_of_materials.map((l) => {
+    const range = l.qty_range
+      ? html` <span class="muted">(${formatSig(l.qty_range.low, 3)}–${formatSig(l.qty_range.high, 3)})</span>`
+      : '';
+    const citations = l.citations.map(
+      (c) =>
+        html`<li><a href="${c.url}">${c.source}</a>${c.page ? `, ${c.page}` : ''}: ${c.value} <span class="muted">(${c.use === 'sets' ? 'sets the line' : 'cited beside it'}; bom_figures.csv row ${c.row})</span></li>`,
+    );
+    return html`<tr><td>${l.line}</td><td>${l.role}</td><td>${l.component.name ?? '—'}</td><td class="num">${formatSig(l.qty, 3)} ${l.unit}${range}</td><td>${l.confidence}</td><td>${sourceOf(l.provenance)}${citations.length ? html`<ul class="citations">${citations}</ul>` : ''}</td></tr>`;
+  });
+  return html`<details class="bom" open><summary>Bill of materials (${p.bill_of_materials.length} lines, ${cited} resting on cited figures)</summary>${stackLabels(html`<table><thead><tr><th scope="col">Line</th><th scope="col">Role</th><th scope="col">Component</th><th scope="col" class="num">Quantity</th><th scope="col">Confidence</th><th scope="col">Where it comes from</th></tr></thead><tbody>${rows}</tbody></table>`)}</details>`;
 }

@@ -32,6 +32,7 @@ import {
   type Figure,
   type ImpactSession,
 } from './impact-common.ts';
+import { BASIS_LEGEND, restsOn } from './impact-provenance.ts';
 import { explorePage } from './layout.ts';
 
 export interface ReachItem {
@@ -67,8 +68,8 @@ export function reachSection(
   const total = deaths.find((r) => r.rank === 0);
   const products = deaths.filter((r) => r.product !== null);
   return html`<section aria-labelledby="reach-h"><h2 id="reach-h">Products reached</h2>
-${total?.figure ? html`<p class="headline">Deaths per year attributed through ${subject} to the register's materials: <strong>${total.figure.display}</strong>${total.counted !== null ? html` of ${total.counted.toLocaleString('en-GB')} counted a year (${pct(total.share)})` : ''}.</p>` : ''}
-<p class="muted">${results.reach_order}</p>
+${total?.figure ? html`<p class="headline">Deaths per year attributed through ${subject} to the register's materials: <strong>${total.figure.display}</strong>${total.counted !== null ? html` of ${total.counted.toLocaleString('en-GB')} counted a year (${pct(total.share)})` : ''}. ${restsOn(total.figure)}</p>` : ''}
+<p class="muted">${results.reach_order}</p>${total?.figure?.provenance ? BASIS_LEGEND : ''}
 ${
   products.length
     ? stackTable({
@@ -78,7 +79,7 @@ ${
         rows: products.map((r) => ({
           header: html`<a href="${withScenario(`/explore/impact/products/${r.product!.slug}`, scenario)}">${r.product!.name}</a>`,
           cells: [
-            figureCell(r.figure, false),
+            html`${figureCell(r.figure, false)} ${restsOn(r.figure)}`,
             html`${figureCell(r.per_unit, false)}${r.per_unit ? html` <span class="muted">${r.per_unit.unit}</span>` : ''}`,
             pct(r.share),
           ],
@@ -103,6 +104,6 @@ export const page = (
     body: html`${lede}${illustrativeNotice(env)}${withheldNotice(env)}${scenarioForm(action, scenario)}${provenance(env)}${content}${READING}${aboutFigures(env)}${apiCalls(api.calls)}`,
   });
 
-export const browseLinks = html`<p class="browse">Browse the register: <a href="/explore/impact">products</a> · <a href="/explore/impact/materials">materials</a> · <a href="/explore/impact/conflicts">conflicts</a> · <a href="/explore/impact/countries">countries</a></p>`;
+export const browseLinks = html`<p class="browse">Browse the register: <a href="/explore/impact">products</a> · <a href="/explore/impact/materials">materials</a> · <a href="/explore/impact/conflicts">conflicts</a> · <a href="/explore/impact/countries">countries</a> · <a href="/explore/impact/sources">data sources</a></p>`;
 
 // Materials

@@ -7,6 +7,7 @@
  *   /explore/impact/compare?a=&b=        two products compared from paired draws       (1, or 2 with a and b)
  *   /explore/impact/spend?amount=        spending by category                          (1 API call)
  *   /explore/impact/materials, conflicts, countries and each one's page (impact-materials.ts, impact-conflicts.ts, impact-countries.ts, 1 API call each)
+ *   /explore/impact/sources              every dataset: release, licence, what it feeds (impact-sources.ts, 1 API call)
  */
 import type { AppContext } from '../context.ts';
 import type { ApiCall } from './api.ts';
@@ -18,6 +19,7 @@ import { impactSpend } from './impact-spend.ts';
 import { impactConflict, impactConflicts } from './impact-conflicts.ts';
 import { impactCountries, impactCountry } from './impact-countries.ts';
 import { impactMaterial, impactMaterials } from './impact-materials.ts';
+import { impactSources } from './impact-sources.ts';
 import type { ExploreRouter } from './router.ts';
 
 export function impactPages(ctx: AppContext, api: ApiCall) {
@@ -33,6 +35,7 @@ export function impactPages(ctx: AppContext, api: ApiCall) {
       .get('/impact/conflicts', impactPage(api, impactConflicts))
       .get('/impact/conflicts/:slug', impactPage(api, impactConflict))
       .get('/impact/countries', impactPage(api, impactCountries))
-      .get('/impact/countries/:iso3', impactPage(api, impactCountry));
+      .get('/impact/countries/:iso3', impactPage(api, impactCountry))
+      .get('/impact/sources', impactPage(api, impactSources));
   };
 }

@@ -14,9 +14,11 @@ import type { FigureSession, ImpactDeps, RouteDef } from './serve.ts';
 
 type Route = 'material' | 'mrio';
 const BASIS: Record<Route, Basis> = { material: 'per_unit', mrio: 'per_1000_eur' };
+/** The provenance breakdowns (methodology v2 §2): by the weakest input, and by each kind of input. */
+const PROVENANCE = ['basis', 'basis_counts', 'basis_attribution', 'basis_materials', 'basis_bom'];
 const DIMENSIONS: Record<Route, string[]> = {
-  material: ['material', 'country', 'conflict', 'channel', 'sector'],
-  mrio: ['country', 'channel', 'sector'],
+  material: ['material', 'country', 'conflict', 'channel', 'sector', ...PROVENANCE],
+  mrio: ['country', 'channel', 'sector', 'basis'],
 };
 /** Explain stages, in order (methodology v1 §4, §5): lines → materials → countries → channels; layers of suppliers. */
 const STAGES: Record<Route, string[]> = { material: ['line', 'material', 'country', 'channel'], mrio: ['layer'] };
@@ -41,10 +43,13 @@ function breakdown(
   if (!headline) return null;
   const headRow = deps.figures.figure(f.run.id, 'product', p.slug, metric, basis)!;
   const rows = deps.figures.contributions(f.run.id, p.slug, metric, route);
-  const cap = route === 'material' ? f.productCap(p.slug) : f.runCap();
+  const cap = f.partCap(p.slug, metric, route as 'material' | 'mrio');
   const unit = unitOf(metric, basis, p.unit_label);
   const parts: Record<string, ReturnType<typeof contribution>[]> = {};
+  // A run from before provenance was computed has parts by country (its paths) but none by basis.
+  const traced = rows.some((r) => r.dimension === 'basis') || !rows.some((r) => r.dimension === 'country');
   for (const dim of dimensions) {
+    if (!traced && PROVENANCE.includes(dim)) continue;
     const of = rows.filter((r) => r.dimension === dim);
     checkSum(`product ${p.slug} ${metric} ${route} by ${dim}`, headRow, of);
     parts[dim] = of.map((r) =>
@@ -71,7 +76,7 @@ export const contributionsRoute: RouteDef<typeof contributionsQuery, typeof prod
   operationId: 'getContributions',
   summary: "Breakdowns of a product's headline",
   description:
-    'The headline (per unit on the material route, per 1,000 EUR on the mrio route) and its breakdowns by material, country, conflict, channel and sector (mrio: country = input-output region, channel, sector). Each breakdown sums to the headline.',
+    'The headline (per unit on the material route, per 1,000 EUR on the mrio route) and its breakdowns by material, country, conflict, channel and sector (mrio: country = input-output region, channel, sector), and by what it rests on: basis (each path at its weakest input: published, derived, assumption, illustrative) and basis_counts, basis_attribution, basis_materials, basis_bom (by the basis of one kind of input). Each breakdown sums to the headline.',
   response: 'ContributionsResponse',
   query: contributionsQuery,
   params: productParams,

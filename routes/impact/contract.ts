@@ -36,6 +36,22 @@ export const Figure = d(
       str,
       'Two significant figures with the interval, to quote: "3.9e-5 (1.7e-5–6.0e-5)", or "between 2.0e-8 and 6.0e-8" when INDICATIVE.',
     ),
+    quotable: d(
+      str,
+      'The same figure per a round number of units people can say, by the rule of methodology v2 §10: "20–59 deaths per million phones"; it says so when the figure rests mostly on inputs that were not measured.',
+    ),
+    provenance: d(
+      v.nullable(
+        v.strictObject({
+          published: d(num, 'Share of the value resting on published data as published.'),
+          derived: d(num, 'Share resting on values derived from published data by a stated formula.'),
+          assumption: d(num, 'Share resting on documented assumptions (at weakest).'),
+          illustrative: d(num, 'Share resting on illustrative values (at weakest).'),
+          summary: str,
+        }),
+      ),
+      "How much of the value rests on each basis: each path of the figure counted at its weakest input (methodology v2 §2). Null for a breakdown's part (its headline carries it) and where nothing was attributed.",
+    ),
   }),
   'A figure written by a published run and checked before it was served (rule 4).',
 );
@@ -122,7 +138,10 @@ export const RunObject = d(
     draws: d(int, 'Monte Carlo draws per figure.'),
     seed: int,
     quantiles: d(str, "'p05,p50,p95': low, median, high."),
-    illustrative: d(v.boolean(), "The run's inputs include illustrative data (not for quotation)."),
+    illustrative: d(
+      v.boolean(),
+      'The run is on the demo register, illustrative as a whole (not for quotation). A run on the published register says per figure how much rests on illustrative inputs (its provenance).',
+    ),
     engine: str,
     started_at: str,
     finished_at: str,
@@ -222,7 +241,7 @@ export function envelope<D extends v.GenericSchema, M extends v.GenericSchema>(
       licence: Licence,
       caveats: d(
         v.array(Caveat),
-        'floor, production_phase, wording and quoting always; indicative, illustrative, usage_restriction and register_changed when they apply.',
+        'floor, production_phase, wording and quoting always; indicative, illustrative, not_measured, illustrative_inputs, usage_restriction and register_changed when they apply.',
       ),
       citation: Citation,
     }),

@@ -3,8 +3,9 @@
  * request against the allowance (issue 14: a researcher under 100 requests a day). A row per product
  * (deaths and injuries, per unit, per kg and per 1,000 EUR) and per material (per kg); every row carries
  * what rule 6 asks to quote with the figure: its display string, interval, grade, scenario, run,
- * methodology and data versions, the licence composed from the sources that figure used, and its
- * citation (which names those sources' credits and the endpoint serving the same figure).
+ * methodology and data versions, its quotable form and the share of it resting on each basis (methodology
+ * v2), the sources that figure used with the licence composed from them and the credits they require,
+ * and its citation (which names those credits and the endpoint serving the same figure).
  *
  * Every figure goes through the same check as on the JSON endpoints (rule 4: one that fails is a
  * logged 500 and no file). While the scenario has no published run there is nothing to export: 404
@@ -38,11 +39,18 @@ export const CSV_COLUMNS = [
   'high',
   'grade',
   'display',
+  'quotable',
+  'rests_on_published',
+  'rests_on_derived',
+  'rests_on_assumption',
+  'rests_on_illustrative',
   'scenario',
   'run',
   'methodology_version',
   'data_version',
+  'sources',
   'licence',
+  'credits',
   'citation',
   'url',
 ] as const;
@@ -54,7 +62,7 @@ export function figuresCsvOperation(deps: ImpactDeps) {
       path: '/figures.csv',
       operationId: 'exportFigures',
       summary: 'Every figure of a scenario, as CSV',
-      description: `Every headline figure of the scenario's published run in one file: per product deaths and injuries per unit, per kg and per 1,000 EUR; per material per kg. Columns: ${CSV_COLUMNS.join(', ')}. central is empty for an INDICATIVE figure. One request against the allowance. 404 while the scenario has no published run.`,
+      description: `Every headline figure of the scenario's published run in one file: per product deaths and injuries per unit, per kg and per 1,000 EUR; per material per kg. Columns: ${CSV_COLUMNS.join(', ')}. central is empty for an INDICATIVE figure; rests_on_* are the shares of the value resting on each basis (empty for runs from before they were computed). One request against the allowance. 404 while the scenario has no published run.`,
       query: scenarioQuery,
       responses: {
         200: {
@@ -148,11 +156,18 @@ function buildCsv(
         f.high,
         f.grade,
         f.display,
+        f.quotable,
+        f.provenance?.published ?? null,
+        f.provenance?.derived ?? null,
+        f.provenance?.assumption ?? null,
+        f.provenance?.illustrative ?? null,
         scenario,
         run.id,
         run.methodology_version,
         run.data_version,
+        sources.map((s) => s.code).join(' '),
         composeLicence(sources).name,
+        credits,
         citation,
         url,
       ]),

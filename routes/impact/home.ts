@@ -48,6 +48,15 @@ export function indexRoute(
           access:
             "Free and anonymous: no credential is needed. An optional key (ia_…) in Authorization: Bearer or X-API-Key is counted on its own allowance instead of the address's; a key that is unknown, revoked or expired is refused with 401.",
           language: 'en',
+          register: state.register
+            ? {
+                kind: state.register,
+                data_version: state.dataVersion,
+                hash: state.registerHash,
+                reconciliation:
+                  'Every row of every published file is imported or skipped with a counted reason: `impact data build --dry-run` prints it, methodology v2 §4 explains each reason, /sources lists the files.',
+              }
+            : null,
           records: null,
         },
       };

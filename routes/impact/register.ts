@@ -121,7 +121,7 @@ export const sourcesRoute: RouteDef<typeof noQuery, typeof noQuery> = {
   operationId: 'listSources',
   summary: 'The source register',
   description:
-    'Every source with its licence, the credit that licence requires, any restriction on reuse, whether and when its facts were verified, and its releases.',
+    'Every source with its licence, the credit that licence requires, any restriction on reuse, whether its terms allow any reuse with the credit, whether and when its facts were verified, what the register takes from it, and its releases with the date each was published.',
   response: 'SourcesResponse',
   query: noQuery,
   build(_input, deps) {
@@ -140,6 +140,8 @@ export const sourcesRoute: RouteDef<typeof noQuery, typeof noQuery> = {
           credit: s.credit,
           usage_restriction: s.usage_restriction,
           note: s.note,
+          reuse_open: s.reuse_open === null || s.reuse_open === undefined ? null : s.reuse_open === 1,
+          feeds: s.feeds ? (JSON.parse(s.feeds) as string[]) : [],
           releases: s.releases.map((r) => ({
             release: r.release,
             published_on: r.published_on,

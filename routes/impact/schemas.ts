@@ -10,7 +10,18 @@ import { enumParam, stringParam } from '../../lib/validate.ts';
 export const DEFAULT_SCENARIO = 'S-MAX';
 export const METRICS = ['deaths', 'injuries'] as const;
 export const METHODS = ['material', 'mrio'] as const;
-export const BREAKDOWNS = ['material', 'country', 'conflict', 'channel', 'sector'] as const;
+export const BREAKDOWNS = [
+  'material',
+  'country',
+  'conflict',
+  'channel',
+  'sector',
+  'basis',
+  'basis_counts',
+  'basis_attribution',
+  'basis_materials',
+  'basis_bom',
+] as const;
 export const PRODUCT_SORTS = ['name', 'toll', 'confidence', 'complete'] as const;
 export const TIERS = ['semi_finished', 'finished'] as const;
 export const AMOUNT_MAX = 1_000_000_000;
@@ -65,7 +76,7 @@ export const contributionsQuery = v.object({
   type: v.optional(
     enumParam(
       BREAKDOWNS,
-      'One breakdown; all breakdowns of the route when absent. The mrio route breaks down by country (its regions), channel and sector.',
+      'One breakdown; all breakdowns of the route when absent. The mrio route breaks down by country (its regions), channel, sector and basis. basis…: by what the headline rests on (methodology v2 §2).',
     ),
   ),
   scenario,

@@ -26,8 +26,9 @@ import type { ListReads } from '../../db/impact/queries/lists.ts';
 import type { RegisterReads } from '../../db/impact/queries/register.ts';
 import type { RunRow, ServingReads, ServingState } from '../../db/impact/queries/state.ts';
 import { checkFigure, checkRun, FigureCheckError, type Figure, type StatRow } from '../../lib/impact/check-figure.ts';
-import { buildEnvelope, type GradeCounts, type SourceFacts } from '../../lib/impact/envelope.ts';
-import { productCap, type Grade } from '../../lib/impact/figure.ts';
+import { buildEnvelope, type GradeCounts, type ProvenanceCounts, type SourceFacts } from '../../lib/impact/envelope.ts';
+import { provenanceCap, unmeasured, type Provenance } from '../../lib/impact/basis.ts';
+import { productCap, worse, type Grade } from '../../lib/impact/figure.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import { impactError } from './errors.ts';
 import { defineOperation, type Operation } from '../../lib/http/operation.ts';
@@ -84,6 +85,8 @@ export interface RouteDef<Q extends ParamsSchema, P extends ParamsSchema> {
 /** One response's figures: each is checked against its run, counted by grade, and its sources noted. */
 export class FigureSession {
   readonly grades: GradeCounts = { ROBUST: 0, MODERATE: 0, INDICATIVE: 0 };
+  /** Figures resting mostly on unmeasured inputs, and figures resting in part on illustrative ones. */
+  readonly provenance: ProvenanceCounts = { not_measured: 0, illustrative_inputs: 0 };
   private readonly used = new Map<number, { run: RunRow; subjects: Set<string>; prefixes: Set<string> }>();
   private readonly products = new Map<number, Map<string, RunProductRow>>();
 
@@ -113,6 +116,18 @@ export class FigureSession {
     return productCap({ complete: p.complete === 1, bom_confidence: p.bom_confidence }, Boolean(run.illustrative));
   }
 
+  /**
+   * The cap of a breakdown's parts (and a reach's products): its headline's, including what the
+   * headline rests on (parts carry no provenance of their own; checkFigure caps a headline by its own).
+   */
+  partCap(slug: string, metric: string, route: 'material' | 'mrio', run: RunRow = this.run): Grade {
+    const basis = route === 'material' ? 'per_unit' : 'per_1000_eur';
+    const head = this.deps.figures.figure(run.id, 'product', slug, metric, basis);
+    const provenance = head ? provenanceOfStored(head) : null;
+    const base = route === 'material' ? this.productCap(slug, run) : this.runCap(run);
+    return worse(base, provenanceCap(provenance));
+  }
+
   /** Checks a row and makes it a Figure; `count` false for a figure read only to derive something (a share). */
   figure(
     row: StatRow & { run_id: number },
@@ -123,7 +138,11 @@ export class FigureSession {
     count = true,
   ): Figure {
     const f = checkFigure(run, row, { what, unit, cap, runId: row.run_id });
-    if (count) this.grades[f.grade]++;
+    if (count) {
+      this.grades[f.grade]++;
+      if (f.provenance && unmeasured(f.provenance) > 0.5) this.provenance.not_measured++;
+      if (f.provenance && f.provenance.illustrative > 0) this.provenance.illustrative_inputs++;
+    }
     return f;
   }
 
@@ -215,6 +234,7 @@ function render<Q extends ParamsSchema, P extends ParamsSchema>(
   let results: unknown = null;
   let metrics: Record<string, unknown> | null = null;
   let grades: GradeCounts = { ROBUST: 0, MODERATE: 0, INDICATIVE: 0 };
+  let provenance: ProvenanceCounts = { not_measured: 0, illustrative_inputs: 0 };
   let sources: SourceFacts[] = [];
   if (run) {
     checkRun(run, `${served.scenario} run ${run.id}`);
@@ -222,6 +242,7 @@ function render<Q extends ParamsSchema, P extends ParamsSchema>(
     const out = served.figures?.(session);
     results = out?.results ?? null;
     grades = session.grades;
+    provenance = session.provenance;
     metrics = { ...(out?.metrics ?? {}), figures: grades.ROBUST + grades.MODERATE + grades.INDICATIVE, grades };
     sources = sourceFacts(deps, session.sourceCodes());
   }
@@ -236,6 +257,7 @@ function render<Q extends ParamsSchema, P extends ParamsSchema>(
     metrics,
     data: { ...served.data, results },
     grades,
+    provenance,
     sources,
   });
   const body = Buffer.from(JSON.stringify(envelope));
@@ -289,4 +311,15 @@ export function translate(err: unknown, req: ApiRequest, log: Logger): unknown {
     );
   }
   return err; // a database that does not answer becomes 503 in serviceRouter (lib/http/unavailable.ts)
+}
+
+/** The provenance columns of a stored row, or null when it carries none. */
+function provenanceOfStored(row: StatRow): Provenance | null {
+  if (row.prov_published === null || row.prov_published === undefined) return null;
+  return {
+    published: row.prov_published,
+    derived: row.prov_derived ?? 0,
+    assumption: row.prov_assumption ?? 0,
+    illustrative: row.prov_illustrative ?? 0,
+  };
 }

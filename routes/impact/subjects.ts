@@ -7,7 +7,8 @@
 import { notFound } from '../../lib/http/errors.ts';
 import { FigureCheckError, scaleRow, type Figure } from '../../lib/impact/check-figure.ts';
 import { materialPerKg, productBasisCap } from './headlines.ts';
-import { IMPACT_BASE, productRef, usedInItem } from './links.ts';
+import { IMPACT_BASE, productRef } from './links.ts';
+import { conflictFacts, countryFacts, materialFacts } from './subject-facts.ts';
 import {
   channelParams,
   conflictParams,
@@ -56,7 +57,7 @@ export function reach(f: FigureSession, deps: ImpactDeps, type: SubjectType, key
     // channel it may include arms manufacture (S-ARMS), whose source only the product's record names.
     if (type !== 'material') f.use(`product:${p.slug}`);
     const unit = `${r.metric} per ${p.unit_label}`;
-    const cap = productBasisCap(f, p.slug, 'per_unit');
+    const cap = f.partCap(p.slug, r.metric, 'material');
     const perUnit = f.figure(r, `reach ${type} ${key} ${r.metric} #${r.rank} ${p.slug}`, unit, cap);
     // Per kg: the same row scaled by the product's mass; the spread (so the grade) is unchanged.
     const kg = p.unit_mass_g === null ? null : p.unit_mass_g / 1000;
@@ -117,19 +118,7 @@ export const materialRoute: RouteDef<typeof scenarioQuery, typeof materialParams
     if (!m) throw notFound(`No material '${params.slug}'. Find one with ${IMPACT_BASE}/search?q=….`);
     return {
       scenario: query.scenario ?? DEFAULT_SCENARIO,
-      data: {
-        slug: m.slug,
-        name: m.name,
-        category: m.category,
-        unit: m.unit,
-        content_basis: m.content_basis,
-        flags: JSON.parse(m.flags) as Record<string, unknown>,
-        criticality: { level: m.criticality_level, source: m.criticality_source },
-        conflict_mineral: { flag: m.conflict_mineral === 1, source: m.conflict_mineral_source },
-        note: m.note,
-        used_in: deps.catalogue.usedIn('material', m.slug).map(usedInItem),
-        records: { production: deps.catalogue.production(m.slug) },
-      },
+      data: materialFacts(deps, m),
       figures: (f) => ({
         results: {
           reach: reach(f, deps, 'material', m.slug),
@@ -156,42 +145,9 @@ export const conflictRoute: RouteDef<typeof scenarioQuery, typeof conflictParams
     const k = deps.register.conflict(params.slug);
     if (!k) throw notFound(`No conflict '${params.slug}'. Find one with ${IMPACT_BASE}/search?q=….`);
     const scenario = query.scenario ?? DEFAULT_SCENARIO;
-    const shares = deps.register.shares(k.slug, scenario);
-    const ledger = deps.register.ledger(k.slug);
     return {
       scenario,
-      data: {
-        slug: k.slug,
-        name: k.name,
-        ucdp_conflict_id: k.ucdp_conflict_id,
-        ucdp_id_note: k.ucdp_id_note,
-        type: k.type,
-        region: k.region,
-        years: { from: k.year_from, to: k.year_to },
-        attribution: {
-          scenario,
-          periods: deps.register.periods(k.slug, scenario).map((p) => ({
-            ...p,
-            shares: shares
-              .filter((s) => s.label === p.label)
-              .map((s) => ({ sector: s.sector, name: s.name, share: s.share, confidence: s.confidence })),
-          })),
-        },
-        records:
-          ledger.rows === 0
-            ? null
-            : {
-                ledger: {
-                  events: ledger.events,
-                  deaths_best: ledger.deaths_best,
-                  precise_location_pct:
-                    ledger.events > 0 ? Math.round((1000 * ledger.precise_events) / ledger.events) / 10 : null,
-                  year_min: ledger.year_min,
-                  year_max: ledger.year_max,
-                  countries: ledger.countries,
-                },
-              },
-      },
+      data: conflictFacts(deps, k, scenario),
       figures: (f) => ({ results: { reach: reach(f, deps, 'conflict', k.slug), reach_order: REACH_ORDER } }),
     };
   },
@@ -211,16 +167,9 @@ export const countryRoute: RouteDef<typeof scenarioQuery, typeof countryParams> 
   build({ query, params }, deps) {
     const c = deps.register.country(params.iso3);
     if (!c) throw notFound(`No country '${params.iso3}' in ISO 3166-1 alpha-3.`);
-    const channels = deps.register.harmCounted(c.iso3);
     return {
       scenario: query.scenario ?? DEFAULT_SCENARIO,
-      data: {
-        iso3: c.iso3,
-        name: c.name,
-        region: c.region,
-        income_group: c.income_group,
-        records: { harm_counted: { channels, deaths: channels.reduce((a, ch) => a + ch.deaths, 0) } },
-      },
+      data: countryFacts(deps, c),
       figures: (f) => ({ results: { reach: reach(f, deps, 'country', c.iso3), reach_order: REACH_ORDER } }),
     };
   },

@@ -1,6 +1,8 @@
 /**
- * The impact register loaded from fixtures/impact/ into a real SQLite file: what the issue asks the
- * demo data set to hold, honesty markers, the methodology hash, and idempotent reloads.
+ * The demo register (the explicit choice `--register demo`) loaded from fixtures/impact/ into a real
+ * SQLite file: what the issue asks the demo data set to hold, honesty markers (every input row
+ * illustrative), the methodology hashes, and idempotent reloads. The published register, the default,
+ * is tests/db/impact-published.test.ts.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -18,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), 'trio-impact-register-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const db: Db = openDatabase(join(dir, 'trio.sqlite'));
 migrate(db, undefined, NOW);
-const first = loadImpactRegister(db, NOW);
+const first = loadImpactRegister(db, NOW, { register: 'demo' });
 const count = (sql: string) => db.prepare(sql).pluck().get() as number;
 
 test('the demo data set holds at least what the issue asks', () => {
@@ -68,6 +70,21 @@ test('honesty: no invented UCDP identifier, unverified sources say so, the demo 
     'an unverified source says so in basis',
   );
   assert.equal(db.prepare("SELECT value FROM impact_register_meta WHERE key = 'illustrative'").pluck().get(), '1');
+  assert.equal(db.prepare("SELECT value FROM impact_register_meta WHERE key = 'register'").pluck().get(), 'demo');
+  // Issue 24: every input row of the demo says it is illustrative.
+  assert.deepEqual(db.prepare('SELECT DISTINCT basis FROM impact_provenance').pluck().all(), ['illustrative']);
+  for (const [table, column] of [
+    ['impact_material_production', 'provenance'],
+    ['impact_conflict_ledger', 'provenance'],
+    ['impact_harm_counted', 'provenance'],
+    ['impact_bom_lines', 'provenance'],
+    ['impact_materials', 'price_provenance'],
+  ])
+    assert.equal(
+      count(`SELECT count(*) FROM ${table} WHERE ${column} IS NULL`),
+      0,
+      `${table}: every row has its provenance`,
+    );
   assert.equal(count('SELECT count(*) FROM impact_sources WHERE licence_name IS NULL OR credit IS NULL'), 0);
   assert.equal(
     db.prepare("SELECT usage_restriction FROM impact_sources WHERE code = 'gbd'").pluck().get(),
@@ -75,14 +92,21 @@ test('honesty: no invented UCDP identifier, unverified sources say so, the demo 
   );
 });
 
-test('the methodology version carries the SHA-256 of the document in the repository', () => {
-  const file = join(import.meta.dirname, '..', '..', 'docs', 'methodology', 'v1.md');
-  const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
+test('each methodology version carries the SHA-256 of its own document in the repository', () => {
+  for (const code of ['v1', 'v2']) {
+    const file = join(import.meta.dirname, '..', '..', 'docs', 'methodology', `${code}.md`);
+    const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
+    assert.equal(
+      db.prepare('SELECT document_sha256 FROM impact_methodology_versions WHERE code = ?').pluck().get(code),
+      sha,
+      code,
+    );
+  }
   assert.equal(
-    db.prepare("SELECT document_sha256 FROM impact_methodology_versions WHERE code = 'v1'").pluck().get(),
-    sha,
+    db.prepare("SELECT value FROM impact_register_meta WHERE key = 'methodology_version'").pluck().get(),
+    'v2',
   );
-  assert.equal(first.methodology_sha256, sha);
+  assert.match(first.register_sha256, /^[0-9a-f]{64}$/);
 });
 
 test('derived columns: completeness, bill-of-materials confidence and C1 harm from the ledger', () => {
@@ -90,7 +114,9 @@ test('derived columns: completeness, bill-of-materials confidence and C1 harm fr
   assert.deepEqual(phone, { complete: 0, bom_confidence: 'low' });
   const ring = db.prepare("SELECT complete, bom_confidence FROM impact_products WHERE slug = 'gold-ring'").get();
   assert.deepEqual(ring, { complete: 1, bom_confidence: 'high' });
-  const c1 = count("SELECT deaths FROM impact_harm_counted WHERE channel = 'C1' AND iso3 = 'COD' AND year = 2023");
+  const c1 = count(
+    "SELECT deaths FROM impact_harm_counted WHERE channel = 'C1' AND activity = 'battle' AND iso3 = 'COD' AND year = 2023",
+  );
   assert.equal(c1, count("SELECT sum(deaths_best) FROM impact_conflict_ledger WHERE iso3 = 'COD' AND year = 2023"));
   assert.equal(
     count("SELECT count(*) FROM impact_conflict_shares WHERE sector = 'ARMS' AND scenario <> 'S-ARMS'"),
@@ -116,7 +142,7 @@ test('every column of the input-output table sums to less than 1 (a productive t
 test('loading the same fixtures again writes nothing; the register reads back the same', () => {
   const before = JSON.stringify(readRegister(db));
   const changes = db.prepare('SELECT total_changes()').pluck().get() as number;
-  const again = loadImpactRegister(db, NOW + 1000);
+  const again = loadImpactRegister(db, NOW + 1000, { register: 'demo' });
   assert.equal(again.changed, false);
   assert.equal(db.prepare('SELECT total_changes()').pluck().get(), changes);
   assert.equal(JSON.stringify(readRegister(db)), before);

@@ -1,5 +1,6 @@
 /**
- * Runs against a real SQLite file: the demo publishes every scenario; publishing switches the current
+ * Runs against a real SQLite file, on the demo register (the machinery; the published register's runs
+ * are tests/db/impact-published.test.ts): the demo publishes every scenario; publishing switches the current
  * run atomically and keeps earlier runs; a run that fails a gate is stored, marked failed and never
  * published; the same inputs and seed give a byte-identical run; stored draws are the figures' draws.
  */
@@ -37,7 +38,7 @@ function freshDb(): Db {
 }
 
 const db = freshDb();
-const demo = loadImpactDemo(db, now, { draws: DRAWS });
+const demo = loadImpactDemo(db, now, { draws: DRAWS, register: 'demo' });
 const current = (scenario: string) =>
   db.prepare('SELECT run_id FROM impact_current_runs WHERE scenario = ?').pluck().get(scenario) as number | undefined;
 const figure = (run: number, slug: string, basis = 'per_unit', metric = 'deaths'): FigureRow =>
@@ -79,7 +80,7 @@ test('the demo publishes a validated run of every scenario, each gate recorded',
   const run = db.prepare('SELECT * FROM impact_runs WHERE id = ?').get(demo.runs[0]!.id) as Record<string, unknown>;
   assert.deepEqual(
     [run.illustrative, run.draws, run.quantiles, run.methodology_version, run.data_version],
-    [1, DRAWS, 'p05,p50,p95', 'v1', 'demo-2026.1'],
+    [1, DRAWS, 'p05,p50,p95', 'v2', 'demo-2026.1'],
   );
   assert.match(run.published_at as string, /^2026-11-22T10:/, 'times come from the injected clock');
 });
@@ -149,7 +150,7 @@ test('publishing switches the current run atomically and keeps the earlier one r
 
 test('a run that fails a gate is stored, marked failed, and never published', () => {
   const fresh = freshDb();
-  loadImpactDemo(fresh, now, { publish: false });
+  loadImpactDemo(fresh, now, { publish: false, register: 'demo' });
   assert.equal(
     fresh.prepare('SELECT count(*) FROM impact_runs').pluck().get(),
     0,

@@ -14,7 +14,7 @@ import { openDatabase } from '../../db/connection.ts';
 import { migrate } from '../../db/migrate.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const INPUTS = ['db', 'lib', 'fixtures', join('data', 'funding'), join('docs', 'methodology')];
+const INPUTS = ['db', 'lib', 'fixtures', join('data', 'funding'), join('data', 'impact'), join('docs', 'methodology')];
 
 /**
  * Which funding corpus the template holds: the real demo (data/funding), or the hand-made trap

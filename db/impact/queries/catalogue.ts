@@ -32,6 +32,11 @@ export interface BomLineRow extends BomLineFact {
   source_url: string;
   confidence: string;
   note: string | null;
+  qty_low: number | null;
+  qty_high: number | null;
+  /** JSON array of the cited figures the line rests on; NULL for an authored line */
+  citations: string | null;
+  provenance: number | null;
 }
 
 export interface UsedInRow {
@@ -58,6 +63,9 @@ export interface MaterialRow {
   conflict_mineral: number;
   conflict_mineral_source: string;
   note: string;
+  price_eur_per_kg: number;
+  price_source: string;
+  price_provenance: number | null;
 }
 
 const PRODUCT = `SELECT p.slug, p.name, p.tier, p.category, c.name AS category_name, p.unit, p.unit_label, p.unit_mass_g, p.archetype,
@@ -72,7 +80,7 @@ const statements = statementsFor((db) => ({
   product: db.prepare(`${PRODUCT} WHERE p.slug = ?`),
   category: db.prepare('SELECT code, name FROM impact_product_categories WHERE code = ?'),
   bom: db.prepare(`SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor, source_text, source_url,
-    confidence, note FROM impact_bom_lines WHERE product = ? ORDER BY line`),
+    confidence, note, qty_low, qty_high, citations, provenance FROM impact_bom_lines WHERE product = ? ORDER BY line`),
   allBom: db.prepare(`SELECT product, line, role, component_type, component_key, component_name, qty, unit, loss_factor
     FROM impact_bom_lines ORDER BY product, line`),
   rawInputs: db.prepare(`SELECT r.type, r.key, r.name, r.qty, r.unit, m.sector FROM impact_product_raw_inputs r
@@ -84,14 +92,25 @@ const statements = statementsFor((db) => ({
   regions: db.prepare('SELECT code, name FROM impact_mrio_regions ORDER BY ordinal'),
   material:
     db.prepare(`SELECT slug, name, category, unit, content_basis, sector, flags, criticality_level, criticality_source, conflict_mineral,
-    conflict_mineral_source, note FROM impact_materials WHERE slug = ?`),
+    conflict_mineral_source, note, price_eur_per_kg, price_source, price_provenance FROM impact_materials WHERE slug = ?`),
   materialSlugs: db.prepare('SELECT slug FROM impact_materials ORDER BY slug').pluck(),
   productionYear: db.prepare(
-    'SELECT year, unit, world_total FROM impact_material_world WHERE material = ? ORDER BY year DESC LIMIT 1',
+    'SELECT year, unit, world_total, source, provenance FROM impact_material_world WHERE material = ? ORDER BY year DESC LIMIT 1',
   ),
+  // Unknown quantities (withheld, not available) after the known ones: listed, never as zero.
   production:
     db.prepare(`SELECT p.iso3, c.name, p.qty, p.quality FROM impact_material_production p JOIN impact_countries c ON c.iso3 = p.iso3
-    WHERE p.material = ? AND p.year = ? ORDER BY p.qty DESC, p.iso3`),
+    WHERE p.material = ? AND p.year = ? ORDER BY p.qty IS NULL, p.qty DESC, p.iso3`),
+  workByActivity: db
+    .prepare("SELECT EXISTS (SELECT 1 FROM impact_harm_counted WHERE channel = 'C2' AND activity <> 'all')")
+    .pluck(),
+  // Producing countries (latest record) and whether each reports work injuries for an activity in a window.
+  workReports:
+    db.prepare(`SELECT p.iso3, c.name, EXISTS (SELECT 1 FROM impact_harm_counted h WHERE h.iso3 = p.iso3 AND h.channel = 'C2'
+    AND h.activity = @activity AND h.year BETWEEN @from AND @to) AS reported
+    FROM impact_material_production p JOIN impact_countries c ON c.iso3 = p.iso3
+    WHERE p.material = @material AND p.year = (SELECT max(year) FROM impact_material_world WHERE material = @material)
+    AND (p.qty IS NULL OR p.qty > 0) ORDER BY p.iso3`),
 }));
 
 export function catalogueReads(db: Db) {
@@ -109,6 +128,8 @@ export function catalogueReads(db: Db) {
     materialSlugs,
     productionYear,
     production,
+    workReports,
+    workByActivity,
   } = statements(db);
 
   return {
@@ -140,18 +161,25 @@ export function catalogueReads(db: Db) {
     materialSlugs: () => materialSlugs.all() as string[],
     /** The latest production record of a material, with its countries, largest first; null when it has none. */
     production(slug: string) {
-      const year = productionYear.get(slug) as { year: number; unit: string; world_total: number | null } | undefined;
+      const year = productionYear.get(slug) as
+        | { year: number; unit: string; world_total: number | null; source: string; provenance: number | null }
+        | undefined;
       if (!year) return null;
       return {
         ...year,
         countries: production.all(slug, year.year) as Array<{
           iso3: string;
           name: string;
-          qty: number;
+          qty: number | null;
           quality: string;
         }>,
       };
     },
+    /** Whether the register counts work injuries per activity (the published register; the demo counts whole countries). */
+    countsWorkByActivity: () => workByActivity.get() === 1,
+    /** Producing countries of a material and whether each reports work injuries for the activity in [from, to]. */
+    workReports: (material: string, activity: string, from: number, to: number) =>
+      workReports.all({ material, activity, from, to }) as Array<{ iso3: string; name: string; reported: number }>,
   };
 }
 

@@ -8,7 +8,8 @@ import type { Db } from '../../connection.ts';
 import type { StatRow } from '../../../lib/impact/check-figure.ts';
 import { statementsFor } from '../../statements.ts';
 
-const STATS = 'run_id, low, median, high, mean, central, grade';
+const STATS =
+  'run_id, low, median, high, mean, central, grade, prov_published, prov_derived, prov_assumption, prov_illustrative';
 
 export interface FigureRow extends StatRow {
   run_id: number;

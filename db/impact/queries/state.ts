@@ -26,6 +26,9 @@ export interface ServingState {
   registerLoaded: boolean;
   dataVersion: string | null;
   illustrative: boolean;
+  /** Which register is loaded ('published' or 'demo'; null before migration 013 or any load) and its hash. */
+  register: string | null;
+  registerHash: string | null;
 }
 
 export interface RunRow extends RunFacts {
@@ -54,7 +57,8 @@ const statements = statementsFor((db) => ({
       (SELECT group_concat(scenario || ':' || run_id, ',') FROM (SELECT scenario, run_id FROM impact_current_runs ORDER BY scenario)),
       (SELECT value FROM impact_register_meta WHERE key = 'fixtures_sha256'),
       (SELECT value FROM impact_register_meta WHERE key = 'data_version'),
-      (SELECT value FROM impact_register_meta WHERE key = 'illustrative')`,
+      (SELECT value FROM impact_register_meta WHERE key = 'illustrative'),
+      (SELECT value FROM impact_register_meta WHERE key = 'register')`,
     )
     .raw(),
   runStmt: db.prepare(`SELECT ${RUN_COLUMNS} FROM impact_runs WHERE id = ?`),
@@ -64,7 +68,12 @@ const statements = statementsFor((db) => ({
   gatesStmt: db.prepare(
     'SELECT gate, passed, offenders, explained, detail, engine, checked_at FROM impact_run_gates WHERE run_id = ? ORDER BY ordinal',
   ),
-  methodologyStmt: db.prepare('SELECT code FROM impact_methodology_versions ORDER BY code DESC LIMIT 1').pluck(),
+  methodologyStmt: db
+    .prepare(
+      `SELECT coalesce((SELECT value FROM impact_register_meta WHERE key = 'methodology_version'),
+      (SELECT code FROM impact_methodology_versions ORDER BY code DESC LIMIT 1))`,
+    )
+    .pluck(),
 }));
 
 export function servingReads(db: Db) {
@@ -77,7 +86,8 @@ export function servingReads(db: Db) {
       if (!db.open) throw new TypeError('The database connection is not open');
       const now = performance.now();
       if (last && now - last.at < STATE_TTL_MS) return last.state;
-      const [runs, fixtures, dataVersion, illustrative] = stateStmt.get() as [
+      const [runs, fixtures, dataVersion, illustrative, register] = stateStmt.get() as [
+        string | null,
         string | null,
         string | null,
         string | null,
@@ -99,6 +109,8 @@ export function servingReads(db: Db) {
         registerLoaded: dataVersion !== null,
         dataVersion,
         illustrative: illustrative === '1',
+        register,
+        registerHash: fixtures,
       };
       last = { raw, state, at: now };
       return state;

@@ -52,7 +52,7 @@ const PAGES: Array<[string, string, RegExp]> = [
   ['materials', '/explore/impact/materials', /^Materials$/],
   ['material', '/explore/impact/materials/cobalt', /^Cobalt$/],
   ['conflicts', '/explore/impact/conflicts', /^Conflicts$/],
-  ['conflict', '/explore/impact/conflicts/drc-east', /eastern armed groups/],
+  ['conflict', '/explore/impact/conflicts/drc-east', /^DR Congo \(Zaire\): Government$/],
   ['countries', '/explore/impact/countries', /^Countries$/],
   ['country', '/explore/impact/countries/COD', /^Congo, Democratic Republic of the$/],
   ['products', '/explore/impact', /Impact/],
@@ -60,6 +60,7 @@ const PAGES: Array<[string, string, RegExp]> = [
   ['product', '/explore/impact/products/bicycle', /^Bicycle$/],
   ['compare', '/explore/impact/compare?a=smartphone&b=laptop', /Smartphone/],
   ['spend', '/explore/impact/spend', /Spending/],
+  ['sources', '/explore/impact/sources', /^Data sources$/],
 ];
 
 for (const [label, viewport] of [
@@ -125,13 +126,50 @@ test(
     assert.match((await page.locator('table.harm').textContent()) ?? '', /C1/);
     await page.locator('p.browse').getByRole('link', { name: 'conflicts' }).click();
     await page.waitForURL('**/explore/impact/conflicts');
-    await page.getByRole('link', { name: /eastern armed groups/ }).click();
+    await page.getByRole('link', { name: 'DR Congo (Zaire): Government' }).click();
     await page.waitForURL('**/explore/impact/conflicts/drc-east');
     await page.locator('select[name=scenario]').selectOption('S-ARMS');
     await page.getByRole('button', { name: 'Show' }).click();
     await page.waitForURL(/conflicts\/drc-east\?scenario=S-ARMS/);
     assert.match((await page.locator('p.provenance').first().textContent()) ?? '', /Scenario S-ARMS, run 4/);
     await screenshot(page, 'explore-impact-register-journey-phone');
+    await context.close();
+  },
+);
+
+test(
+  'issue 24: figures show what they rest on; a value links to its source on the data-sources page',
+  { skip: skip ?? false },
+  async () => {
+    newDay();
+    const { context, page } = await open(DESKTOP);
+    await page.goto(`${server.url}/explore/impact/products/smartphone`);
+    const shares = page.locator('table.headline-figures .rests-on').first();
+    // Each path rests on its weakest input: a product's per-unit figure on assumed attribution shares at best.
+    assert.match(
+      (await shares.textContent()) ?? '',
+      /rests on (<1|\d+)% (published|derived|assumed|illustrative)( · |$)/,
+    );
+    assert.ok((await shares.locator('svg.rests-bar rect').count()) >= 2, 'a bar of its shares');
+    assert.match(
+      (await page.locator('table.headline-figures td.quotable').first().textContent()) ?? '',
+      /deaths per (million|billion|trillion|thousand) phones/,
+    );
+    // The cobalt line rests on a cited figure; its source opens on the data-sources page.
+    const line = page.locator('details.bom tr', { hasText: 'Cobalt' }).first();
+    assert.match((await line.textContent()) ?? '', /Oeko-Institut/);
+    await line.getByRole('link', { name: 'bom-literature' }).click();
+    await page.waitForURL('**/explore/impact/sources#src-bom-literature');
+    assert.equal(await page.locator('h1').textContent(), 'Data sources');
+    const section = page.locator('#src-bom-literature');
+    assert.ok(await section.isVisible());
+    assert.match((await section.textContent()) ?? '', /What it feeds/);
+    await screenshot(page, 'explore-impact-sources-desktop');
+    // From a material's production to USGS.
+    await page.goto(`${server.url}/explore/impact/materials/cobalt`);
+    await page.locator('.source-of').getByRole('link', { name: 'usgs-mcs' }).first().click();
+    await page.waitForURL('**/explore/impact/sources#src-usgs-mcs');
+    assert.match((await page.locator('#src-usgs-mcs').textContent()) ?? '', /Mineral Commodity Summaries/);
     await context.close();
   },
 );

@@ -143,9 +143,86 @@ describe('pages', () => {
     const cod = await page('/explore/impact/countries/cod');
     const country = (await server.api('/country/COD')).json;
     assert.match(cod, /<h1>Congo, Democratic Republic of the<\/h1>/);
-    for (const ch of country.data.records.harm_counted.channels)
-      has(rowWith(cod, `<th scope="row">${ch.channel}</th>`), ch.deaths.toLocaleString('en-GB'), ch.channel);
+    for (const ch of country.data.records.harm_counted.channels) {
+      has(
+        rowWith(cod, `<th scope="row"><strong>${ch.channel}</strong></th>`),
+        ch.deaths.toLocaleString('en-GB'),
+        ch.channel,
+      );
+      // Each activity the source counts under, with its source linked to the data-sources page.
+      for (const a of ch.activities) {
+        const row = rowWith(cod, `<th scope="row">${ch.channel}: ${escapeHtml(a.label)}</th>`);
+        has(row, a.deaths === null ? 'unknown' : a.deaths.toLocaleString('en-GB'), `${ch.channel} ${a.activity}`);
+        assert.ok(row.includes(`href="/explore/impact/sources#src-${a.source}"`), `${ch.channel} ${a.activity} source`);
+      }
+    }
+    const c1 = country.data.records.harm_counted.channels.find((ch: Json) => ch.channel === 'C1');
+    assert.deepEqual(
+      c1.activities.map((a: Json) => a.activity),
+      ['battle', 'other'],
+      'battle deaths and other organised violence',
+    );
+    has(cod, country.data.income_provenance.release, 'the World Bank release of the income group');
     tablesFitPhones(cod, 'country');
+  });
+
+  test('provenance on the pages: each figure with the shares of what it rests on, as the API gives them', async () => {
+    newDay();
+    const restsOn = (p: Json) =>
+      (['published', 'derived', 'assumption', 'illustrative'] as const)
+        .filter((b) => p[b] > 0)
+        .map((b) => {
+          const x = p[b];
+          const share = x >= 0.995 ? '100' : x < 0.005 ? '&lt;1' : formatSig(x * 100, 2);
+          return `${share}% ${b === 'assumption' ? 'assumed' : b}`;
+        })
+        .join(' · ');
+    // A material: its per-kg figures, price and production, each with where it comes from.
+    const text = await page('/explore/impact/materials/cobalt');
+    const api = (await server.api('/material/cobalt')).json;
+    const deaths = api.data.results.per_kg.deaths;
+    assert.ok(text.includes(`rests on ${restsOn(deaths.provenance)}`), 'deaths per kg: its provenance shares');
+    has(text, deaths.quotable, 'deaths per kg, quotable');
+    assert.ok(text.includes('href="/explore/impact/sources#src-usgs-mcs"'), 'production source linked');
+    has(text, api.data.records.production.provenance.release, 'the USGS release');
+    // A conflict: the ledger says where its deaths are counted, year by year.
+    const conflict = await page('/explore/impact/conflicts/drc-east');
+    const k = (await server.api('/conflict/drc-east')).json.data;
+    assert.equal(k.records.ledger.source, 'ucdp-brd');
+    assert.match(conflict, /UCDP battle-related deaths, its dyads summed/);
+    const y2022 = k.records.ledger.by_year.find((y: Json) => y.year === 2022);
+    has(rowWith(conflict, '<th scope="row">2022</th>'), y2022.deaths_best.toLocaleString('en-GB'), 'deaths in 2022');
+    // A product: the headline figures with their shares, the bill of materials with its citations.
+    const product = await page('/explore/impact/products/smartphone');
+    const p = (await server.api('/product/smartphone')).json;
+    for (const f of Object.values<Json>(p.metrics).filter((x) => x && x.provenance))
+      assert.ok(product.includes(`rests on ${restsOn(f.provenance)}`), `${f.unit}: its shares`);
+    const cobalt = p.data.bill_of_materials.find((l: Json) => l.component.key === 'cobalt');
+    for (const c of cobalt.citations) assert.ok(product.includes(`href="${escapeHtml(c.url)}"`), `citation ${c.row}`);
+    assert.match(product, /Bill of materials \(8 lines, 4 resting on cited figures\)/);
+  });
+
+  test('the data-sources page lists every dataset with its release, licence and what it feeds', async () => {
+    newDay();
+    const text = await page('/explore/impact/sources');
+    const api = (await server.api('/sources')).json;
+    assert.equal(api.data.sources.length, 18);
+    for (const s of api.data.sources) {
+      const row = rowWith(text, `href="#src-${s.code}"`);
+      has(row, s.name, s.code);
+      const latest = s.releases[s.releases.length - 1];
+      if (latest) has(row, latest.release, `${s.code} release`);
+      if (latest?.published_on) has(row, latest.published_on, `${s.code} published`);
+      for (const f of s.feeds) has(text, f, `${s.code} feeds`);
+      assert.ok(text.includes(`id="src-${s.code}"`), `${s.code}: an anchor the other pages link to`);
+      if (s.credit) has(text, s.credit, `${s.code} credit`);
+    }
+    // ILOSTAT's extract predates the ILO's CC BY 4.0 policy: said, and not open for reuse.
+    const ilo = text.slice(text.indexOf('id="src-ilostat"'));
+    assert.match(ilo.slice(0, ilo.indexOf('</section>')), /before the ILO&#39;s CC BY 4.0 policy of 3 May 2023/);
+    assert.match(ilo.slice(0, ilo.indexOf('</section>')), /no: its own terms apply/);
+    assert.equal(calls(text), 1);
+    tablesFitPhones(text, 'sources');
   });
 
   test("bad input and unknown subjects: the API's 400 and 404 on a page, never a 500", async () => {

@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { close, figuresIn, SCENARIOS, startImpactServer, type ImpactServer } from './harness.ts';
+import { close, figuresIn, MATERIAL_BREAKDOWNS, SCENARIOS, startImpactServer, type ImpactServer } from './harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -129,9 +129,7 @@ for (const scenario of SCENARIOS) {
           const dims = Object.keys(c.data.results.breakdowns);
           assert.deepEqual(
             dims,
-            method === 'material'
-              ? ['material', 'country', 'conflict', 'channel', 'sector']
-              : ['country', 'channel', 'sector'],
+            method === 'material' ? MATERIAL_BREAKDOWNS : ['country', 'channel', 'sector', 'basis'],
           );
           for (const dim of dims)
             checkStage(

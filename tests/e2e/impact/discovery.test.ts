@@ -150,7 +150,18 @@ describe('/figures.csv', () => {
     assert.match(res.headers.get('content-disposition')!, /impact-figures-S-ARMS-run-4\.csv/);
     const rows = csvRecords(res.text);
     const header = parseCsv(res.text)[0]!;
-    for (const column of ['display', 'low', 'high', 'run', 'methodology_version', 'citation', 'licence'])
+    for (const column of [
+      'display',
+      'quotable',
+      'low',
+      'high',
+      'run',
+      'methodology_version',
+      'sources',
+      'credits',
+      'citation',
+      'licence',
+    ])
       assert.ok(header.includes(column), column);
     const products = db().prepare('SELECT count(*) FROM impact_figures WHERE run_id = 4 AND subject_type = ?').pluck();
     assert.equal(rows.filter((r) => r.subject_type === 'product').length, products.get('product'));
@@ -158,8 +169,8 @@ describe('/figures.csv', () => {
     const pages = new Map<string, Json>();
     for (const r of rows as Json[]) {
       assert.ok(r.display && r.low && r.high && r.median && r.grade, `${r.key}: a complete figure`);
-      assert.deepEqual([r.scenario, r.run, r.methodology_version], ['S-ARMS', '4', 'v1']);
-      assert.match(r.citation, new RegExp(`run 4, methodology v1`));
+      assert.deepEqual([r.scenario, r.run, r.methodology_version], ['S-ARMS', '4', 'v2']);
+      assert.match(r.citation, new RegExp(`run 4, methodology v2`));
       assert.ok(r.citation.includes(r.url), 'the citation names the endpoint serving the same figure');
       if (!pages.has(r.url)) pages.set(r.url, await server.api(r.url.slice(BASE.length)).then((x) => x.json));
       const page = pages.get(r.url);
@@ -175,10 +186,30 @@ describe('/figures.csv', () => {
           r.central === '' ? null : Number(r.central),
           r.grade,
           r.unit,
+          r.quotable,
+          r.rests_on_published === '' ? null : Number(r.rests_on_illustrative),
         ],
-        [f.display, f.low, f.median, f.high, f.central, f.grade, f.unit],
-        `${r.url} ${r.metric} ${r.basis}: the same figure`,
+        [
+          f.display,
+          f.low,
+          f.median,
+          f.high,
+          f.central,
+          f.grade,
+          f.unit,
+          f.quotable,
+          f.provenance?.illustrative ?? null,
+        ],
+        `${r.url} ${r.metric} ${r.basis}: the same figure, quotable and provenance`,
       );
+      // Issue 24: each row carries its sources, the licence composed from them and their credits.
+      const sources = page.sources.map((s: Json) => s.code);
+      for (const code of r.sources.split(' '))
+        assert.ok(sources.includes(code), `${r.url}: ${code} is among the page's sources`);
+      for (const code of r.sources.split(' ')) {
+        const credit = page.sources.find((s: Json) => s.code === code)?.credit;
+        if (credit) assert.ok(r.credits.includes(credit), `${r.key}: ${code}'s credit`);
+      }
       assert.ok(r.licence === 'CC BY 4.0' || /^Not an open licence/.test(r.licence), r.licence);
       if (r.subject_type === 'product' && r.key === 'assault-rifle')
         assert.match(r.licence, /SIPRI/, "the row's licence names the restriction its sources carry");

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { BASE, figuresIn, startImpactServer, type ImpactServer } from './harness.ts';
+import { BASE, figuresIn, MATERIAL_BREAKDOWNS, startImpactServer, type ImpactServer } from './harness.ts';
 
 let server: ImpactServer;
 before(async () => {
@@ -85,12 +85,26 @@ const CASES: Case[] = [
     everyScenario: true,
     check: (d, b) => {
       assert.equal(d.slug, 'smartphone');
-      assert.equal(d.bill_of_materials.length, 6);
+      assert.equal(d.bill_of_materials.length, 8);
       assert.ok(d.raw_inputs.some((r: Json) => r.key === 'cobalt'));
       assert.ok(
-        d.trace.nodes.some((n: Json) => n.parent === 'battery-cell-nmc'),
-        'the trace goes through the battery',
+        d.trace.nodes.some((n: Json) => n.parent === 'pcb-assembly'),
+        'the trace goes through the main board',
       );
+      // Issue 24: the cobalt of the phone's battery is the cited figure (Öko-Institut 2012: 6.3 g), its
+      // gold the cited whole-phone range less what the board carries, each line with its provenance.
+      const cobalt = d.bill_of_materials.find((l: Json) => l.component.key === 'cobalt');
+      assert.equal(cobalt.qty, 6.3);
+      assert.equal(cobalt.provenance.basis, 'published');
+      assert.ok(cobalt.citations.some((c: Json) => c.use === 'sets' && /Oeko-Institut/.test(c.source)));
+      const gold = d.bill_of_materials.find((l: Json) => l.component.key === 'gold');
+      assert.deepEqual(
+        [gold.qty_range.low, gold.qty_range.high].map((x: number) => Number(x.toFixed(4))),
+        [0.025, 0.031],
+      );
+      assert.equal(gold.provenance.basis, 'derived');
+      const glass = d.bill_of_materials.find((l: Json) => l.component.type === 'unmodelled');
+      assert.equal(glass.provenance.basis, 'illustrative');
       assert.equal(d.industries[0].role, 'last_stage');
       assert.equal(d.results.scenarios.length, 5);
       assert.equal(d.results.nearest_by_kg.length, 5);
@@ -101,20 +115,20 @@ const CASES: Case[] = [
     path: '/product/battery-cell-nmc?scenario=S-ARMS',
     scenario: 'S-ARMS',
     figures: true,
-    check: (d) => assert.ok(d.used_in.some((u: Json) => u.product.slug === 'smartphone')),
+    check: (d) => assert.ok(d.used_in.some((u: Json) => u.product.slug === 'laptop')),
   },
   {
     path: '/product/smartphone/contributions',
     figures: true,
     check: (d) => {
-      assert.deepEqual(Object.keys(d.results.breakdowns), ['material', 'country', 'conflict', 'channel', 'sector']);
+      assert.deepEqual(Object.keys(d.results.breakdowns), MATERIAL_BREAKDOWNS);
       assert.equal(d.method, 'material');
     },
   },
   {
     path: '/product/smartphone/contributions?method=mrio&metric=injuries',
     figures: true,
-    check: (d) => assert.deepEqual(Object.keys(d.results.breakdowns), ['country', 'channel', 'sector']),
+    check: (d) => assert.deepEqual(Object.keys(d.results.breakdowns), ['country', 'channel', 'sector', 'basis']),
   },
   {
     path: '/product/assault-rifle/contributions?type=conflict&scenario=S-ARMS',
@@ -177,10 +191,14 @@ const CASES: Case[] = [
     scenario: 'S-RES',
     figures: true,
     check: (d) => {
-      assert.equal(d.ucdp_conflict_id, null);
-      assert.ok(d.ucdp_id_note);
+      // UCDP conflict 283, "DR Congo (Zaire): Government", from the BRD file (issue 24).
+      assert.equal(d.ucdp_conflict_id, 283);
+      assert.equal(d.ucdp_id_note, null);
+      assert.equal(d.name, 'DR Congo (Zaire): Government');
       assert.equal(d.attribution.scenario, 'S-RES');
       assert.ok(d.records.ledger.deaths_best > 0);
+      assert.equal(d.records.ledger.events, null, 'battle-related deaths count no events');
+      assert.equal(d.provenance.source, 'ucdp-brd');
     },
   },
   {
@@ -233,15 +251,30 @@ const CASES: Case[] = [
     path: '/methodology',
     figures: false,
     check: (d) => {
-      assert.equal(d.versions[0].code, 'v1');
-      assert.match(d.versions[0].document_sha256, /^[0-9a-f]{64}$/);
+      assert.deepEqual(
+        d.versions.map((x: Json) => x.code),
+        ['v1', 'v2'],
+      );
+      assert.ok(d.versions.every((x: Json) => /^[0-9a-f]{64}$/.test(x.document_sha256)));
+      assert.notEqual(
+        d.versions[0].document_sha256,
+        d.versions[1].document_sha256,
+        'each version hashes its own document',
+      );
     },
   },
   {
     path: '/sources',
     figures: false,
     check: (d) => {
-      assert.ok(d.sources.some((s: Json) => s.code === 'gbd' && s.usage_restriction === 'non-commercial'));
+      const ilostat = d.sources.find((s: Json) => s.code === 'ilostat');
+      assert.equal(ilostat.reuse_open, false, 'the April 2021 extract predates the ILO CC BY 4.0 policy');
+      assert.match(ilostat.licence.name, /before the ILO's CC BY 4\.0 policy of 3 May 2023/);
+      assert.ok(
+        d.sources.every((s: Json) => s.feeds.length > 0),
+        'every source says what it feeds',
+      );
+      assert.equal(d.sources.find((s: Json) => s.code === 'ucdp-brd').releases[0].release, '24.1');
     },
   },
   {
@@ -266,6 +299,17 @@ const CASES: Case[] = [
 
 function checkFigure(where: string, f: Json) {
   assert.ok(f.low <= f.median && f.median <= f.high, `${where}: ordered`);
+  if (f.provenance !== null) {
+    const p = f.provenance;
+    assert.ok(
+      Math.abs(p.published + p.derived + p.assumption + p.illustrative - 1) < 1e-9,
+      `${where}: provenance adds up to 1`,
+    );
+    if (p.assumption + p.illustrative > 0.5) {
+      assert.notEqual(f.grade, 'ROBUST', `${where}: mostly unmeasured inputs cap the grade`);
+      assert.match(f.quotable, /rests mostly on assumed or illustrative inputs$/, `${where}: says so where quoted`);
+    }
+  }
   assert.equal(f.central === null, f.grade === 'INDICATIVE', `${where}: central null exactly when INDICATIVE`);
   const two = (x: number) => Number(x.toPrecision(2));
   const n = (s: string) => Number(s);
@@ -310,14 +354,15 @@ describe('every endpoint, published', () => {
       assert.equal(body.scenario, scenario);
       assert.equal(body.run.id, runId);
       assert.equal(body.withheld, null);
-      assert.equal(body.methodology_version, 'v1');
-      assert.equal(body.data_version, 'demo-2026.1');
+      assert.equal(body.methodology_version, 'v2');
+      assert.equal(body.data_version, 'published-2026.1');
       assert.ok('records' in body.data && 'results' in body.data);
       assert.equal(body.citation.run_id, runId);
-      assert.match(body.citation.text, new RegExp(`run ${runId}, methodology v1`));
+      assert.match(body.citation.text, new RegExp(`run ${runId}, methodology v2`));
       const codes = body.caveats.map((x: Json) => x.code);
-      for (const code of ['floor', 'production_phase', 'wording', 'quoting', 'illustrative'])
+      for (const code of ['floor', 'production_phase', 'wording', 'quoting'])
         assert.ok(codes.includes(code), `caveat ${code}`);
+      assert.ok(!codes.includes('illustrative'), 'the published register is not the demo');
       const figures = [...figuresIn(body.data), ...figuresIn(body.metrics)];
       assert.equal(body.metrics.figures, figures.length, 'metrics counts the figures served');
       for (const g of ['ROBUST', 'MODERATE', 'INDICATIVE'])
@@ -326,6 +371,17 @@ describe('every endpoint, published', () => {
       assert.equal(
         figures.some((f) => f.figure.grade === 'INDICATIVE'),
         codes.includes('indicative'),
+      );
+      // Issue 24: a figure resting on illustrative inputs is never served without the response saying so.
+      assert.equal(
+        figures.some((f) => f.figure.provenance && f.figure.provenance.illustrative > 0),
+        codes.includes('illustrative_inputs'),
+      );
+      assert.equal(
+        figures.some(
+          (f) => f.figure.provenance && f.figure.provenance.assumption + f.figure.provenance.illustrative > 0.5,
+        ),
+        codes.includes('not_measured'),
       );
       if (c.figures) {
         assert.ok(figures.length > 0, 'figures served');

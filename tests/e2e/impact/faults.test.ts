@@ -55,8 +55,8 @@ const CASES: Array<[string, string, string, string, string, string]> = [
     'a central value on an INDICATIVE figure',
     'impact_figures',
     'central = mean',
-    `${PRODUCT} AND subject_key = 'smartphone' AND basis = 'per_kg' AND metric = 'deaths'`,
-    '/products?category=electronics',
+    `${PRODUCT} AND subject_key = 'electric-car' AND basis = 'per_kg' AND metric = 'deaths'`,
+    '/products?category=vehicles',
     'INDICATIVE figure carries a central value',
   ],
   [

@@ -11,6 +11,19 @@ import { startTestServer, type TestResponse, type TestServer } from '../../helpe
 
 export const BASE = '/impact/v1';
 export const SCENARIOS = ['S-MAX', 'S-EVID', 'S-RES', 'S-ARMS', 'S-CONS'] as const;
+/** The breakdowns of a product's material route, in the order the contract lists them (issue 24 adds the bases). */
+export const MATERIAL_BREAKDOWNS = [
+  'material',
+  'country',
+  'conflict',
+  'channel',
+  'sector',
+  'basis',
+  'basis_counts',
+  'basis_attribution',
+  'basis_materials',
+  'basis_bom',
+];
 
 export interface ImpactServer extends TestServer {
   key: string;
@@ -47,6 +60,8 @@ export interface FoundFigure {
     grade: string;
     unit: string;
     display: string;
+    quotable?: string | null;
+    provenance?: { published: number; derived: number; assumption: number; illustrative: number };
   };
 }
 

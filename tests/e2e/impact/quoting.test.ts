@@ -37,14 +37,14 @@ test('countries: COD and COG have names that tell them apart, in the country and
 });
 
 describe('licence composed from the sources used', () => {
-  test('a figure resting on SIPRI (S-ARMS) or GBD says it is not open and what each source allows', async () => {
+  test('a figure resting on SIPRI (S-ARMS) or ILOSTAT says it is not open and what each source allows', async () => {
     const body = await data('/product/assault-rifle?scenario=S-ARMS');
     const codes = body.sources.map((s: Json) => s.code);
-    assert.ok(codes.includes('sipri-aid') && codes.includes('gbd'), codes.join(','));
+    assert.ok(codes.includes('sipri-aid') && codes.includes('ilostat'), codes.join(','));
     assert.equal(body.licence.open, false);
     assert.notEqual(body.licence.name, 'CC BY 4.0');
     assert.match(body.licence.name, /SIPRI terms of use/);
-    assert.match(body.licence.name, /Non-commercial/i);
+    assert.match(body.licence.name, /ILOSTAT terms of use/);
     assert.deepEqual(
       body.licence.terms.map((t: Json) => t.source),
       codes,
@@ -53,15 +53,23 @@ describe('licence composed from the sources used', () => {
     const sipri = body.licence.terms.find((t: Json) => t.source === 'sipri-aid');
     assert.equal(sipri.open, false);
     assert.match(sipri.reuse, /not covered by CC BY 4\.0/);
-    const gbd = body.licence.terms.find((t: Json) => t.source === 'gbd');
-    assert.match(gbd.reuse, /non-commercial purposes only/);
-    const ucdp = body.licence.terms.find((t: Json) => t.source === 'ucdp-ged');
+    // Issue 24: the shipped ILOSTAT extract (April 2021) predates the ILO's CC BY 4.0 policy: it says so.
+    const ilostat = body.licence.terms.find((t: Json) => t.source === 'ilostat');
+    assert.equal(ilostat.open, false);
+    assert.match(ilostat.licence, /before the ILO's CC BY 4\.0 policy of 3 May 2023/);
+    const ucdp = body.licence.terms.find((t: Json) => t.source === 'ucdp-brd');
     assert.deepEqual([ucdp.open, /any purpose under CC BY 4\.0/.test(ucdp.reuse)], [true, true]);
+    const usgs = body.licence.terms.find((t: Json) => t.source === 'usgs-mcs');
+    assert.equal(usgs.open, true, 'U.S. public domain');
+    const ecb = body.licence.terms.find((t: Json) => t.source === 'ecb-fx');
+    assert.equal(ecb.open, true, 'ECB: free reuse with the source acknowledged');
     const restricted = body.caveats
       .filter((c: Json) => c.code === 'usage_restriction')
       .map((c: Json) => c.text)
       .join(' ');
-    assert.ok(restricted.includes('sipri-aid') && restricted.includes('gbd'), restricted);
+    assert.ok(restricted.includes('sipri-aid') && restricted.includes('ilostat'), restricted);
+    // UCDP's required citation is in the response's citation.
+    assert.match(body.citation.text, /Davies, Shawn, Garoun Engström, Therese Pettersson & Magnus Öberg \(2024\)/);
   });
 
   test('a response that serves no figure is CC BY 4.0 with no source terms', async () => {
@@ -202,7 +210,15 @@ test('every link in a response resolves on the server; the methodology document 
     'the section the bill-of-materials links point at',
   );
   const bom = (await data('/product/smartphone')).data.bill_of_materials;
-  assert.ok(bom.every((l: Json) => l.source.url === '/impact/v1/methodology/v1#the-demo-data-set'));
+  // An authored line links the demo data set; a line with cited figures links its first source.
+  for (const l of bom)
+    if (l.provenance.basis === 'illustrative')
+      assert.equal(l.source.url, '/impact/v1/methodology/v1#the-demo-data-set');
+    else assert.match(l.source.url, /^https?:\/\//);
+  const v2 = (await data('/methodology')).data.versions.find((x: Json) => x.code === 'v2');
+  const doc2 = await server.api('/methodology/v2');
+  assert.equal(createHash('sha256').update(doc2.text).digest('hex'), v2.document_sha256);
+  assert.match(doc2.text, /## 1\. What changed, what is published and what is assumed/);
   assert.equal((await server.api('/methodology/v9')).status, 404);
   assert.equal((await server.api('/methodology/V1!')).status, 400);
   assert.equal((await server.api('/methodology/v1', { 'if-none-match': doc.headers.get('etag')! })).status, 304);

@@ -22,7 +22,8 @@ const PATHS: Array<[string, (d: Json) => void]> = [
   [
     '/product/smartphone',
     (d) => {
-      assert.equal(d.bill_of_materials.length, 6);
+      assert.equal(d.bill_of_materials.length, 8, 'the published register: 8 lines, 4 of them cited');
+      assert.equal(d.bill_of_materials.filter((l: Json) => l.provenance.basis !== 'illustrative').length, 4);
       assert.ok(d.trace && d.raw_inputs.length > 0 && d.industries.length > 0);
     },
   ],
@@ -36,8 +37,15 @@ const PATHS: Array<[string, (d: Json) => void]> = [
   ['/channel/C1', (d) => assert.ok(d.records.deaths > 0)],
   ['/scenarios', (d) => assert.equal(d.scenarios.length, 5)],
   ['/runs', (d) => assert.deepEqual(d.runs, [], 'the list is empty while withheld')],
-  ['/methodology', (d) => assert.equal(d.versions.length, 1)],
-  ['/sources', (d) => assert.ok(d.sources.length >= 6)],
+  [
+    '/methodology',
+    (d) =>
+      assert.deepEqual(
+        d.versions.map((v: Json) => v.code),
+        ['v1', 'v2'],
+      ),
+  ],
+  ['/sources', (d) => assert.equal(d.sources.length, 18)],
   ['/search?q=cobalt', (d) => assert.ok(d.count > 0)],
 ];
 
@@ -69,11 +77,11 @@ function assertWithheld(
   assert.match(b.withheld.reason, new RegExp(scenario), where);
   assert.deepEqual(b.sources, [], where);
   assert.equal(b.citation.run_id, null, where);
-  assert.equal(b.methodology_version, 'v1');
-  assert.equal(b.data_version, 'demo-2026.1');
+  assert.equal(b.methodology_version, 'v2');
+  assert.equal(b.data_version, 'published-2026.1');
   assert.ok(
-    b.caveats.some((c: Json) => c.code === 'illustrative'),
-    `${where}: the register is illustrative`,
+    !b.caveats.some((c: Json) => ['illustrative', 'not_measured', 'illustrative_inputs'].includes(c.code)),
+    `${where}: the published register, and no figure to speak of`,
   );
   assert.equal(res.headers.get('cache-control'), 'public, no-cache', `${where}: revalidate while withheld`);
   assert.match(res.headers.get('etag')!, /^"w-/);

@@ -32,6 +32,8 @@ test('a good row becomes a Figure with its display string', () => {
     grade: 'MODERATE',
     unit: 'deaths per piece',
     display: '2.1e-5 (1.0e-5–3.0e-5)',
+    quotable: '21 (10–30) deaths per million pieces',
+    provenance: null,
   });
   const indicative = checkFigure(
     RUN,
@@ -82,6 +84,38 @@ test('each way a row or its run can be wrong is refused, with the reason', () =>
       name,
     );
   }
+});
+
+test('provenance shares: carried with a summary, capping the grade when mostly not measured', () => {
+  const robust = { ...SPEC, cap: 'ROBUST' as const };
+  const measured = { prov_published: 0.7, prov_derived: 0.2, prov_assumption: 0.1, prov_illustrative: 0 };
+  const f = checkFigure(RUN, { ...GOOD, grade: 'ROBUST', ...measured }, robust);
+  assert.equal(f.grade, 'ROBUST');
+  assert.deepEqual(
+    { ...f.provenance, summary: undefined },
+    { published: 0.7, derived: 0.2, assumption: 0.1, illustrative: 0, summary: undefined },
+  );
+  assert.equal(
+    f.provenance!.summary,
+    'Rests mostly on published data and values derived from it: 70% on published data, 20% on derived from published data by a stated formula, 10% on documented assumptions.',
+  );
+  assert.equal(f.quotable, '21 (10–30) deaths per million pieces');
+  const assumed = { prov_published: 0.3, prov_derived: 0.1, prov_assumption: 0.4, prov_illustrative: 0.2 };
+  const capped = checkFigure(RUN, { ...GOOD, grade: 'MODERATE', ...assumed }, robust);
+  assert.equal(capped.grade, 'MODERATE', '60% not measured: at most MODERATE');
+  assert.match(capped.quotable, /rests mostly on assumed or illustrative inputs$/);
+  const wrong: Array<[string, Partial<StatRow>, RegExp]> = [
+    ['graded above its inputs', { grade: 'ROBUST', ...assumed }, /graded ROBUST, but .* give MODERATE/],
+    ['a share missing', { ...measured, prov_derived: null }, /provenance shares incomplete/],
+    ['a share above 1', { ...measured, prov_published: 1.2, prov_derived: -0.3 }, /out of \[0, 1\]/],
+    ['shares not adding up', { ...measured, prov_published: 0.5 }, /add up to 0.79+, not 1/],
+  ];
+  for (const [name, row, reason] of wrong)
+    assert.throws(
+      () => checkFigure(RUN, { ...GOOD, grade: 'ROBUST', ...row }, robust),
+      (err: unknown) => err instanceof FigureCheckError && reason.test(err.reason),
+      name,
+    );
 });
 
 test('scaling multiplies every statistic and keeps the grade', () => {
