@@ -5,6 +5,8 @@
 import * as v from 'valibot';
 import { enumParam, integerParam, stringParam } from '../../lib/validate.ts';
 import { NOTICE_KINDS } from '../../lib/funding/notice-kind.ts';
+import { APPLICANT_LABELS, APPLICANT_TYPES } from '../../lib/funding/applicants.ts';
+import { UNSTATED } from '../../lib/funding/search-filters.ts';
 import { FUNDING_ERROR_CODES } from '../../lib/funding/errors.ts';
 
 export const SORTS = ['relevance', 'deadline', '-deadline', 'published'] as const;
@@ -13,14 +15,31 @@ export const CALL_SOURCES = ['eu', 'bdns', 'boe'] as const;
 export const MAX_PAGE = 500;
 export const MAX_PER_PAGE = 100;
 
-const isoDay = (name: string, description: string) =>
-  stringParam({
-    max: 10,
-    min: 10,
-    pattern: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
-    accepts: `a date YYYY-MM-DD, e.g. ${name === 'deadline_from' ? '2026-12-01' : '2026-12-31'}`,
-    description,
-  });
+/** A day parameter: `format: date` and an example in the contract. */
+const isoDay = (example: string, description: string) => {
+  const accepts = `a date YYYY-MM-DD, e.g. ${example}`;
+  return v.pipe(
+    stringParam({ max: 10, min: 10, pattern: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, accepts, description }),
+    v.isoDate(accepts),
+    v.examples([example]),
+  );
+};
+
+/** Every value applicant_type takes: the vocabulary (lib/funding/applicants.ts) and `unstated`. */
+export const APPLICANT_FILTER_VALUES = [...APPLICANT_TYPES, UNSTATED] as const;
+const applicantList = (() => {
+  const accepts = `one or more of ${APPLICANT_FILTER_VALUES.join(', ')}, separated by commas`;
+  return v.pipe(
+    stringParam({ max: 200, pattern: /^[a-z_]+(,[a-z_]+)*$/, accepts, description: '' }),
+    v.check((s) => s.split(',').every((t) => (APPLICANT_FILTER_VALUES as readonly string[]).includes(t)), accepts),
+    v.description(
+      `Who may apply: calls open to ANY of these types (comma-separated). ${APPLICANT_TYPES.map((t) => `${t}: ${APPLICANT_LABELS[t].en}`).join('; ')}; ${UNSTATED}: calls whose source does not say (a BOE notice, a BDNS list entry), which are otherwise left out. Each source's values map to these as docs/funding-applicants.md says.`,
+    ),
+    v.examples(['sme,self_employed', 'non_profit', 'research,unstated']),
+  );
+})();
+const amountParam = (description: string, example: number) =>
+  v.pipe(integerParam(0, 100_000_000_000, description), v.examples([example]));
 
 const filterEntries = {
   q: v.optional(
@@ -54,14 +73,42 @@ const filterEntries = {
   source: v.optional(enumParam(CALL_SOURCES, 'Only calls from this source.')),
   deadline_from: v.optional(
     isoDay(
-      'deadline_from',
+      '2026-12-01',
       "Only calls whose served deadline (the next cut-off) is on or after this day (YYYY-MM-DD, in the call's time zone). Calls without a deadline are left out.",
     ),
   ),
   deadline_to: v.optional(
     isoDay(
-      'deadline_to',
+      '2026-12-31',
       "Only calls whose served deadline (the next cut-off) is on or before this day (YYYY-MM-DD, in the call's time zone). Calls without a deadline are left out.",
+    ),
+  ),
+  applicant_type: v.optional(applicantList),
+  budget_min: v.optional(
+    amountParam(
+      'Only calls whose total budget is at least this many euros (whole euros; every source states euros). Calls whose source states no budget are kept unless budget_unstated=exclude: an unknown amount is never read as 0.',
+      100_000,
+    ),
+  ),
+  budget_max: v.optional(
+    amountParam(
+      'Only calls whose total budget is at most this many euros. Calls whose source states no budget are kept unless budget_unstated=exclude.',
+      5_000_000,
+    ),
+  ),
+  budget_unstated: v.optional(
+    v.pipe(
+      enumParam(
+        ['include', 'exclude'] as const,
+        'What budget_min and budget_max do with calls whose source states no budget (BOE notices, BDNS list entries): include (default) keeps them, flagged by budget null; exclude leaves them out. exclude alone keeps only calls that state a budget.',
+      ),
+      v.examples(['exclude']),
+    ),
+  ),
+  changed_since: v.optional(
+    isoDay(
+      '2026-11-01',
+      "Only calls in which an import or sync saw a meaningful change (deadline, opening day, status, withdrawal, budget, award ceiling, title) on or after this day (UTC). Each call's changes are at GET /calls/{id}/history.",
     ),
   ),
   sort: v.optional(
@@ -190,8 +237,44 @@ export const Call = v.pipe(
     deadline_source: DeadlineSource,
     cutoffs: v.array(cutoff),
     time_zone: v.picklist(['Europe/Brussels', 'Europe/Madrid']),
-    budget: v.nullable(v.number()),
-    currency: nullableString,
+    budget: v.pipe(
+      v.nullable(v.number()),
+      v.description(
+        "The call's total budget in currency, as the source states it; null when it states none (never 0 for unknown).",
+      ),
+      v.examples([600000, null]),
+    ),
+    award_ceiling: v.pipe(
+      v.nullable(v.number()),
+      v.description(
+        'The most one grant may receive, in currency, when the source states it (EU topics: the largest maxContribution of their actions); null otherwise.',
+      ),
+      v.examples([3000000, null]),
+    ),
+    currency: v.pipe(nullableString, v.description('ISO 4217 code of budget and award_ceiling.'), v.examples(['EUR'])),
+    applicant_types: v.pipe(
+      v.array(v.picklist(APPLICANT_TYPES)),
+      v.description(
+        'Who may apply, in one vocabulary for every source (docs/funding-applicants.md): ' +
+          APPLICANT_TYPES.map((t) => `${t} (${APPLICANT_LABELS[t].en})`).join(', ') +
+          '. Empty when the source does not say.',
+      ),
+      v.examples([['sme', 'self_employed', 'large_company'], []]),
+    ),
+    applicants_stated: v.pipe(
+      v.array(v.string()),
+      v.description(
+        "Who may apply in the source's own words (BDNS tiposBeneficiarios, the EU type of action), which applicant_types is mapped from.",
+      ),
+      v.examples([['PYME Y PERSONAS FÍSICAS QUE DESARROLLAN ACTIVIDAD ECONÓMICA', 'GRAN EMPRESA']]),
+    ),
+    changed_at: v.pipe(
+      v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+      v.description(
+        'When an import or sync last saw a meaningful change in this call (ISO 8601, UTC); null if none since it was first seen. The changes: GET /calls/{id}/history.',
+      ),
+      v.examples(['2026-11-20T06:00:00.000Z', null]),
+    ),
     language: v.string(),
     source_status: v.pipe(
       v.nullable(v.picklist(STATUSES)),
