@@ -81,7 +81,7 @@ export function searchParams(f: SearchFilters) {
 export const COLUMNS = `c.seq, c.id, c.source, c.source_id, c.title, c.summary, c.funder, c.programme, c.country, c.region, c.url,
   c.published_on, c.opening_on, c.deadline, c.deadline_time, c.deadline_text, c.cutoffs, c.time_zone, c.opens_at,
   c.closes_at, c.budget, c.award_ceiling, c.currency, c.applicant_terms, c.applicant_mask, c.changed_at, c.language,
-  c.source_status, c.bdns_id, c.deadline_source`;
+  c.source_status, c.bdns_id, c.deadline_source, c.imported_at`;
 
 /** Order key, its direction, and whether the deadline index should drive the filters. */
 export const ORDERS: Record<Exclude<Sort, 'relevance'>, { key: string; dir: 'ASC' | 'DESC'; range: boolean }> = {

@@ -94,7 +94,7 @@ const MONTHS = [
 ];
 
 /** 2026-02-26 → "26 February 2026"; with `year: false`, "26 February". */
-function dayWords(iso: string, year = true): string {
+export function dayWords(iso: string, year = true): string {
   const [y, m, d] = iso.split('-').map(Number);
   return `${d} ${MONTHS[m! - 1]}${year ? ` ${y}` : ''}`;
 }

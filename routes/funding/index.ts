@@ -11,8 +11,9 @@ import { fundingAccess } from './access.ts';
 import { callOperation } from './calls.ts';
 import { renderFundingError } from './errors.ts';
 import { exportOperation } from './export.ts';
-import { Call, CallDetail, ErrorBody, SearchResponse, SourcesResponse } from './schemas.ts';
-import { searchOperation } from './search.ts';
+import { historyOperation } from './history.ts';
+import { AtomFeed, Call, CallDetail, CallHistory, ErrorBody, SearchResponse, SourcesResponse } from './schemas.ts';
+import { searchOperations } from './search.ts';
 import { sourcesOperation } from './sources.ts';
 
 export const FUNDING_BASE = '/funding/v1';
@@ -37,8 +38,16 @@ const HEADERS = {
   },
   'X-Request-Id': REQUEST_ID_HEADER,
   'Retry-After': { description: 'Seconds to wait before retrying; authoritative.', schema: integer },
+  ETag: {
+    description: 'Tag of this feed; send it back in If-None-Match for a 304 when nothing changed.',
+    schema: { type: 'string' },
+  },
+  'Last-Modified': {
+    description: "When the feed's newest entry changed (or the corpus, when it has none); for If-Modified-Since.",
+    schema: { type: 'string' },
+  },
 };
-const EVERY_RESPONSE = Object.keys(HEADERS).filter((h) => h !== 'Retry-After');
+const EVERY_RESPONSE = Object.keys(HEADERS).filter((h) => !['Retry-After', 'ETag', 'Last-Modified'].includes(h));
 
 /** Every operation takes the key optionally (anonymous or X-API-Key) unless it says otherwise (/export needs one). */
 const optionalKey = (op: Operation): Operation => ({
@@ -56,15 +65,20 @@ export function fundingApi(ctx: AppContext) {
     renderError: renderFundingError,
     log: ctx.log,
     operations: (contract) =>
-      [searchOperation(ctx), callOperation(ctx), sourcesOperation(ctx), exportOperation(ctx), contract].map(
-        optionalKey,
-      ),
+      [
+        ...searchOperations(ctx),
+        callOperation(ctx),
+        historyOperation(ctx),
+        sourcesOperation(ctx),
+        exportOperation(ctx),
+        contract,
+      ].map(optionalKey),
     contract: {
       title: 'trio funding corpus API',
       version: '1.0.0',
       description:
         'Read-only search over funding calls from the EU Funding & Tenders Portal, CORDIS, BDNS and the BOE, normalised into one schema. Anonymous use is limited per address; a key in X-API-Key gives higher limits (basic; pro with a subscription). Errors are {"error": code, "message": text}.',
-      components: { Call, CallDetail, SearchResponse, SourcesResponse, Error: ErrorBody },
+      components: { Call, CallDetail, CallHistory, SearchResponse, SourcesResponse, AtomFeed, Error: ErrorBody },
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       headers: HEADERS,
       everyResponseHeaders: EVERY_RESPONSE,

@@ -7,6 +7,7 @@ import { enumParam, integerParam, stringParam } from '../../lib/validate.ts';
 import { NOTICE_KINDS } from '../../lib/funding/notice-kind.ts';
 import { APPLICANT_LABELS, APPLICANT_TYPES } from '../../lib/funding/applicants.ts';
 import { UNSTATED } from '../../lib/funding/search-filters.ts';
+import { CHANGE_FIELDS } from '../../lib/funding/history.ts';
 import { FUNDING_ERROR_CODES } from '../../lib/funding/errors.ts';
 
 export const SORTS = ['relevance', 'deadline', '-deadline', 'published'] as const;
@@ -133,6 +134,23 @@ export const searchQuery = v.object({
     }),
   ),
 });
+
+/** /search.atom: the search's filters and per_page (a feed is the first page; no cursor or page). */
+export const feedQuery = v.object({
+  ...filterEntries,
+  per_page: v.optional(integerParam(1, MAX_PER_PAGE, 'Entries, 1 to 100; default 20.')),
+});
+
+/** The feed's body as the contract shows it: Atom XML (RFC 4287). */
+export const AtomFeed = v.pipe(
+  v.string(),
+  v.description(
+    'An Atom 1.0 feed (RFC 4287, application/atom+xml): feed id, title, updated, rel=self and rel=alternate links; one entry per call with id, title, links, published, updated, author (the funder), a category per applicant type, a text summary (deadline, status, who may apply, budget), fnd:deadline and fnd:status (namespace urn:x-trio:funding:1).',
+  ),
+  v.examples([
+    '<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom" xmlns:fnd="urn:x-trio:funding:1"><id>…/funding/v1/search.atom?q=hidr%C3%B3geno</id>…</feed>',
+  ]),
+);
 
 export const exportQuery = v.object({
   ...filterEntries,
@@ -324,6 +342,57 @@ export const CallDetail = v.object({
       ),
     ),
     attribution: v.array(v.object({ source: v.string(), licence: v.string(), credit: v.string() })),
+  }),
+});
+
+const HistoryEntry = v.object({
+  at: v.pipe(
+    v.string(),
+    v.isoTimestamp(),
+    v.description('When the import or sync that saw the change ran (UTC).'),
+    v.examples(['2026-01-20T06:00:00.000Z']),
+  ),
+  field: v.pipe(
+    v.picklist(CHANGE_FIELDS),
+    v.description(
+      "What changed: deadline (its cut-offs), opening (the opening day), status (the source's own), withdrawn (the source closed it before its deadline), budget, award_ceiling, title.",
+    ),
+    v.examples(['deadline']),
+  ),
+  before: v.pipe(
+    v.unknown(),
+    v.description(
+      'The value before: for deadline the list of cut-offs [{date, time}], for budget and award_ceiling {amount, currency}, else the value.',
+    ),
+    v.examples([[{ date: '2026-01-15', time: null }]]),
+  ),
+  after: v.pipe(
+    v.unknown(),
+    v.description('The value after, in the same form.'),
+    v.examples([[{ date: '2026-02-26', time: null }]]),
+  ),
+  description: v.pipe(
+    v.string(),
+    v.description('The change in words.'),
+    v.examples(['deadline extended from 15 January to 26 February 2026']),
+  ),
+  seen_in: v.pipe(
+    v.string(),
+    v.description("The document whose import saw it: a sync's URL, or an imported file's name."),
+    v.examples(['https://www.infosubvenciones.es/bdnstrans/api/convocatorias?numConv=916318&vpd=GE']),
+  ),
+});
+
+export const CallHistory = v.object({
+  data: v.array(HistoryEntry),
+  meta: v.object({
+    call_id: v.string(),
+    first_seen: v.pipe(
+      v.string(),
+      v.isoTimestamp(),
+      v.description('When the call entered the corpus (its first import).'),
+      v.examples(['2025-12-02T06:00:00.000Z']),
+    ),
   }),
 });
 
