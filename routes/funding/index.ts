@@ -9,10 +9,23 @@ import { serviceApi } from '../../lib/http/service-router.ts';
 import type { AppContext } from '../context.ts';
 import { fundingAccess } from './access.ts';
 import { callOperation } from './calls.ts';
-import { renderFundingError } from './errors.ts';
+import { fundingEdgeError, renderFundingError } from './errors.ts';
 import { exportOperation } from './export.ts';
 import { historyOperation } from './history.ts';
-import { AtomFeed, Call, CallDetail, CallHistory, ErrorBody, SearchResponse, SourcesResponse } from './schemas.ts';
+import {
+  AtomFeed,
+  Call,
+  CallDetail,
+  CallHistory,
+  ErrorBody,
+  SavedSearchDetail,
+  SavedSearchList,
+  SavedSearchResponse,
+  SearchResponse,
+  SourcesResponse,
+} from './schemas.ts';
+import { savedSearchOperations } from './saved-searches.ts';
+import { fundingBody } from './body.ts';
 import { searchOperations } from './search.ts';
 import { sourcesOperation } from './sources.ts';
 
@@ -63,6 +76,8 @@ export function fundingApi(ctx: AppContext) {
     // docs/services/funding.txt: every response carries the accounting headers, preflights included (counted like any request).
     accessOnPreflight: true,
     renderError: renderFundingError,
+    domainErrors: fundingEdgeError,
+    body: fundingBody,
     log: ctx.log,
     operations: (contract) =>
       [
@@ -71,20 +86,32 @@ export function fundingApi(ctx: AppContext) {
         historyOperation(ctx),
         sourcesOperation(ctx),
         exportOperation(ctx),
+        ...savedSearchOperations(ctx),
         contract,
       ].map(optionalKey),
     contract: {
       title: 'trio funding corpus API',
       version: '1.0.0',
       description:
-        'Read-only search over funding calls from the EU Funding & Tenders Portal, CORDIS, BDNS and the BOE, normalised into one schema. Anonymous use is limited per address; a key in X-API-Key gives higher limits (basic; pro with a subscription). Errors are {"error": code, "message": text}.',
-      components: { Call, CallDetail, CallHistory, SearchResponse, SourcesResponse, AtomFeed, Error: ErrorBody },
+        'Search over funding calls from the EU Funding & Tenders Portal, CORDIS, BDNS and the BOE, normalised into one schema. Anonymous use is limited per address; a key in X-API-Key gives higher limits (basic; pro with a subscription). Errors are {"error": code, "message": text}.',
+      components: {
+        Call,
+        CallDetail,
+        CallHistory,
+        SearchResponse,
+        SourcesResponse,
+        AtomFeed,
+        SavedSearch: SavedSearchResponse,
+        SavedSearchList,
+        SavedSearchDetail,
+        Error: ErrorBody,
+      },
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       headers: HEADERS,
       everyResponseHeaders: EVERY_RESPONSE,
       commonResponses: {
         400: { description: 'bad_request: a parameter failed validation; the message names it', schema: 'Error' },
-        401: { description: 'invalid_key or revoked_key', schema: 'Error' },
+        401: { description: 'invalid_key, revoked_key, or key_required (saved searches need a key)', schema: 'Error' },
         404: { description: 'No such call or path', schema: 'Error' },
         429: {
           description: 'rate_limited (per minute) or quota_exceeded (per day)',

@@ -42,7 +42,7 @@ const applicantList = (() => {
 const amountParam = (description: string, example: number) =>
   v.pipe(integerParam(0, 100_000_000_000, description), v.examples([example]));
 
-const filterEntries = {
+export const filterEntries = {
   q: v.optional(
     stringParam({
       max: 200,
@@ -448,4 +448,60 @@ export const SourcesResponse = v.object({ data: v.array(Source) });
 export const ErrorBody = v.object({
   error: v.pipe(v.picklist(FUNDING_ERROR_CODES), v.description('Stable code: branch on this.')),
   message: v.pipe(v.string(), v.description('Human text; may change.')),
+});
+
+const SavedSearch = v.object({
+  id: v.pipe(v.string(), v.description('Saved search id.'), v.examples(['ss_4fGhT9kQ2mPz8LwX1cVb'])),
+  name: v.pipe(v.string(), v.examples(['Hydrogen, open, for SMEs'])),
+  query: v.pipe(
+    v.string(),
+    v.description('The search, as a canonical /search query string.'),
+    v.examples(['q=hidr%C3%B3geno&status=open&applicant_type=sme']),
+  ),
+  created_at: v.pipe(v.string(), v.isoTimestamp(), v.examples(['2026-11-22T10:00:00.000Z'])),
+  search_url: v.pipe(
+    v.string(),
+    v.description('Its results (JSON).'),
+    v.examples(['/funding/v1/search?q=hidr%C3%B3geno']),
+  ),
+  feed_url: v.pipe(
+    v.string(),
+    v.description('Its Atom feed.'),
+    v.examples(['/funding/v1/search.atom?q=hidr%C3%B3geno']),
+  ),
+  page_url: v.pipe(
+    v.string(),
+    v.description('Its page in the explorer.'),
+    v.examples(['/explore/funding?q=hidr%C3%B3geno']),
+  ),
+});
+
+export const SavedSearchResponse = v.object({ data: SavedSearch });
+export const SavedSearchList = v.object({
+  data: v.array(SavedSearch),
+  meta: v.object({
+    limit: v.pipe(v.number(), v.integer(), v.description('The most an account may keep.'), v.examples([20])),
+  }),
+});
+export const SavedSearchDetail = v.object({
+  data: v.object({
+    ...SavedSearch.entries,
+    notified: v.pipe(
+      v.object({
+        total: v.pipe(v.number(), v.integer()),
+        recent: v.array(
+          v.object({
+            call_id: v.pipe(v.string(), v.examples(['bdns:916318'])),
+            at: v.pipe(v.string(), v.isoTimestamp()),
+            event_id: v.pipe(
+              v.string(),
+              v.description('The funding.saved_search.matched webhook event that reported it.'),
+              v.examples(['evt_0Abc…']),
+            ),
+          }),
+        ),
+      }),
+      v.description('The new calls this search was notified of (once each): how many, and the latest 20.'),
+    ),
+  }),
 });
