@@ -34,8 +34,8 @@ export interface FeedInput {
 }
 
 // XML 1.0 Char: tab, newline, return, and from U+0020 on, without surrogates halves and U+FFFE/F.
-// eslint-disable-next-line no-control-regex -- removing control characters is the point
 const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const clean = (s: string) => s.replace(NOT_XML, '');
 

@@ -18,7 +18,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 
 export function page(state: ConsoleState, status: number, title: string, body: Html): Reply {
   const nav = state.account
-    ? html`<nav aria-label="Account"><a href="/console/keys">Keys</a> <a href="/console/balance">Balance</a> <a href="/console/webhooks">Webhooks</a> <a href="/console/worker">Tasks to do</a>
+    ? html`<nav aria-label="Account"><a href="/console/keys">Keys</a> <a href="/console/balance">Balance</a> <a href="/console/webhooks">Webhooks</a> <a href="/console/saved-searches">Saved searches</a> <a href="/console/worker">Tasks to do</a>
         <span>Signed in as <strong>${state.account.email}</strong></span>
         <form method="post" action="/console/sign-out"><input type="hidden" name="csrf" value="${state.csrf}"><button type="submit">Sign out</button></form></nav>`
     : html`<nav aria-label="Account"><a href="/console/sign-in">Sign in</a> <a href="/console/sign-up">Create an account</a></nav>`;

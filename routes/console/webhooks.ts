@@ -79,7 +79,7 @@ export function webhookRoutes(ctx: AppContext, secret: Buffer) {
       status,
       'Webhooks',
       html`${message ?? ''}
-<p>trio POSTs every change of your tasks to your endpoints as an event, signed as <a href="https://www.standardwebhooks.com">Standard Webhooks</a> specifies (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>); a receiver that does not answer 2xx is tried again for a day. The README shows a receiver checking the signature.</p>
+<p>trio POSTs every change of your tasks, and every new funding call matching one of your <a href="/console/saved-searches">saved searches</a> (live endpoints), to your endpoints as an event, signed as <a href="https://www.standardwebhooks.com">Standard Webhooks</a> specifies (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>); a receiver that does not answer 2xx is tried again for a day. The README shows a receiver checking the signature.</p>
 ${ENVIRONMENTS.map(([env, title]) => {
   const owner = { accountId: account.id, environment: env };
   const endpoints = listEndpoints(ctx.db, owner);

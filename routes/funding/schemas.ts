@@ -331,20 +331,6 @@ const Notice = v.object({
   department: nullableString,
 });
 
-export const CallDetail = v.object({
-  data: v.object({
-    ...Call.entries,
-    projects: v.pipe(v.array(Project), v.description('CORDIS: projects funded under this call (EU topics).')),
-    notices: v.pipe(
-      v.array(Notice),
-      v.description(
-        'BOE notices about this call: its announcement, bases, corrections, modifications and award resolutions, joined by BDNS id, by a BOE id they name, or by the disposition they refer to. These are never served as calls themselves.',
-      ),
-    ),
-    attribution: v.array(v.object({ source: v.string(), licence: v.string(), credit: v.string() })),
-  }),
-});
-
 const HistoryEntry = v.object({
   at: v.pipe(
     v.string(),
@@ -381,6 +367,24 @@ const HistoryEntry = v.object({
     v.description("The document whose import saw it: a sync's URL, or an imported file's name."),
     v.examples(['https://www.infosubvenciones.es/bdnstrans/api/convocatorias?numConv=916318&vpd=GE']),
   ),
+});
+
+export const CallDetail = v.object({
+  data: v.object({
+    ...Call.entries,
+    projects: v.pipe(v.array(Project), v.description('CORDIS: projects funded under this call (EU topics).')),
+    notices: v.pipe(
+      v.array(Notice),
+      v.description(
+        'BOE notices about this call: its announcement, bases, corrections, modifications and award resolutions, joined by BDNS id, by a BOE id they name, or by the disposition they refer to. These are never served as calls themselves.',
+      ),
+    ),
+    history: v.pipe(
+      v.array(HistoryEntry),
+      v.description('What imports and syncs saw change in it, oldest first (as GET /calls/{id}/history).'),
+    ),
+    attribution: v.array(v.object({ source: v.string(), licence: v.string(), credit: v.string() })),
+  }),
 });
 
 export const CallHistory = v.object({
