@@ -26,8 +26,7 @@ import { readSavedQuery } from './saved-query.ts';
 export const NewSavedSearchBody = v.object({
   name: v.pipe(
     v.string('a name, text of 1 to 100 characters'),
-    v.trim(),
-    v.minLength(1, 'a name, text of 1 to 100 characters'),
+    v.check((name) => name.trim().length > 0, 'a name, text of 1 to 100 characters'),
     v.maxLength(100, 'a name, text of 1 to 100 characters'),
     v.description('What to call it.'),
     v.examples(['Hydrogen, open, for SMEs']),

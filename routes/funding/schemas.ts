@@ -40,7 +40,7 @@ const applicantList = (() => {
   );
 })();
 const amountParam = (description: string, example: number) =>
-  v.pipe(integerParam(0, 100_000_000_000, description), v.examples([example]));
+  v.pipe(integerParam(0, 1_000_000_000, description), v.examples([example]));
 
 export const filterEntries = {
   q: v.optional(

@@ -191,8 +191,8 @@ test("saved searches are the account's own and bounded; bad input is refused by 
   assert.equal(theirs.status, 404);
   assert.equal(theirs.json.error, 'not_found');
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const cases: Array<[string, () => Promise<{ status: number; json: any }>, number, string, RegExp]> = [
-    // eslint-disable-line @typescript-eslint/no-explicit-any
     ['no key', () => server.request('GET', '/funding/v1/saved_searches'), 401, 'key_required', /X-API-Key/],
     [
       'a query the search refuses',
