@@ -42,12 +42,15 @@ const STATUS_OPTION_LABELS: Record<string, string> = {
 export function forwardedQuery(url: string): URLSearchParams {
   const sent = new URL(url).searchParams;
   const out = new URLSearchParams();
-  for (const [name, value] of sent) if (value.trim() !== '' && name !== 'applicant_type') out.append(name, value);
   const types = sent
     .getAll('applicant_type')
     .flatMap((v) => v.split(','))
     .filter((v) => v.trim() !== '');
-  if (types.length) out.set('applicant_type', [...new Set(types)].join(','));
+  for (const [name, value] of sent) {
+    if (name !== 'applicant_type') {
+      if (value.trim() !== '') out.append(name, value);
+    } else if (types.length && !out.has(name)) out.set(name, [...new Set(types)].join(','));
+  }
   return out;
 }
 
@@ -72,7 +75,7 @@ function filterForm(sent: URLSearchParams): Html {
 <label>Status <select name="status">${options(STATUSES, get('status'), STATUS_OPTION_LABELS, 'any')}</select></label>
 <label>Deadline on or after <input name="deadline_from" type="date" value="${get('deadline_from') ?? ''}" placeholder="YYYY-MM-DD"></label>
 <label>Deadline on or before <input name="deadline_to" type="date" value="${get('deadline_to') ?? ''}" placeholder="YYYY-MM-DD"></label>
-<fieldset class="applicants"><legend>Who may apply (any of)</legend>${APPLICANT_FILTER_VALUES.map((t) => html`<label class="check"><input type="checkbox" name="applicant_type" value="${t}"${chosenTypes.includes(t) ? html` checked` : ''}> ${APPLICANT_FILTER_LABELS[t]}</label>`)}</fieldset>
+<fieldset class="applicants"><legend>Who may apply (any of)</legend>${APPLICANT_FILTER_VALUES.map((t) => html`<label>${APPLICANT_FILTER_LABELS[t]} <input name="applicant_type" type="checkbox" value="${t}"${chosenTypes.includes(t) ? html` checked` : ''}></label>`)}</fieldset>
 <label>Budget from (€) <input name="budget_min" type="number" min="0" step="1" value="${get('budget_min') ?? ''}" placeholder="100000"></label>
 <label>Budget up to (€) <input name="budget_max" type="number" min="0" step="1" value="${get('budget_max') ?? ''}" placeholder="5000000"></label>
 <label>Calls that state no budget <select name="budget_unstated">${options(['include', 'exclude'], get('budget_unstated'), { include: 'keep them', exclude: 'leave them out' }, 'default: keep them')}</select></label>
