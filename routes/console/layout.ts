@@ -61,3 +61,21 @@ export function redirect(state: ConsoleState, location: string): Reply {
 /** A message box; `role=alert` so screen readers announce errors. */
 export const notice = (kind: 'error' | 'info', text: string | Html) =>
   html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>`;
+
+/**
+ * Runs a form's action; a refusal `statusOf` recognises (a rule's, a validation's) is shown as a notice
+ * on the page `show` renders, with that status, instead of a dead end. Anything else is thrown on.
+ */
+export function orNotice(
+  run: () => Reply,
+  statusOf: (err: unknown) => number | null,
+  show: (status: number, message: Html) => Reply,
+): Reply {
+  try {
+    return run();
+  } catch (err) {
+    const status = statusOf(err);
+    if (status === null) throw err;
+    return show(status, notice('error', (err as Error).message));
+  }
+}

@@ -21,7 +21,7 @@ import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { AppContext } from '../context.ts';
 import { readSavedQuery } from '../funding/saved-query.ts';
 import { readForm } from './form.ts';
-import { notice, page, redirect } from './layout.ts';
+import { notice, orNotice as noticeOn, page, redirect } from './layout.ts';
 import { stateOf } from './state.ts';
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
@@ -62,17 +62,20 @@ ${
     );
   };
 
-  /** A refusal (a query the search refuses, the limit) as a notice on the list. */
-  const orNotice = (req: ApiRequest, run: () => Reply): Reply => {
-    try {
-      return run();
-    } catch (err) {
-      if (err instanceof HttpError) return listPage(req, err.status, notice('error', err.message));
-      if (err instanceof DomainError)
-        return listPage(req, err.code === 'not_found' ? 404 : 409, notice('error', err.message));
-      throw err;
-    }
-  };
+  /** A refusal (a query the search refuses, the limit, another account's search) as a notice on the list. */
+  const orNotice = (req: ApiRequest, run: () => Reply): Reply =>
+    noticeOn(
+      run,
+      (err) =>
+        err instanceof HttpError
+          ? err.status
+          : err instanceof DomainError
+            ? err.code === 'not_found'
+              ? 404
+              : 409
+            : null,
+      (status, message) => listPage(req, status, message),
+    );
 
   return {
     list(req: ApiRequest): Reply {

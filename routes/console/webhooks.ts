@@ -24,7 +24,7 @@ import { isHumanError } from '../../lib/human/errors.ts';
 import { EVENT_TYPES } from '../../lib/webhooks/event-types.ts';
 import type { AppContext } from '../context.ts';
 import { readForm } from './form.ts';
-import { notice, page, redirect } from './layout.ts';
+import { notice, orNotice as noticeOn, page, redirect } from './layout.ts';
 import { stateOf, type ConsoleState } from './state.ts';
 
 const ENVIRONMENTS: Array<[WebhookEnvironment, string]> = [
@@ -102,14 +102,12 @@ ${endpoints.length ? endpoints.map((e) => endpointCard(ctx, state, owner, e)) : 
   };
 
   /** A refusal of the rules as a notice on the list, instead of a dead end. */
-  const orNotice = (req: ApiRequest, run: () => Reply): Reply => {
-    try {
-      return run();
-    } catch (err) {
-      if (isHumanError(err)) return listPage(req, err.code === 'not_found' ? 404 : 400, notice('error', err.message));
-      throw err;
-    }
-  };
+  const orNotice = (req: ApiRequest, run: () => Reply): Reply =>
+    noticeOn(
+      run,
+      (err) => (isHumanError(err) ? (err.code === 'not_found' ? 404 : 400) : null),
+      (status, message) => listPage(req, status, message),
+    );
 
   const secretShown = (req: ApiRequest, url: string, secretValue: string) =>
     listPage(

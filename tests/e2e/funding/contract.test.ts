@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { setSubscription } from '../../../db/accounts.ts';
+import { APPLICANT_TYPES } from '../../../lib/funding/applicants.ts';
 import { responseValidator } from '../../helpers/contract.ts';
 import { accountWithKey } from '../../helpers/keys.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -138,15 +139,7 @@ test("issue 27's parameters and fields are in the contract with examples; dates 
   const call = doc.components.schemas.Call.properties;
   for (const field of ['budget', 'award_ceiling', 'currency', 'applicant_types', 'applicants_stated', 'changed_at'])
     assert.ok(Array.isArray(call[field].examples) && call[field].description, `Call.${field} described with examples`);
-  assert.deepEqual(call.applicant_types.items.enum, [
-    'individual',
-    'self_employed',
-    'sme',
-    'large_company',
-    'non_profit',
-    'public_body',
-    'research',
-  ]);
+  assert.deepEqual(call.applicant_types.items.enum, [...APPLICANT_TYPES]);
   assert.ok(doc.paths['/search.atom'].get.responses['200'].content['application/atom+xml']);
   assert.ok(doc.paths['/search'].get.responses['200'].content['application/atom+xml'], '/search offers Atom by Accept');
   assert.deepEqual(doc.paths['/saved_searches'].post.security, [{ apiKey: [] }]);

@@ -242,4 +242,33 @@ test("saved searches are the account's own and bounded; bad input is refused by 
   assert.equal((await api('DELETE', `/saved_searches/${mine[0]!.id}`)).status, 204);
   assert.equal((await api('GET', `/saved_searches/${mine[0]!.id}`)).status, 404);
   assert.equal((await api('POST', '/saved_searches', { name: 'one more', query: 'q=agua' })).status, 201);
+
+  // On the console: the limit and a query the search refuses are notices on the page; delete works.
+  const full = await client.post(
+    '/console/saved-searches',
+    { name: 'x', query: 'q=sol' },
+    { csrfFrom: '/console/saved-searches' },
+  );
+  assert.equal(full.status, 409);
+  assert.match(full.text, /the most it may keep \(20\)/);
+  const last = (await api('GET', '/saved_searches')).json.data[0].id as string;
+  const gone = await client.post(
+    `/console/saved-searches/${last}/delete`,
+    {},
+    { csrfFrom: `/console/saved-searches/${last}` },
+  );
+  assert.equal(gone.status, 303);
+  const bad = await client.post(
+    '/console/saved-searches',
+    { name: 'x', query: 'sort=sideways' },
+    { csrfFrom: '/console/saved-searches' },
+  );
+  assert.equal(bad.status, 400);
+  assert.match(
+    bad.text,
+    /role="alert"[^<]*In &#39;query&#39;: Invalid query parameter &#39;sort&#39;|In 'query': Invalid query parameter 'sort'/,
+  );
+  const prefilled = await client.get('/console/saved-searches?query=q%3Dsol%26status%3Dopen');
+  assert.match(prefilled.text, /name="query"[^>]*value="q=sol&amp;status=open"/);
+  assert.equal((await client.get(`/console/saved-searches/${last}`)).status, 404);
 });
