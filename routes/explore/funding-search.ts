@@ -8,7 +8,8 @@
  */
 import { html, type Html } from '../../lib/html.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
-import { APPLICANT_FILTER_VALUES, CALL_SOURCES, MAX_PER_PAGE, SORTS, STATUSES } from '../funding/schemas.ts';
+import { CALL_SOURCES, MAX_PER_PAGE, SORTS, STATUSES } from '../funding/schemas.ts';
+import { APPLICANT_FILTER_VALUES } from '../funding/schemas-follow.ts';
 import type { ApiAnswer, ApiCall } from './api.ts';
 import { fundingFailure } from './funding-failure.ts';
 import {

@@ -12,18 +12,8 @@ import { callOperation } from './calls.ts';
 import { fundingEdgeError, renderFundingError } from './errors.ts';
 import { exportOperation } from './export.ts';
 import { historyOperation } from './history.ts';
-import {
-  AtomFeed,
-  Call,
-  CallDetail,
-  CallHistory,
-  ErrorBody,
-  SavedSearchDetail,
-  SavedSearchList,
-  SavedSearchResponse,
-  SearchResponse,
-  SourcesResponse,
-} from './schemas.ts';
+import { Call, CallDetail, ErrorBody, SearchResponse, SourcesResponse } from './schemas.ts';
+import { AtomFeed, CallHistory, SavedSearchDetail, SavedSearchList, SavedSearchResponse } from './schemas-follow.ts';
 import { savedSearchOperations } from './saved-searches.ts';
 import { fundingBody } from './body.ts';
 import { searchOperations } from './search.ts';
