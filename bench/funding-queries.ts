@@ -8,6 +8,13 @@ import { mulberry32 } from '../lib/mulberry32.ts';
 import { RARE_TERM } from './funding-corpus.ts';
 
 export const SEARCH = '/funding/v1/search';
+
+/** A shape's parameters as /search's schema outputs them (amounts as numbers), for in-process counts. */
+export const asFilterParams = (params: Record<string, string>) => ({
+  ...params,
+  ...(params.budget_min !== undefined ? { budget_min: Number(params.budget_min) } : {}),
+  ...(params.budget_max !== undefined ? { budget_max: Number(params.budget_max) } : {}),
+});
 const MIX_SIZE = 1_200;
 
 export interface Query {
