@@ -22,7 +22,7 @@ import { closesAt, opensAt } from '../lib/funding/zoned-time.ts';
 import { mulberry32 } from '../lib/mulberry32.ts';
 import { WORDS as V } from './funding-vocabulary.ts';
 
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3; // 3: who may apply, award ceilings, recent changes (bench/funding-corpus-grants.ts)
 /** The instant the corpus is laid out around (deadlines, open/closed shares). The bench server's clock starts here. */
 export const CORPUS_NOW = Date.UTC(2026, 10, 2, 9, 0, 0); // 2026-11-02T09:00:00Z
 export const SEED = 0x7f4a7c15;
@@ -44,7 +44,7 @@ function hash32(x: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-const rowRng = (i: number, stream: number) => mulberry32(hash32(SEED ^ hash32(i * 4 + stream)));
+export const rowRng = (i: number, stream: number) => mulberry32(hash32(SEED ^ hash32(i * 4 + stream)));
 
 // ---------------------------------------------------------------------------------------------
 // Vocabulary

@@ -16,6 +16,7 @@ import { optimizeSearchIndex } from '../db/funding/search-index.ts';
 import { servedDeadlines } from '../db/funding/served-deadline.ts';
 import { registerFundingFunctions } from '../db/funding/sql-functions.ts';
 import { migrate } from '../db/migrate.ts';
+import { grantFields } from './funding-corpus-grants.ts';
 import { buildRow, buildVocabulary, CORPUS_NOW, GENERATOR_VERSION, plan, SEED } from './funding-corpus-rows.ts';
 
 export { CORPUS_NOW, RARE_TERM } from './funding-corpus-rows.ts';
@@ -79,15 +80,18 @@ export function generateCorpus(
   const insert =
     db.prepare(`INSERT INTO funding_calls (seq, id, source, source_id, title, summary, body, funder, programme,
     country, region, url, published_on, opening_on, deadline, deadline_time, deadline_text, cutoffs, time_zone, opens_at,
-    closes_at, budget, currency, language, source_status, bdns_id, personal_data, content_hash, imported_at, updated_at)
+    closes_at, budget, currency, language, source_status, bdns_id, personal_data, content_hash, imported_at, updated_at,
+    applicant_terms, applicant_mask, award_ceiling, changed_at)
     VALUES (@seq, @id, @source, @source_id, @title, @summary, @body, @funder, @programme, @country, @region, @url,
     @published_on, @opening_on, @deadline, @deadline_time, @deadline_text, @cutoffs, @time_zone, @opens_at, @closes_at,
-    @budget, @currency, @language, @source_status, @bdns_id, @personal_data, @content_hash, @imported_at, @updated_at)`);
+    @budget, @currency, @language, @source_status, @bdns_id, @personal_data, @content_hash, @imported_at, @updated_at,
+    @applicant_terms, @applicant_mask, @award_ceiling, @changed_at)`);
   const BATCH = 50_000;
   const writeBatch = db.transaction((from: number, to: number) => {
     for (let s = from; s < to; s++) {
       const i = keys[s]! % 2 ** 21;
-      insert.run({ seq: s + 1, ...buildRow(i, plan(i), voc) });
+      const row = buildRow(i, plan(i), voc);
+      insert.run({ seq: s + 1, ...row, ...grantFields(i, row) });
     }
   });
   for (let from = 0; from < calls; from += BATCH) {

@@ -8,6 +8,13 @@ import { mulberry32 } from '../lib/mulberry32.ts';
 import { RARE_TERM } from './funding-corpus.ts';
 
 export const SEARCH = '/funding/v1/search';
+
+/** A shape's parameters as /search's schema outputs them (amounts as numbers), for in-process counts. */
+export const asFilterParams = (params: Record<string, string>) => ({
+  ...params,
+  ...(params.budget_min !== undefined ? { budget_min: Number(params.budget_min) } : {}),
+  ...(params.budget_max !== undefined ? { budget_max: Number(params.budget_max) } : {}),
+});
 const MIX_SIZE = 1_200;
 
 export interface Query {
@@ -30,6 +37,28 @@ export const QUERY_MIX: Query[] = [
   { name: 'stemmed word', params: { q: 'subvención' } },
   { name: 'identifier', params: { q: '(set from the corpus)' } },
   { name: 'region', params: { region: 'Madrid' } },
+  // Issue 27: who may apply, how much, what changed; alone and with text, status and order.
+  { name: 'applicant type', params: { applicant_type: 'large_company' } },
+  {
+    name: 'applicant types+status+sort',
+    params: { applicant_type: 'individual,self_employed', status: 'open', sort: 'deadline' },
+  },
+  { name: 'text+applicant type', params: { q: 'ayudas', applicant_type: 'research' } },
+  { name: 'budget range', params: { budget_min: '100000', budget_max: '1000000' } },
+  { name: 'budget stated only+status', params: { budget_min: '5000000', budget_unstated: 'exclude', status: 'open' } },
+  { name: 'text+budget', params: { q: 'energía', budget_min: '1000000', budget_unstated: 'exclude' } },
+  { name: 'recently changed', params: { changed_since: '2026-10-01' } },
+  { name: 'text+recently changed', params: { q: 'ayudas', changed_since: '2026-10-01' } },
+  {
+    name: 'text+every new filter+status',
+    params: {
+      q: 'innovación',
+      status: 'open',
+      applicant_type: 'sme',
+      budget_min: '50000',
+      changed_since: '2026-08-01',
+    },
+  },
 ];
 
 /**

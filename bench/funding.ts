@@ -27,7 +27,7 @@ import { FundingSearch } from '../db/funding/search.ts';
 import { toFtsQuery } from '../lib/funding/search-query.ts';
 import { toFilters } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, ensureCorpus, type CorpusInfo } from './funding-corpus.ts';
-import { buildMix, QUERY_MIX, SEARCH, type Query } from './funding-queries.ts';
+import { asFilterParams, buildMix, QUERY_MIX, SEARCH, type Query } from './funding-queries.ts';
 import {
   describe,
   fetchOnce,
@@ -237,7 +237,7 @@ function corpusFacts(corpus: CorpusInfo): Facts {
     const search = new FundingSearch(db);
     const exact = (params: Query['params']) => {
       let n = 0;
-      for (const chunk of search.chunks(toFilters(params, CORPUS_NOW), 5000)) n += chunk.length;
+      for (const chunk of search.chunks(toFilters(asFilterParams(params), CORPUS_NOW), 5000)) n += chunk.length;
       return n;
     };
     // An EU topic identifier from the middle of the corpus, typed as users copy it.
@@ -251,7 +251,7 @@ function corpusFacts(corpus: CorpusInfo): Facts {
     QUERY_MIX.find((q) => q.name === 'identifier')!.params.q = identifier;
     const matches = new Map<string, number>();
     for (const q of QUERY_MIX) {
-      const text = q.params.status || q.params.country || q.params.region ? undefined : q.params.q;
+      const text = Object.keys(q.params).every((k) => k === 'q' || k === 'sort') ? q.params.q : undefined;
       matches.set(
         q.name,
         text !== undefined

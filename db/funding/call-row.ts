@@ -21,15 +21,17 @@ export const CALL_FIELDS = [
   'publications',
   'time_zone',
   'budget',
+  'award_ceiling',
   'currency',
+  'applicant_terms',
   'language',
   'source_status',
   'bdns_id',
   'personal_data',
 ] as const;
 
-/** Columns holding JSON lists (cut-offs, publications). */
-const JSON_FIELDS = new Set(['cutoffs', 'publications']);
+/** Columns holding JSON lists (cut-offs, publications, who may apply). */
+const JSON_FIELDS = new Set(['cutoffs', 'publications', 'applicant_terms']);
 
 export function rowToRecord<T>(row: Row, fields: readonly string[]): T {
   const rec: Row = {};

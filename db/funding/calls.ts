@@ -23,13 +23,14 @@ const statements = statementsFor((db) => ({
       (SELECT last_success_at FROM funding_sync_state y WHERE y.source = s.code) AS last_sync_ms
     FROM funding_sources s ORDER BY s.code`),
   licences: db.prepare('SELECT code, licence, attribution FROM funding_sources'),
+  lastImport: db.prepare('SELECT coalesce(max(imported_at), 0) FROM funding_imports').pluck(),
 }));
 
 export function fundingReads(db: Db) {
-  const { call, projects, notices, sources, licences } = statements(db);
+  const { call, projects, notices, sources, licences, lastImport } = statements(db);
 
   return {
-    call: (id: string) => call.get(id) as CallRow | undefined,
+    call: (id: string) => call.get(id) as (CallRow & { imported_at: number }) | undefined,
     projects: (topic: string) => projects.all(topic) as Record<string, unknown>[],
     notices: (call: CallRow & { body?: string | null }) =>
       notices.all({
@@ -42,5 +43,7 @@ export function fundingReads(db: Db) {
     sources: () =>
       sources.all() as Array<Record<string, unknown> & { last_import_ms: number | null; last_sync_ms: number | null }>,
     licences: () => licences.all() as Array<{ code: string; licence: string; attribution: string }>,
+    /** When the corpus last changed by an import (UTC ms; 0 if never): a feed's `updated` at the least. */
+    lastImport: () => lastImport.get() as number,
   };
 }

@@ -11,20 +11,31 @@
  *   changes only by an import) when a filter the FTS facet tokens do not decide first needs it (~0.7 s
  *   on a million calls on the shared benchmark machine; a search for `country=ES` pays it once).
  *
- * Closed calls (nine in ten) and the deadline window are not kept: searches with them use the SQL path.
+ * - Who may apply, budget and recently changed (issue 27): each call's applicant mask and budget, and
+ *   the few calls with a recorded change, read once per import generation (the only writer of them).
+ *   With them a search without text is counted here too (`count`): the calls a filter can hold are
+ *   walked (the changed ones, the not-closed ones, else every call) instead of SQLite reading rows.
+ *
+ * Closed calls (nine in ten) and the deadline window are not kept: text searches with them use the SQL
+ * path (a count without text decides closed as "public and not in the not-closed set").
  */
 import type { Db } from '../connection.ts';
+import type { SearchFilters } from '../../lib/funding/search-filters.ts';
 import { corpusEpoch } from './corpus-epoch.ts';
 import { preparedSql, statementsFor } from '../statements.ts';
 
 /** The filters this module decides, and which of country/source the FTS facets already decided. */
-export interface MemoryFilterInput {
-  country: string | null;
-  source: string | null;
-  status: 'open' | 'forthcoming' | 'closed' | null;
-  deadlineFrom: string | null;
-  deadlineTo: string | null;
-  now: number;
+export type MemoryFilterInput = Pick<
+  SearchFilters,
+  'country' | 'source' | 'status' | 'deadlineFrom' | 'deadlineTo' | 'applicants' | 'budget' | 'changedSince' | 'now'
+>;
+
+/** Issue 27's columns, per call: applicant mask, budget (NaN: not stated), and the changed calls. */
+interface Amounts {
+  generation: number;
+  masks: Uint8Array;
+  budgets: Float64Array;
+  changed: Map<number, number>;
 }
 
 const OPEN = 1;
@@ -55,8 +66,24 @@ const statements = statementsFor((db) => ({
     source: db
       .prepare('SELECT source, group_concat(seq) FROM funding_calls WHERE personal_data = 0 GROUP BY source')
       .raw(),
+    applicant_mask: db
+      .prepare(
+        'SELECT applicant_mask, group_concat(seq) FROM funding_calls WHERE personal_data = 0 GROUP BY applicant_mask',
+      )
+      .raw(),
   },
+  budgets: db.prepare('SELECT seq, budget FROM funding_calls WHERE personal_data = 0 AND budget IS NOT NULL').raw(),
+  changed: db
+    .prepare('SELECT seq, changed_at FROM funding_calls WHERE personal_data = 0 AND changed_at IS NOT NULL')
+    .raw(),
 }));
+
+/** A call passes the budget filter (NaN: the source states none). */
+function budgetTest(b: NonNullable<SearchFilters['budget']>): (amount: number) => boolean {
+  const min = b.min ?? -Infinity;
+  const max = b.max ?? Infinity;
+  return (amount) => (Number.isNaN(amount) ? b.unstated : amount >= min && amount <= max);
+}
 
 /**
  * `notClosedSql` is the status predicate of db/funding/search.ts for "not closed" and `forthcomingSql`
@@ -70,9 +97,46 @@ export function filterMemory(db: Db, sql: { notClosed: string; forthcoming: stri
     `SELECT c.seq, CASE WHEN ${sql.forthcoming} THEN ${FORTHCOMING} ELSE ${OPEN} END FROM funding_calls c
       WHERE c.personal_data = 0 AND ${sql.notClosed}`,
   ).raw();
-  const { maxSeq, grouped } = statements(db);
+  const { maxSeq, grouped, budgets, changed } = statements(db);
   let status: StatusMarks | null = null;
   const columns: { country?: Column; source?: Column } = {};
+  let amounts: Amounts | null = null;
+
+  function amountsNow(): Amounts {
+    const generation = epoch.generation();
+    if (amounts && amounts.generation === generation) return amounts;
+    const size = (maxSeq.get() as number) + 1;
+    const masks = new Uint8Array(size);
+    for (const [mask, seqs] of grouped.applicant_mask.iterate() as Iterable<[number, string]>) {
+      if (mask === 0) continue;
+      for (const seq of seqs.split(',')) masks[Number(seq)] = mask;
+    }
+    const amount = new Float64Array(size).fill(NaN);
+    for (const [seq, budget] of budgets.iterate() as Iterable<[number, number]>) amount[seq] = budget;
+    const changes = new Map<number, number>();
+    for (const [seq, at] of changed.iterate() as Iterable<[number, number]>) changes.set(seq, at);
+    return (amounts = { generation, masks, budgets: amount, changed: changes });
+  }
+
+  /** The checks of issue 27's filters, over calls of the FTS index or public calls. */
+  function newChecks(f: MemoryFilterInput): Array<(seq: number) => boolean> {
+    const checks: Array<(seq: number) => boolean> = [];
+    if (!f.applicants && !f.budget && f.changedSince === null) return checks;
+    const { masks, budgets: amount, changed: changes } = amountsNow();
+    if (f.applicants) {
+      const { mask, unstated } = f.applicants;
+      checks.push((seq) => (masks[seq]! & mask) !== 0 || (unstated && masks[seq] === 0));
+    }
+    if (f.budget) {
+      const passes = budgetTest(f.budget);
+      checks.push((seq) => passes(amount[seq]!));
+    }
+    if (f.changedSince !== null) {
+      const since = f.changedSince;
+      checks.push((seq) => (changes.get(seq) ?? -Infinity) >= since);
+    }
+    return checks;
+  }
 
   function statusAt(now: number, undatedHorizon: string): StatusMarks {
     const generation = epoch.generation();
@@ -126,8 +190,55 @@ export function filterMemory(db: Db, sql: { notClosed: string; forthcoming: stri
         const want = f.status === 'open' ? OPEN : FORTHCOMING;
         checks.push((seq) => marks.get(seq) === want);
       }
+      checks.push(...newChecks(f));
       if (checks.length === 0) return undefined;
       return (seq) => checks.every((check) => check(seq));
+    },
+    /**
+     * A search without text, counted here (up to `cap` + 1) when it has one of issue 27's filters and
+     * no deadline window: its calls in seq order (newest import first), the passing ones listed while
+     * there are at most `cap`. The calls walked are the fewest a filter allows: the changed ones, the
+     * not-closed ones (open, forthcoming), else every call. Null when it cannot be (a deadline window).
+     */
+    count(f: MemoryFilterInput, undatedHorizon: string, cap: number): { count: number; seqs: number[] | null } | null {
+      if (f.deadlineFrom || f.deadlineTo) return null;
+      const countries = column('country').values; // 0: not a public call
+      const checks: Array<(seq: number) => boolean> = [(seq) => countries[seq] !== 0];
+      for (const [name, value] of [
+        ['country', f.country],
+        ['source', f.source],
+      ] as const) {
+        if (value === null) continue;
+        const { values, codes } = column(name);
+        const code = codes.get(value) ?? -1;
+        checks.push((seq) => values[seq] === code);
+      }
+      let walk: Iterable<number> | null = null;
+      if (f.status) {
+        const { marks } = statusAt(f.now, undatedHorizon);
+        if (f.status === 'closed') checks.push((seq) => !marks.has(seq));
+        else {
+          const want = f.status === 'open' ? OPEN : FORTHCOMING;
+          checks.push((seq) => marks.get(seq) === want);
+          walk = marks.keys();
+        }
+      }
+      checks.push(...newChecks(f));
+      if (f.changedSince !== null) walk = amountsNow().changed.keys();
+      const seqs: number[] = [];
+      let count = 0;
+      const visit = (seq: number) => {
+        for (const check of checks) if (!check(seq)) return;
+        count++;
+        if (count <= cap) seqs.push(seq);
+      };
+      if (walk) {
+        for (const seq of walk) {
+          visit(seq);
+          if (count > cap) break;
+        }
+      } else for (let seq = countries.length - 1; seq > 0 && count <= cap; seq--) visit(seq);
+      return { count, seqs: count <= cap ? seqs.sort((a, b) => b - a) : null };
     },
     /** How many calls are not closed at `now` (the length of a walk over the status range). */
     notClosedCount(now: number, undatedHorizon: string): number {

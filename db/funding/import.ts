@@ -26,11 +26,15 @@
  *    importFundingText): records about a natural person are stored with personal_data = 1 (the FTS
  *    triggers skip them and every read goes through funding_public_calls; the summary counts them as
  *    withheld), and a deadline stated only as a relative period is computed (deadline_source says how);
+ *  - a stored call whose deadline, opening day, status, budget, award ceiling or title changes keeps
+ *    the change in its history (./history.ts, rules in lib/funding/history.ts), in the same transaction;
+ *  - the public calls an import inserted or changed are matched against the saved searches
+ *    (./saved-search-alerts.ts), which notify their accounts of new calls, in the same transaction;
  *  - every import, even one that changed nothing, is logged in funding_imports.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Db } from '../connection.ts';
 import { parseBdns } from '../../lib/funding/parse-bdns.ts';
 import { parseBoe, type BoeParse } from '../../lib/funding/parse-boe.ts';
@@ -40,6 +44,11 @@ import { canonicalJson, deriveDates, fillCall, mergeCall, mergeNotice, mergeProj
 import { noticeKind } from '../../lib/funding/notice-kind.ts';
 import { isAboutPerson } from '../../lib/funding/personal-data.ts';
 import { CALL_FIELDS, rowToRecord, toParams, type Row } from './call-row.ts';
+import { applicantMask } from '../../lib/funding/applicants.ts';
+import { callChanges, type CallState } from '../../lib/funding/history.ts';
+import type { Cutoff } from '../../lib/funding/records.ts';
+import { recordChanges } from './history.ts';
+import { notifySavedSearches } from './saved-search-alerts.ts';
 import { callRules, noticeRules, ruleLookups } from './rules.ts';
 import {
   ImportFormatError,
@@ -143,7 +152,7 @@ export function importFundingText(
   };
   const count = (result: [Outcome, boolean]) => tally(summary, result);
   const notices: RowCounts = { inserted: 0, updated: 0, unchanged: 0, withheld: 0 };
-  const w = writers(db, now);
+  const w = writers(db, now, seenIn(fileName));
   let write: () => void;
 
   // Parse first, outside the transaction: a format error leaves the database untouched.
@@ -190,6 +199,7 @@ export function importFundingText(
 
   db.transaction(() => {
     write();
+    notifySavedSearches(db, w.touched, now);
     statements(db).recordImport.run(
       source,
       fileName,
@@ -213,6 +223,7 @@ const CALL_COLUMNS = [
   'opens_at',
   'closes_at',
   'deadline_source',
+  'applicant_mask',
   'content_hash',
 ] as const;
 const PROJECT_FIELDS = [
@@ -271,9 +282,32 @@ const statements = statementsFor((db) => ({
   ),
 }));
 
-function writers(db: Db, now: number) {
+/** Where a change was seen, as the history serves it: a sync's URL, or an imported file's name (not its path). */
+const seenIn = (fileName: string) => (/^https?:\/\//.test(fileName) ? fileName : basename(fileName));
+
+/** The state a change is measured on (lib/funding/history.ts): the served cut-offs, the source's status, the amounts. */
+function storedState(row: Row): CallState {
+  const cutoffs = JSON.parse(row.cutoffs as string) as Cutoff[];
+  return {
+    title: row.title as string,
+    cutoffs:
+      cutoffs.length > 0 || row.deadline === null
+        ? cutoffs
+        : [{ date: row.deadline as string, time: row.deadline_time as string | null }],
+    opening_on: row.opening_on as string | null,
+    source_status: row.source_status as CallState['source_status'],
+    budget: row.budget as number | null,
+    award_ceiling: (row.award_ceiling as number | null) ?? null,
+    currency: row.currency as string | null,
+    closes_at: row.closes_at as number | null,
+  };
+}
+
+function writers(db: Db, now: number, seen: string) {
   const lookups = ruleLookups(db);
   const sql = statements(db);
+  /** The public calls this import inserted or changed (seq), for the saved searches. */
+  const touched: number[] = [];
 
   /** Writes a merged call with its rules applied, unless nothing the row holds would change. */
   const writeCall = (id: string, row: Row | undefined, merged: CallRecord): [Outcome, boolean] => {
@@ -293,18 +327,29 @@ function writers(db: Db, now: number) {
     ) {
       return ['unchanged', ruled.record.personal_data];
     }
-    (row ? sql.updateCall : sql.insertCall).run({
+    const info = (row ? sql.updateCall : sql.insertCall).run({
       ...toParams(ruled.record),
       ...dates,
       deadline_source: deadlineSource,
+      applicant_mask: applicantMask(ruled.record.source, ruled.record.applicant_terms),
       id,
       content_hash: hash,
       now,
     });
+    if (!ruled.record.personal_data) {
+      touched.push(row ? (row.seq as number) : Number(info.lastInsertRowid));
+      // A change to a call that was public (a withheld one's history would say what it withheld).
+      if (row && row.personal_data === 0) {
+        const r = ruled.record;
+        const after: CallState = { ...r, cutoffs: ruled.cutoffs, closes_at: dates.closes_at };
+        recordChanges(db, id, callChanges(storedState(row), after, now), now, seen);
+      }
+    }
     return [row ? 'updated' : 'inserted', ruled.record.personal_data];
   };
 
   return {
+    touched,
     /** `thin`: a list entry, which only fills what the stored call lacks (lib/funding/merge.ts fillCall). */
     call(rec: CallRecord, thin = false): [Outcome, boolean] {
       const id = `${rec.source}:${rec.source_id}`;

@@ -5,6 +5,7 @@
  */
 import type { Db } from '../connection.ts';
 import { applyCallRules, type RuledCall } from '../../lib/funding/call-rules.ts';
+import { applicantMask } from '../../lib/funding/applicants.ts';
 import { canonicalJson, deriveDates } from '../../lib/funding/merge.ts';
 import { boeIdsIn, dispositionKey, noticeKind, type NoticeKind } from '../../lib/funding/notice-kind.ts';
 import { isAboutPerson } from '../../lib/funding/personal-data.ts';
@@ -19,7 +20,7 @@ const statements = statementsFor((db) => ({
     WHERE bdns_id = ? AND kind = 'call' ORDER BY published_on, source_id LIMIT 1`),
   updateCall: db.prepare(`UPDATE funding_calls SET personal_data = @personal_data, deadline = @deadline,
     deadline_time = @deadline_time, opens_at = @opens_at, closes_at = @closes_at, deadline_source = @deadline_source,
-    content_hash = @content_hash, updated_at = @now WHERE id = @id`),
+    applicant_mask = @applicant_mask, content_hash = @content_hash, updated_at = @now WHERE id = @id`),
   updateNotice: db.prepare(`UPDATE funding_notices SET kind = @kind, refers_to = @refers_to,
     personal_data = @personal_data WHERE source_id = @source_id`),
   unserve: db.prepare('DELETE FROM funding_calls WHERE id = ?'),
@@ -114,7 +115,9 @@ export function reapplyFundingRules(db: Db, now: number): ReapplySummary {
       const personal = ruled.record.personal_data ? 1 : 0;
       const deadlineChanged =
         dates.deadline !== row.deadline || dates.closes_at !== row.closes_at || deadlineSource !== row.deadline_source;
-      if (!deadlineChanged && personal === row.personal_data) continue;
+      // Who may apply, from the stored source terms (a mapping added to lib/funding/applicants.ts).
+      const mask = applicantMask(rec.source, rec.applicant_terms);
+      if (!deadlineChanged && personal === row.personal_data && mask === row.applicant_mask) continue;
       if (deadlineChanged) out.deadlines++;
       if (personal === 1 && row.personal_data === 0) {
         out.withheld++;
@@ -126,6 +129,7 @@ export function reapplyFundingRules(db: Db, now: number): ReapplySummary {
       }
       updateCall.run({
         ...dates,
+        applicant_mask: mask,
         personal_data: personal,
         deadline_source: deadlineSource,
         content_hash: sha256(canonicalJson(ruled.record)),

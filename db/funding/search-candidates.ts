@@ -6,12 +6,13 @@
  * be (./filter-memory.ts). One per FundingSearch (its caches are per connection).
  */
 import type { Db } from '../connection.ts';
+import { hasNewFilters } from '../../lib/funding/search-filters.ts';
 import { undatedHorizon } from '../../lib/funding/status.ts';
 import { facetPlanner } from './facets.ts';
 import { filterMemory } from './filter-memory.ts';
 import { prefixExpander } from './prefix-terms.ts';
 import { preparedSql } from '../statements.ts';
-import { DAY_MS, FORTHCOMING, notClosed, type SearchFilters } from './search-sql.ts';
+import { FORTHCOMING, notClosed, searchParams, type SearchFilters } from './search-sql.ts';
 
 /** How hard the plans may work (FundingSearch's constructor says what each does; tests lower them). */
 export interface SearchOptions {
@@ -36,6 +37,7 @@ export class SearchContext {
   readonly facets: ReturnType<typeof facetPlanner>;
   readonly memory: ReturnType<typeof filterMemory>;
   private readonly candidatesOf = new WeakMap<SearchFilters, Candidates>();
+  private readonly filtersOnlyOf = new WeakMap<SearchFilters, { count: number; seqs: number[] | null } | null>();
 
   constructor(
     readonly db: Db,
@@ -58,16 +60,7 @@ export class SearchContext {
   }
 
   params(f: SearchFilters) {
-    return {
-      country: f.country,
-      source: f.source,
-      now: f.now,
-      undatedHorizon: undatedHorizon(f.now),
-      deadlineFrom: f.deadlineFrom,
-      deadlineTo: f.deadlineTo,
-      deadlineFromMs: f.deadlineFrom ? Date.parse(`${f.deadlineFrom}T00:00:00Z`) - 3 * 3_600_000 : null,
-      deadlineToMs: f.deadlineTo ? Date.parse(`${f.deadlineTo}T00:00:00Z`) + DAY_MS + 3_600_000 : null,
-    };
+    return searchParams(f);
   }
 
   /**
@@ -88,6 +81,21 @@ export class SearchContext {
       this.options.memory === false ? null : this.memory.test(f, this.facets(f).exact, undatedHorizon(f.now));
     const passing = test === null ? null : test === undefined ? seqs : seqs.filter(test);
     this.candidatesOf.set(f, (c = { seqs, complete: seqs.length <= budget, passing }));
+    return c;
+  }
+
+  /**
+   * A search without text but with one of issue 27's filters, counted in memory (./filter-memory.ts):
+   * how many calls pass (up to `cap` and one more) and, when they are that few, which
+   * (newest first). Null when it cannot be (a deadline window, or memory off). Once per filters object.
+   */
+  filtersOnly(f: SearchFilters, cap: number): { count: number; seqs: number[] | null } | null {
+    if (f.text || !hasNewFilters(f) || this.options.memory === false) return null;
+    let c = this.filtersOnlyOf.get(f);
+    if (c === undefined) {
+      c = this.memory.count(f, undatedHorizon(f.now), cap);
+      this.filtersOnlyOf.set(f, c);
+    }
     return c;
   }
 

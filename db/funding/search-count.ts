@@ -66,6 +66,11 @@ export function countMatches(ctx: SearchContext, f: SearchFilters): Total {
       return known.complete ? { total: known.seqs.length, exact: true } : { total: TOTAL_CAP, exact: false };
     sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls_fts WHERE funding_calls_fts MATCH @match LIMIT ${TOTAL_CAP + 1})`;
   } else {
+    // Issue 27's filters without text: counted in memory (a covering index walk would read up to the
+    // whole index for a rare combination).
+    const counted = ctx.filtersOnly(f, TOTAL_CAP);
+    if (counted)
+      return counted.count > TOTAL_CAP ? { total: TOTAL_CAP, exact: false } : { total: counted.count, exact: true };
     sql = `SELECT count(*) FROM (SELECT 1 FROM funding_calls c WHERE ${where(f, true)} LIMIT ${TOTAL_CAP + 1})`;
   }
   const n = ctx

@@ -6,6 +6,7 @@
  */
 import { undatedHorizon } from '../../lib/funding/status.ts';
 import type { SearchContext } from './search-candidates.ts';
+import { TOTAL_CAP } from './search-count.ts';
 import { COLUMNS, ORDERS, where, type SearchFilters } from './search-sql.ts';
 
 /**
@@ -56,6 +57,22 @@ function plan(ctx: SearchContext, f: SearchFilters, want: number): Plan {
   return costs.reduce((best, next) => (next[1] < best[1] ? next : best))[0];
 }
 
+/** The rows of calls known by id (`ids`), filtered again in SQL and sorted. */
+function idsSegment(
+  f: SearchFilters,
+  ids: number[],
+  order: (typeof ORDERS)[keyof typeof ORDERS],
+  tail: (keyed: boolean, paged: boolean) => string,
+): Segment {
+  return {
+    match: null,
+    ids: JSON.stringify(ids),
+    sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k
+        FROM json_each(@ids) j CROSS JOIN funding_calls c ON c.seq = j.value
+        WHERE ${where(f, order.range)} ${tail(keyed, paged)}`,
+  };
+}
+
 /** The streams a search reads, in order; `want`: how many rows the caller reads (its offset included). */
 export function segments(ctx: SearchContext, f: SearchFilters, want: number): Segment[] {
   const text = f.text;
@@ -79,6 +96,14 @@ export function segments(ctx: SearchContext, f: SearchFilters, want: number): Se
   const tail = (keyed: boolean, paged: boolean) =>
     `${keyset(keyed)} ORDER BY ${order.key} ${order.dir}, c.id ${order.dir} LIMIT @limit${paged ? ' OFFSET @offset' : ''}`;
   if (!text) {
+    // Issue 27's filters can make a walk of the order's index long (a rare combination): when the few
+    // calls that pass are known (counted in memory), read them by id instead, if that costs less.
+    const few = ctx.filtersOnly(f, TOTAL_CAP)?.seqs;
+    if (few) {
+      const corpus = ctx.stmt('SELECT coalesce(max(seq), 0) FROM funding_calls').pluck().get() as number;
+      const walk = Math.min(corpus, (corpus * want) / Math.max(1, few.length));
+      if (few.length * COST.row < walk * COST.walk) return [idsSegment(f, few, order, tail)];
+    }
     return [
       {
         match: null,
@@ -93,17 +118,7 @@ export function segments(ctx: SearchContext, f: SearchFilters, want: number): Se
   // FTS index about it (a seek by rowid; text that matches half the corpus), and the walk stops when
   // the page is full.
   const chosen = plan(ctx, f, want);
-  if (chosen === 'ids') {
-    return [
-      {
-        match,
-        ids: JSON.stringify(ctx.candidates(f).passing),
-        sql: (keyed, paged) => `SELECT ${COLUMNS}, ${order.key} AS k
-        FROM json_each(@ids) j CROSS JOIN funding_calls c ON c.seq = j.value
-        WHERE ${where(f, order.range)} ${tail(keyed, paged)}`,
-      },
-    ];
-  }
+  if (chosen === 'ids') return [{ ...idsSegment(f, ctx.candidates(f).passing!, order, tail), match }];
   if (chosen === 'read') {
     return [
       {

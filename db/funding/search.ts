@@ -40,6 +40,8 @@ export interface Position {
 /** A stored call as the presenter reads it, plus where the row stands in the order it was read in. */
 export interface CallRow extends StoredCall {
   seq: number;
+  /** When the call entered the corpus (UTC ms). */
+  imported_at: number;
   /** The row's order key and the segment it came from: a Position after it is {segment, key: k, id}. */
   k: string | number;
   segment: number;

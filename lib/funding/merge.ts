@@ -10,7 +10,8 @@
  *    stated for the same day (the bulk EU file is date-only; SEDIA states 17:00).
  *  - deadline_text and opening_text follow the source: new words replace old; a new date without
  *    words clears them.
- *  - No publications keeps the stored ones (a read without anuncios[] knows less, not that there are none).
+ *  - No publications keeps the stored ones (a read without anuncios[] knows less, not that there are none);
+ *    no applicant terms likewise (a BDNS list entry or a bulk EU record after a SEDIA read).
  *  - summary/body: a text contained in the stored one is a poorer read of it and keeps the stored; so
  *    does a body whose every piece (" · ") the stored one contains, in any case (a BOE sumario item,
  *    "section · DEPARTMENT · epigraph", read after its own document, whose text holds all three).
@@ -45,6 +46,8 @@ export function mergeCall(stored: CallRecord, incoming: CallRecord): CallRecord 
   merged.deadline_text = incoming.deadline_text ?? (incoming.cutoffs.length > 0 ? null : stored.deadline_text);
   merged.opening_text = incoming.opening_text ?? (incoming.opening_on !== null ? null : (stored.opening_text ?? null));
   merged.publications = incoming.publications.length > 0 ? incoming.publications : (stored.publications ?? []);
+  merged.applicant_terms =
+    incoming.applicant_terms.length > 0 ? incoming.applicant_terms : (stored.applicant_terms ?? []);
   merged.personal_data = stored.personal_data || incoming.personal_data;
   return merged;
 }

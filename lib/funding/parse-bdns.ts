@@ -26,6 +26,9 @@
  * out), and each BOE one (`cve` BOE-B-…) is a notice linked to this call by its BDNS id: the BOE
  * extract of the call, even before the BOE sumario is imported.
  *
+ * Who may apply: `tiposBeneficiarios` (BDNS's four categories) as `applicant_terms`. Amounts:
+ * `presupuestoTotal` (euros) is the budget; BDNS states no per-grant ceiling in a detail.
+ *
  * Personal data: calls are about programmes, and tiposBeneficiarios "PERSONAS FÍSICAS" says who may
  * apply, which is not personal data. A call is flagged by the one rule of ./personal-data.ts over
  * its title, summary and body, the same for a list item (descripcionLeng as its body) and a detail;
@@ -178,6 +181,8 @@ function detail(d: Obj, at: string): { call: CallRecord; notices: NoticeRecord[]
   call.region = joinText(descriptions(d.regiones), '; ');
   call.budget = amount(d.presupuestoTotal, record, 'presupuestoTotal');
   call.currency = call.budget === null ? null : 'EUR';
+  // Who may apply, in BDNS's words (lib/funding/applicants.ts maps them); also in the body, for search.
+  call.applicant_terms = [...new Set(descriptions(d.tiposBeneficiarios))];
   // The period block (may be absent on a read: then nothing here is set).
   const startText = text(d.textInicio);
   const endText = text(d.textFin);

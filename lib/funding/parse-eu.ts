@@ -8,6 +8,10 @@
  * Programme names come from the bulk file's frameworkProgramme; SEDIA only carries an opaque id, so
  * SEDIA records leave programme null (the store keeps a name an earlier bulk import gave).
  *
+ * Who may apply follows from the type of action (bulk `topicActions`, SEDIA `typesOfAction`), kept as
+ * `applicant_terms` (./applicants.ts maps them). Amounts: the budget from budgetOverview (SEDIA) or a
+ * cascade offer's `budget`; the per-grant ceiling from budgetOverview's `maxContribution`.
+ *
  * Cascade funding (SEDIA type 8, "competitive calls" that EU-funded projects publish): each offer
  * carries its PARENT topic's identifier and title; its own name is in callTitle and its own number in
  * `reference` ("11143COMPETITIVE_CALLen"). Two offers of one project share the identifier (the real
@@ -75,6 +79,12 @@ function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
+/** The bulk file's topicActions: [{id, abbreviation: 'HORIZON-IA', description}] → the codes. */
+function actionCodes(v: unknown): string[] {
+  const list = Array.isArray(v) ? v : [];
+  return [...new Set(list.map((a) => (isObj(a) ? text(a.abbreviation) : null)).filter((a): a is string => a !== null))];
+}
+
 function parseBulk(records: Obj[], prefix: string): EuParse {
   const calls: CallRecord[] = [];
   const seen = new Set<string>();
@@ -108,6 +118,7 @@ function parseBulk(records: Obj[], prefix: string): EuParse {
         .filter((c) => c.date),
     );
     call.source_status = bulkStatus(r.status);
+    call.applicant_terms = actionCodes(r.topicActions);
     calls.push(call);
   });
   return { format: 'grantsTenders', calls, skipped };
@@ -151,21 +162,32 @@ export function statedTime(texts: Array<string | null>): string | null {
   return null;
 }
 
-/** budgetOverview is JSON inside a string: sum every budgetYearMap amount; null when unreadable. */
-function budgetOf(json: string | null): number | null {
-  if (!json) return null;
+/**
+ * budgetOverview is JSON inside a string: the budget is the sum of every budgetYearMap amount; the
+ * per-grant ceiling the largest `maxContribution` an action states (Horizon Europe topics state one
+ * per action: "EU contribution per project" up to it). Nulls when unreadable or not stated.
+ */
+function budgetOf(json: string | null): { total: number | null; ceiling: number | null } {
+  const none = { total: null, ceiling: null };
+  if (!json) return none;
   try {
     const o = JSON.parse(json) as {
-      budgetTopicActionMap?: Record<string, Array<{ budgetYearMap?: Record<string, unknown> }>>;
+      budgetTopicActionMap?: Record<
+        string,
+        Array<{ budgetYearMap?: Record<string, unknown>; maxContribution?: unknown }>
+      >;
     };
     let sum = 0;
+    let ceiling = 0;
     for (const actions of Object.values(o.budgetTopicActionMap ?? {})) {
-      for (const a of actions ?? [])
+      for (const a of actions ?? []) {
         for (const v of Object.values(a.budgetYearMap ?? {})) if (typeof v === 'number') sum += v;
+        if (typeof a.maxContribution === 'number' && a.maxContribution > ceiling) ceiling = a.maxContribution;
+      }
     }
-    return sum > 0 ? sum : null;
+    return { total: sum > 0 ? sum : null, ceiling: ceiling > 0 ? ceiling : null };
   } catch {
-    return null;
+    return none;
   }
 }
 
@@ -240,8 +262,19 @@ function parseSedia(results: unknown[]): EuParse {
       }),
     );
     call.source_status = STATUS_CODES[first(m, 'status') ?? ''] ?? null;
-    call.budget = cascade ? amount(first(m, 'budget'), record, 'budget') : budgetOf(first(m, 'budgetOverview'));
-    call.currency = call.budget === null ? null : 'EUR';
+    const budget = cascade
+      ? { total: amount(first(m, 'budget'), record, 'budget'), ceiling: null }
+      : budgetOf(first(m, 'budgetOverview'));
+    call.budget = budget.total;
+    call.award_ceiling = budget.ceiling;
+    call.currency = call.budget === null && call.award_ceiling === null ? null : 'EUR';
+    call.applicant_terms = [
+      ...new Set(
+        meta(m, 'typesOfAction')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ];
     calls.push(call);
   }
   return { format: 'sedia', calls, skipped };

@@ -2,6 +2,7 @@
  * A stored call as the API shows it: status and the current cut-off computed at `now`, in the
  * source's time zone. Pure, so the same function serves /search, /calls/{id} and /export.
  */
+import { typesOfMask } from './applicants.ts';
 import type { Cutoff, SourceStatus } from './records.ts';
 import { callStatus, currentCutoff } from './status.ts';
 import type { DeadlineSource } from './relative-deadline.ts';
@@ -28,7 +29,11 @@ export interface StoredCall {
   opens_at: number | null;
   closes_at: number | null;
   budget: number | null;
+  award_ceiling: number | null;
   currency: string | null;
+  applicant_terms: string; // JSON list of the source's own words
+  applicant_mask: number; // lib/funding/applicants.ts
+  changed_at: number | null;
   language: string;
   source_status: SourceStatus | null;
   bdns_id: string | null;
@@ -65,7 +70,11 @@ export function presentCall(row: StoredCall, now: number) {
     cutoffs,
     time_zone: row.time_zone,
     budget: row.budget,
+    award_ceiling: row.award_ceiling,
     currency: row.currency,
+    applicant_types: typesOfMask(row.applicant_mask),
+    applicants_stated: JSON.parse(row.applicant_terms) as string[],
+    changed_at: row.changed_at === null ? null : new Date(row.changed_at).toISOString(),
     language: row.language,
     source_status: row.source_status,
     status: callStatus(row, now),
@@ -92,7 +101,10 @@ export const CSV_COLUMNS = [
   'deadline_text',
   'time_zone',
   'budget',
+  'award_ceiling',
   'currency',
+  'applicant_types',
+  'changed_at',
   'language',
   'source_status',
   'status',
@@ -100,9 +112,14 @@ export const CSV_COLUMNS = [
   'deadline_source',
 ] as const;
 
-/** A CSV cell: deadline_source is written as its kind (stated, computed, uncomputed); the rest as served. */
+/**
+ * A CSV cell: deadline_source is written as its kind (stated, computed, uncomputed), applicant_types
+ * as its codes separated by spaces; the rest as served.
+ */
 export function csvValue(call: PublicCall, column: (typeof CSV_COLUMNS)[number]): unknown {
-  return column === 'deadline_source' ? (call.deadline_source?.kind ?? null) : call[column];
+  if (column === 'deadline_source') return call.deadline_source?.kind ?? null;
+  if (column === 'applicant_types') return call.applicant_types.join(' ');
+  return call[column];
 }
 
 /** RFC 4180 lines: one writer for every CSV the server sends (lib/csv.ts). */

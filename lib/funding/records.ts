@@ -42,8 +42,10 @@ export interface CallRecord {
   opening_text: string | null; // the source's words on when the period starts, when it gives no date (BDNS textInicio)
   publications: Publication[]; // the call's bulletin publications the source lists (BDNS anuncios), by date
   time_zone: 'Europe/Brussels' | 'Europe/Madrid';
-  budget: number | null;
+  budget: number | null; // the call's total, in `currency`
+  award_ceiling: number | null; // the most one grant may receive, when the source states it
   currency: string | null;
+  applicant_terms: string[]; // who may apply, in the source's words (./applicants.ts maps them)
   language: string; // ISO 639-1
   source_status: SourceStatus | null;
   bdns_id: string | null;
@@ -69,7 +71,9 @@ export function blankCall(
     opening_text: null,
     publications: [],
     budget: null,
+    award_ceiling: null,
     currency: null,
+    applicant_terms: [],
     source_status: null,
     bdns_id: null,
     personal_data: false,

@@ -21,6 +21,8 @@ export const EVENT_TYPES: Readonly<Record<string, string>> = {
   'human.task.failed': 'The person could not do it; a live hold was released.',
   'human.task.expired': 'Nobody accepted it in time, or its SLA passed undelivered; a live hold was released.',
   'human.task.refunded': 'A dispute ended in a refund; the hold was released.',
+  'funding.saved_search.matched':
+    "A call new to the corpus matches one of the account's saved funding searches (once per call and saved search).",
   'webhook.endpoint.test': 'A test event, sent by the test button or POST /webhook_endpoints/{id}/test.',
 };
 

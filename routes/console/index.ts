@@ -22,6 +22,7 @@ import { workerRoutes } from './worker.ts';
 import { dutyRoute } from './duty.ts';
 import { passwordRoutes } from './password.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { savedSearchRoutes } from './saved-searches.ts';
 
 const asset = (file: string, type: string) => staticAsset(join(import.meta.dirname, 'assets', file), type);
 
@@ -34,6 +35,7 @@ export function consoleRoutes(ctx: AppContext) {
   const worker = workerRoutes(ctx, secret);
   const password = passwordRoutes(ctx, secret);
   const webhooks = webhookRoutes(ctx, secret);
+  const saved = savedSearchRoutes(ctx, secret);
   const css = asset('console.css', 'text/css; charset=utf-8');
   const js = asset('console.js', 'text/javascript; charset=utf-8');
 
@@ -96,6 +98,10 @@ export function consoleRoutes(ctx: AppContext) {
     .get('/webhooks', webhooks.list)
     .post('/webhooks', webhooks.create)
     .post('/webhooks/:id/:action', webhooks.act)
+    .get('/saved-searches', saved.list)
+    .post('/saved-searches', saved.create)
+    .get('/saved-searches/:id', saved.show)
+    .post('/saved-searches/:id/delete', saved.remove)
     .get('/keys', keys.list)
     .post('/keys', keys.create)
     .post('/keys/:id/rotate', keys.rotate)

@@ -18,7 +18,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 
 export function page(state: ConsoleState, status: number, title: string, body: Html): Reply {
   const nav = state.account
-    ? html`<nav aria-label="Account"><a href="/console/keys">Keys</a> <a href="/console/balance">Balance</a> <a href="/console/webhooks">Webhooks</a> <a href="/console/worker">Tasks to do</a>
+    ? html`<nav aria-label="Account"><a href="/console/keys">Keys</a> <a href="/console/balance">Balance</a> <a href="/console/webhooks">Webhooks</a> <a href="/console/saved-searches">Saved searches</a> <a href="/console/worker">Tasks to do</a>
         <span>Signed in as <strong>${state.account.email}</strong></span>
         <form method="post" action="/console/sign-out"><input type="hidden" name="csrf" value="${state.csrf}"><button type="submit">Sign out</button></form></nav>`
     : html`<nav aria-label="Account"><a href="/console/sign-in">Sign in</a> <a href="/console/sign-up">Create an account</a></nav>`;
@@ -61,3 +61,21 @@ export function redirect(state: ConsoleState, location: string): Reply {
 /** A message box; `role=alert` so screen readers announce errors. */
 export const notice = (kind: 'error' | 'info', text: string | Html) =>
   html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>`;
+
+/**
+ * Runs a form's action; a refusal `statusOf` recognises (a rule's, a validation's) is shown as a notice
+ * on the page `show` renders, with that status, instead of a dead end. Anything else is thrown on.
+ */
+export function orNotice(
+  run: () => Reply,
+  statusOf: (err: unknown) => number | null,
+  show: (status: number, message: Html) => Reply,
+): Reply {
+  try {
+    return run();
+  } catch (err) {
+    const status = statusOf(err);
+    if (status === null) throw err;
+    return show(status, notice('error', (err as Error).message));
+  }
+}

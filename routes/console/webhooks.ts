@@ -24,7 +24,7 @@ import { isHumanError } from '../../lib/human/errors.ts';
 import { EVENT_TYPES } from '../../lib/webhooks/event-types.ts';
 import type { AppContext } from '../context.ts';
 import { readForm } from './form.ts';
-import { notice, page, redirect } from './layout.ts';
+import { notice, orNotice as noticeOn, page, redirect } from './layout.ts';
 import { stateOf, type ConsoleState } from './state.ts';
 
 const ENVIRONMENTS: Array<[WebhookEnvironment, string]> = [
@@ -79,7 +79,7 @@ export function webhookRoutes(ctx: AppContext, secret: Buffer) {
       status,
       'Webhooks',
       html`${message ?? ''}
-<p>trio POSTs every change of your tasks to your endpoints as an event, signed as <a href="https://www.standardwebhooks.com">Standard Webhooks</a> specifies (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>); a receiver that does not answer 2xx is tried again for a day. The README shows a receiver checking the signature.</p>
+<p>trio POSTs every change of your tasks, and every new funding call matching one of your <a href="/console/saved-searches">saved searches</a> (live endpoints), to your endpoints as an event, signed as <a href="https://www.standardwebhooks.com">Standard Webhooks</a> specifies (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>); a receiver that does not answer 2xx is tried again for a day. The README shows a receiver checking the signature.</p>
 ${ENVIRONMENTS.map(([env, title]) => {
   const owner = { accountId: account.id, environment: env };
   const endpoints = listEndpoints(ctx.db, owner);
@@ -102,14 +102,12 @@ ${endpoints.length ? endpoints.map((e) => endpointCard(ctx, state, owner, e)) : 
   };
 
   /** A refusal of the rules as a notice on the list, instead of a dead end. */
-  const orNotice = (req: ApiRequest, run: () => Reply): Reply => {
-    try {
-      return run();
-    } catch (err) {
-      if (isHumanError(err)) return listPage(req, err.code === 'not_found' ? 404 : 400, notice('error', err.message));
-      throw err;
-    }
-  };
+  const orNotice = (req: ApiRequest, run: () => Reply): Reply =>
+    noticeOn(
+      run,
+      (err) => (isHumanError(err) ? (err.code === 'not_found' ? 404 : 400) : null),
+      (status, message) => listPage(req, status, message),
+    );
 
   const secretShown = (req: ApiRequest, url: string, secretValue: string) =>
     listPage(

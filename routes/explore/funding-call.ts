@@ -10,7 +10,9 @@ import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { ApiCall } from './api.ts';
 import { fundingFailure } from './funding-failure.ts';
 import {
+  amountsWords,
   amountWords,
+  applicantWords,
   cutoffWords,
   dayWords,
   deadlineSourceWords,
@@ -52,9 +54,16 @@ const NOTICE_KINDS: Record<string, string> = {
   award: 'Award resolution',
   other: 'Notice',
 };
+interface Change {
+  at: string;
+  field: string;
+  description: string;
+  seen_in: string;
+}
 interface CallDetail extends CallJson {
   projects: Project[];
   notices: Notice[];
+  history: Change[];
   attribution: Array<{ source: string; licence: string; credit: string }>;
 }
 
@@ -76,6 +85,17 @@ function noticesSection(call: CallDetail): Html {
 <ul>${call.notices.map((n) => html`<li><span class="notice-kind">${NOTICE_KINDS[n.kind] ?? n.kind}</span>, ${day(n.published_on)}: ${link(n.url, n.title)}${n.department ? html` (${n.department})` : ''}</li>`)}</ul></section>`;
 }
 
+/** What imports and syncs saw change, in words ("deadline extended from 15 January to 26 February 2026"). */
+function historySection(call: CallDetail): Html {
+  return html`<section aria-labelledby="history-h"><h2 id="history-h">What changed</h2>
+${
+  call.history.length
+    ? html`<ol class="history">${call.history.map((c) => html`<li><time datetime="${c.at}">${dayWords(c.at.slice(0, 10))}</time>: ${c.description[0]!.toUpperCase()}${c.description.slice(1)}.</li>`)}</ol>`
+    : html`<p>No change seen since it entered the corpus.</p>`
+}
+<p class="muted">As seen by this service's imports and syncs of the source (<a href="/funding/v1/calls/${encodeURIComponent(call.id)}/history">GET /funding/v1/calls/${call.id}/history</a>).</p></section>`;
+}
+
 function detail(call: CallDetail): Html {
   const cutoffs =
     call.cutoffs.length > 1
@@ -89,11 +109,13 @@ ${cutoffs}
 <dt>Published</dt><dd>${day(call.published_on)}</dd>
 <dt>Funder</dt><dd>${call.funder ?? 'not stated'}</dd>
 <dt>Programme</dt><dd>${call.programme ?? 'not stated'}</dd>
-<dt>Budget</dt><dd>${amountWords(call.budget, call.currency)}</dd>
+<dt>Budget</dt><dd>${amountsWords(call)}</dd>
+<dt>Who may apply</dt><dd class="applicants">${applicantWords(call)}</dd>
 <dt>Where</dt><dd>${call.country}${call.region ? html` · ${call.region}` : ''}</dd>
 <dt>Source</dt><dd>${sourceWords(call.source)}, record <code>${call.source_id}</code>${call.url ? html`: ${link(call.url, 'read the call at its source')}` : ''}</dd>
 </dl>
 ${call.summary ? html`<h2>Description</h2><p lang="${call.language}">${call.summary}</p>` : ''}
+${historySection(call)}
 ${projectsSection(call)}
 ${noticesSection(call)}
 <section aria-labelledby="credit-h"><h2 id="credit-h">Sources and licences</h2>

@@ -9,9 +9,19 @@
 import { html, type Html } from '../../lib/html.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { CALL_SOURCES, MAX_PER_PAGE, SORTS, STATUSES } from '../funding/schemas.ts';
+import { APPLICANT_FILTER_VALUES } from '../funding/schemas-follow.ts';
 import type { ApiAnswer, ApiCall } from './api.ts';
 import { fundingFailure } from './funding-failure.ts';
-import { deadlineWords, quotaWords, sourceWords, statusWords, type CallJson } from './funding-words.ts';
+import {
+  amountsWords,
+  APPLICANT_FILTER_LABELS,
+  applicantWords,
+  deadlineWords,
+  quotaWords,
+  sourceWords,
+  statusWords,
+  type CallJson,
+} from './funding-words.ts';
 import { explorePage } from './layout.ts';
 
 const SORT_LABELS: Record<string, string> = {
@@ -26,11 +36,22 @@ const STATUS_OPTION_LABELS: Record<string, string> = {
   closed: 'closed',
 };
 
-/** The visitor's parameters, blank ones left out, in the order sent: what the API is asked. */
+/**
+ * The visitor's parameters, blank ones left out, in the order sent: what the API is asked. The form's
+ * "who may apply" boxes send applicant_type once per box; the API takes them as one list.
+ */
 export function forwardedQuery(url: string): URLSearchParams {
   const sent = new URL(url).searchParams;
   const out = new URLSearchParams();
-  for (const [name, value] of sent) if (value.trim() !== '') out.append(name, value);
+  const types = sent
+    .getAll('applicant_type')
+    .flatMap((v) => v.split(','))
+    .filter((v) => v.trim() !== '');
+  for (const [name, value] of sent) {
+    if (name !== 'applicant_type') {
+      if (value.trim() !== '') out.append(name, value);
+    } else if (types.length && !out.has(name)) out.set(name, [...new Set(types)].join(','));
+  }
   return out;
 }
 
@@ -47,6 +68,7 @@ function options(
 
 function filterForm(sent: URLSearchParams): Html {
   const get = (name: string) => sent.get(name);
+  const chosenTypes = (get('applicant_type') ?? '').split(',');
   return html`<form class="filters funding-filters" method="get" action="/explore/funding" role="search" aria-label="Search funding calls">
 <label>Words <input name="q" type="search" value="${get('q') ?? ''}" placeholder="subvenc* OR &quot;green hydrogen&quot;"></label>
 <label>Country of the funder <input name="country" value="${get('country') ?? ''}" size="4" placeholder="ES, EU…"></label>
@@ -54,12 +76,17 @@ function filterForm(sent: URLSearchParams): Html {
 <label>Status <select name="status">${options(STATUSES, get('status'), STATUS_OPTION_LABELS, 'any')}</select></label>
 <label>Deadline on or after <input name="deadline_from" type="date" value="${get('deadline_from') ?? ''}" placeholder="YYYY-MM-DD"></label>
 <label>Deadline on or before <input name="deadline_to" type="date" value="${get('deadline_to') ?? ''}" placeholder="YYYY-MM-DD"></label>
+<fieldset class="applicants"><legend>Who may apply (any of)</legend>${APPLICANT_FILTER_VALUES.map((t) => html`<label>${APPLICANT_FILTER_LABELS[t]} <input name="applicant_type" type="checkbox" value="${t}"${chosenTypes.includes(t) ? html` checked` : ''}></label>`)}</fieldset>
+<label>Budget from (€) <input name="budget_min" type="number" min="0" step="1" value="${get('budget_min') ?? ''}" placeholder="100000"></label>
+<label>Budget up to (€) <input name="budget_max" type="number" min="0" step="1" value="${get('budget_max') ?? ''}" placeholder="5000000"></label>
+<label>Calls that state no budget <select name="budget_unstated">${options(['include', 'exclude'], get('budget_unstated'), { include: 'keep them', exclude: 'leave them out' }, 'default: keep them')}</select></label>
+<label>Changed since <input name="changed_since" type="date" value="${get('changed_since') ?? ''}" placeholder="YYYY-MM-DD"></label>
 <label>Source <select name="source">${options(CALL_SOURCES, get('source'), Object.fromEntries(CALL_SOURCES.map((s) => [s, sourceWords(s)])), 'all sources')}</select></label>
 <label>Sort <select name="sort">${options(SORTS, get('sort'), SORT_LABELS, 'default: best match with words, else newest')}</select></label>
 <label>Per page <input name="per_page" type="number" min="1" max="${MAX_PER_PAGE}" value="${get('per_page') ?? '20'}"></label>
 <button type="submit">Search</button>
 </form>
-<p class="muted">Words: all must appear; <code>"a phrase"</code> in double quotes; <code>OR</code> between alternatives; a trailing <code>*</code> for a prefix. Accents and case do not matter. Region: words of the call's region, as Madrid or Andalucía. The deadline window keeps calls whose next cut-off falls on those days, both days included, in the call's own time zone; calls with no deadline are left out.</p>`;
+<p class="muted">Words: all must appear; <code>"a phrase"</code> in double quotes; <code>OR</code> between alternatives; a trailing <code>*</code> for a prefix. Accents and case do not matter. Region: words of the call's region, as Madrid or Andalucía. The deadline window keeps calls whose next cut-off falls on those days, both days included, in the call's own time zone; calls with no deadline are left out. Who may apply: a call open to any of the ticked kinds (a source that does not say is left out unless "not stated" is ticked). Budget: the call's total; a call whose source states none is kept (shown as "not stated") unless you leave such calls out. Changed since: calls in which an import saw the deadline, status, budget or title change.</p>`;
 }
 
 function resultItem(call: CallJson): Html {
@@ -70,6 +97,9 @@ function resultItem(call: CallJson): Html {
 <dt>Source</dt><dd>${sourceWords(call.source)}, ${call.country}</dd>
 <dt>Deadline</dt><dd>${deadlineWords(call)}</dd>
 <dt>Status</dt><dd class="status status-${call.status}">${statusWords(call)}</dd>
+<dt>Who may apply</dt><dd class="applicants">${applicantWords(call)}</dd>
+<dt>Budget</dt><dd>${amountsWords(call)}</dd>
+${call.changed_at ? html`<dt>Changed</dt><dd><a href="/explore/funding/calls/${encodeURIComponent(call.id)}#history-h">changed ${call.changed_at.slice(0, 10)}</a></dd>` : ''}
 </dl></li>`;
 }
 
@@ -112,11 +142,15 @@ export function searchPage(api: ApiCall, freshness: (req: ApiRequest) => Promise
     const answer = await api(req, target);
     const shown = html`<p class="api muted">This page shows the answer to <a href="${target}"><code>GET ${target}</code></a>.</p>`;
     if (answer.status !== 200) return fundingFailure(answer, html`${filterForm(sent)}${shown}`);
+    const follow = new URLSearchParams(sent);
+    for (const name of ['page', 'cursor', 'per_page']) follow.delete(name);
+    const followLinks = html`<p class="follow">Follow this search: <a href="${withParams('/funding/v1/search.atom', follow)}" type="application/atom+xml">Atom feed</a> (newest calls first, for any feed reader) · <a href="${withParams('/console/saved-searches', new URLSearchParams({ query: follow.toString() }))}">save it</a> and be notified of new calls (signed in).</p>`;
     return explorePage({
       title: 'Funding calls',
       body: html`<p>Open funding calls from four public sources, searched through trio's funding API.</p>
 ${quotaWords(answer)}
 ${filterForm(sent)}
+${followLinks}
 ${results(answer, sent)}
 ${await freshness(req)}
 ${shown}`,

@@ -6,6 +6,7 @@
  */
 import { html, type Html } from '../../lib/html.ts';
 import type { PublicCall } from '../../lib/funding/present.ts';
+import { APPLICANT_LABELS, APPLICANT_TYPES } from '../../lib/funding/applicants.ts';
 import type { ApiAnswer } from './api.ts';
 
 /** A call as the API serves it (the presenter's own type: the page reads exactly what the API writes). */
@@ -116,4 +117,25 @@ export function quotaWords(answer: ApiAnswer): Html {
       ? html`counted against your address like any anonymous client; <a href="/console/sign-in">sign in</a> to search under your account's tier`
       : html`counted against your account's allowance, as your keys' calls are`;
   return html`<p class="quota" data-tier="${tier}"><strong>${TIER_NAMES[tier] ?? tier}:</strong> ${[minute, day].filter(Boolean).join('; ')}. Every page here is one call to the API, ${counted}.</p>`;
+}
+
+/** The explorer's labels of applicant_type's values (the vocabulary's, and "not stated"). */
+export const APPLICANT_FILTER_LABELS: Record<string, string> = {
+  ...Object.fromEntries(APPLICANT_TYPES.map((t) => [t, APPLICANT_LABELS[t].en])),
+  unstated: 'Not stated by the source',
+};
+
+/** Who may apply, in words, with the source's own words when they differ. */
+export function applicantWords(call: Pick<CallJson, 'applicant_types' | 'applicants_stated' | 'language'>): Html {
+  if (call.applicant_types.length === 0) return html`not stated by the source`;
+  const ours = call.applicant_types.map((t) => APPLICANT_LABELS[t].en).join('; ');
+  return html`${ours}${call.applicants_stated.length ? html` <span class="muted">(the source says: <q lang="${call.language === 'en' ? 'en' : 'es'}">${call.applicants_stated.join('; ')}</q>)</span>` : ''}`;
+}
+
+/** The budget and, when stated, the most one grant may receive. */
+export function amountsWords(call: Pick<CallJson, 'budget' | 'award_ceiling' | 'currency'>): string {
+  const total = amountWords(call.budget, call.currency);
+  return call.award_ceiling === null
+    ? total
+    : `${total}; up to ${amountWords(call.award_ceiling, call.currency)} per grant`;
 }

@@ -1,5 +1,6 @@
 /** GET /funding/v1/calls/{id}: one published call, with CORDIS projects and BOE notices attached. */
 import { fundingReads } from '../../db/funding/calls.ts';
+import { callHistory } from '../../db/funding/history.ts';
 import { presentCall } from '../../lib/funding/present.ts';
 import { notFound } from '../../lib/http/errors.ts';
 import { defineOperation } from '../../lib/http/operation.ts';
@@ -16,7 +17,7 @@ export function callOperation(ctx: AppContext) {
       operationId: 'getCall',
       summary: 'One published call',
       description:
-        'A call by id, with the projects CORDIS lists under it (EU topics), the BOE notices about it (its announcement, bases, corrections, modifications, award resolutions) and the credit its sources require.',
+        'A call by id, with the projects CORDIS lists under it (EU topics), the BOE notices about it (its announcement, bases, corrections, modifications, award resolutions), its history of meaningful changes (as /calls/{id}/history) and the credit its sources require.',
       params: callParams,
       responses: { 200: { description: 'The call', schema: 'CallDetail' } },
     },
@@ -34,6 +35,7 @@ export function callOperation(ctx: AppContext) {
           ...presentCall(row, req.now),
           projects,
           notices,
+          history: callHistory(ctx.db, id),
           attribution: credits
             .filter((c) => used.has(c.code))
             .map((c) => ({ source: c.code, licence: c.licence, credit: c.attribution })),

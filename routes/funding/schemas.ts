@@ -5,6 +5,8 @@
 import * as v from 'valibot';
 import { enumParam, integerParam, stringParam } from '../../lib/validate.ts';
 import { NOTICE_KINDS } from '../../lib/funding/notice-kind.ts';
+import { APPLICANT_LABELS, APPLICANT_TYPES } from '../../lib/funding/applicants.ts';
+import { amountParam, applicantList, HistoryEntry } from './schemas-follow.ts';
 import { FUNDING_ERROR_CODES } from '../../lib/funding/errors.ts';
 
 export const SORTS = ['relevance', 'deadline', '-deadline', 'published'] as const;
@@ -13,16 +15,17 @@ export const CALL_SOURCES = ['eu', 'bdns', 'boe'] as const;
 export const MAX_PAGE = 500;
 export const MAX_PER_PAGE = 100;
 
-const isoDay = (name: string, description: string) =>
-  stringParam({
-    max: 10,
-    min: 10,
-    pattern: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
-    accepts: `a date YYYY-MM-DD, e.g. ${name === 'deadline_from' ? '2026-12-01' : '2026-12-31'}`,
-    description,
-  });
+/** A day parameter: `format: date` and an example in the contract. */
+const isoDay = (example: string, description: string) => {
+  const accepts = `a date YYYY-MM-DD, e.g. ${example}`;
+  return v.pipe(
+    stringParam({ max: 10, min: 10, pattern: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, accepts, description }),
+    v.isoDate(accepts),
+    v.examples([example]),
+  );
+};
 
-const filterEntries = {
+export const filterEntries = {
   q: v.optional(
     stringParam({
       max: 200,
@@ -54,14 +57,42 @@ const filterEntries = {
   source: v.optional(enumParam(CALL_SOURCES, 'Only calls from this source.')),
   deadline_from: v.optional(
     isoDay(
-      'deadline_from',
+      '2026-12-01',
       "Only calls whose served deadline (the next cut-off) is on or after this day (YYYY-MM-DD, in the call's time zone). Calls without a deadline are left out.",
     ),
   ),
   deadline_to: v.optional(
     isoDay(
-      'deadline_to',
+      '2026-12-31',
       "Only calls whose served deadline (the next cut-off) is on or before this day (YYYY-MM-DD, in the call's time zone). Calls without a deadline are left out.",
+    ),
+  ),
+  applicant_type: v.optional(applicantList),
+  budget_min: v.optional(
+    amountParam(
+      'Only calls whose total budget is at least this many euros (whole euros; every source states euros). Calls whose source states no budget are kept unless budget_unstated=exclude: an unknown amount is never read as 0.',
+      100_000,
+    ),
+  ),
+  budget_max: v.optional(
+    amountParam(
+      'Only calls whose total budget is at most this many euros. Calls whose source states no budget are kept unless budget_unstated=exclude.',
+      5_000_000,
+    ),
+  ),
+  budget_unstated: v.optional(
+    v.pipe(
+      enumParam(
+        ['include', 'exclude'] as const,
+        'What budget_min and budget_max do with calls whose source states no budget (BOE notices, BDNS list entries): include (default) keeps them, flagged by budget null; exclude leaves them out. exclude alone keeps only calls that state a budget.',
+      ),
+      v.examples(['exclude']),
+    ),
+  ),
+  changed_since: v.optional(
+    isoDay(
+      '2026-11-01',
+      "Only calls in which an import or sync saw a meaningful change (deadline, opening day, status, withdrawal, budget, award ceiling, title) on or after this day (UTC). Each call's changes are at GET /calls/{id}/history.",
     ),
   ),
   sort: v.optional(
@@ -85,6 +116,12 @@ export const searchQuery = v.object({
         'Opaque cursor from meta.next_cursor; continues the same search after the last call shown (keyset: calls added or withdrawn meanwhile neither repeat nor skip one).',
     }),
   ),
+});
+
+/** /search.atom: the search's filters and per_page (a feed is the first page; no cursor or page). */
+export const feedQuery = v.object({
+  ...filterEntries,
+  per_page: v.optional(integerParam(1, MAX_PER_PAGE, 'Entries, 1 to 100; default 20.')),
 });
 
 export const exportQuery = v.object({
@@ -190,8 +227,44 @@ export const Call = v.pipe(
     deadline_source: DeadlineSource,
     cutoffs: v.array(cutoff),
     time_zone: v.picklist(['Europe/Brussels', 'Europe/Madrid']),
-    budget: v.nullable(v.number()),
-    currency: nullableString,
+    budget: v.pipe(
+      v.nullable(v.number()),
+      v.description(
+        "The call's total budget in currency, as the source states it; null when it states none (never 0 for unknown).",
+      ),
+      v.examples([600000, null]),
+    ),
+    award_ceiling: v.pipe(
+      v.nullable(v.number()),
+      v.description(
+        'The most one grant may receive, in currency, when the source states it (EU topics: the largest maxContribution of their actions); null otherwise.',
+      ),
+      v.examples([3000000, null]),
+    ),
+    currency: v.pipe(nullableString, v.description('ISO 4217 code of budget and award_ceiling.'), v.examples(['EUR'])),
+    applicant_types: v.pipe(
+      v.array(v.picklist(APPLICANT_TYPES)),
+      v.description(
+        'Who may apply, in one vocabulary for every source (docs/funding-applicants.md): ' +
+          APPLICANT_TYPES.map((t) => `${t} (${APPLICANT_LABELS[t].en})`).join(', ') +
+          '. Empty when the source does not say.',
+      ),
+      v.examples([['sme', 'self_employed', 'large_company'], []]),
+    ),
+    applicants_stated: v.pipe(
+      v.array(v.string()),
+      v.description(
+        "Who may apply in the source's own words (BDNS tiposBeneficiarios, the EU type of action), which applicant_types is mapped from.",
+      ),
+      v.examples([['PYME Y PERSONAS FÍSICAS QUE DESARROLLAN ACTIVIDAD ECONÓMICA', 'GRAN EMPRESA']]),
+    ),
+    changed_at: v.pipe(
+      v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+      v.description(
+        'When an import or sync last saw a meaningful change in this call (ISO 8601, UTC); null if none since it was first seen. The changes: GET /calls/{id}/history.',
+      ),
+      v.examples(['2026-11-20T06:00:00.000Z', null]),
+    ),
     language: v.string(),
     source_status: v.pipe(
       v.nullable(v.picklist(STATUSES)),
@@ -239,6 +312,10 @@ export const CallDetail = v.object({
       v.description(
         'BOE notices about this call: its announcement, bases, corrections, modifications and award resolutions, joined by BDNS id, by a BOE id they name, or by the disposition they refer to. These are never served as calls themselves.',
       ),
+    ),
+    history: v.pipe(
+      v.array(HistoryEntry),
+      v.description('What imports and syncs saw change in it, oldest first (as GET /calls/{id}/history).'),
     ),
     attribution: v.array(v.object({ source: v.string(), licence: v.string(), credit: v.string() })),
   }),

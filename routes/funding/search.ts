@@ -16,17 +16,25 @@ import { ResponseCache } from '../../lib/response-cache.ts';
 import type { AppContext } from '../context.ts';
 import { decodeCursor, encodeCursor, toFilters } from './filters.ts';
 import { MAX_PAGE, MAX_PER_PAGE, searchQuery } from './schemas.ts';
+import { feedOperation, feedReplies, prefersAtom } from './feed.ts';
+import { ATOM_TYPE } from '../../lib/funding/atom.ts';
+import type { Sort } from '../../lib/funding/search-filters.ts';
+import type { ApiRequest } from '../../lib/http/types.ts';
+import type * as v from 'valibot';
 
 /** Deepest offset a search pages to, by page or by cursor; /export (pro) serves whole result sets. */
 export const MAX_DEPTH = MAX_PAGE * MAX_PER_PAGE;
 
+// Vary: /search answers Atom to a client that asks for it (routes/funding/feed.ts).
 const json = (body: string): Reply => ({
   status: 200,
-  headers: { 'content-type': 'application/json; charset=utf-8' },
+  headers: { 'content-type': 'application/json; charset=utf-8', vary: 'Accept' },
   body,
 });
 
-export function searchOperation(ctx: AppContext) {
+type SearchParams = v.InferOutput<typeof searchQuery>;
+
+export function searchOperations(ctx: AppContext) {
   const search = ctx.fundingSearch;
   const epochs = corpusEpoch(ctx.db);
   const cache = new ResponseCache<string>({
@@ -45,7 +53,28 @@ export function searchOperation(ctx: AppContext) {
     return epoch;
   };
 
-  return defineOperation({
+  const feed = feedReplies(ctx);
+
+  /** One page of a search: its rows (one more than asked, to know whether there is a next page). */
+  const pageOf = (params: SearchParams, now: number, sort?: Sort) => {
+    const filters = toFilters(sort && params.sort === undefined ? { ...params, sort } : params, now);
+    if (params.cursor !== undefined && params.page !== undefined) {
+      throw badRequest("Give either 'page' or 'cursor', not both.", 'cursor');
+    }
+    const perPage = params.per_page ?? 20;
+    const resumed = params.cursor !== undefined ? decodeCursor(params.cursor, filters) : null;
+    const pageNo = resumed ? resumed.page : (params.page ?? 1);
+    const found = search.search(filters, perPage + 1, resumed?.position ?? null, resumed ? 0 : (pageNo - 1) * perPage);
+    return { filters, perPage, pageNo, ...found };
+  };
+
+  /** A search as a feed: newest first unless sort is given (routes/funding/feed.ts). */
+  const asFeed = (req: ApiRequest, params: SearchParams) => {
+    const { rows, perPage } = pageOf(params, req.now, 'published');
+    return feed(req, params, rows.slice(0, perPage));
+  };
+
+  const searchOp = defineOperation({
     spec: {
       method: 'GET',
       path: '/search',
@@ -54,9 +83,17 @@ export function searchOperation(ctx: AppContext) {
       description:
         "Calls matching q (if given) and every filter. q is stemmed (Spanish and English) and expanded with a bilingual glossary of funding terms; it searches identifiers, title, summary, funder, programme, region and the call text. status is computed now, from the deadline in the source's time zone. Records about natural persons are never returned. meta.total counts up to 10,000 (meta.total_exact false beyond). Pages continue with meta.next_cursor (keyset: exact while calls are added or withdrawn) or by page number.",
       query: searchQuery,
-      responses: { 200: { description: 'A page of matching calls', schema: 'SearchResponse' } },
+      responses: {
+        200: {
+          description:
+            'A page of matching calls (with Accept: application/atom+xml, the page as an Atom feed, as /search.atom)',
+          schema: 'SearchResponse',
+          alternatives: { [ATOM_TYPE]: { schema: { $ref: '#/components/schemas/AtomFeed' } } },
+        },
+      },
     },
     handle(req, { query: params }) {
+      if (prefersAtom(req.headers.accept)) return asFeed(req, params);
       // Keyed by the query string as sent (the router has validated it; quotas and headers were done by
       // the access stage): a hit skips the search and the rendering.
       const key = req.url.slice(req.url.indexOf('?') + 1 || req.url.length);
@@ -64,19 +101,7 @@ export function searchOperation(ctx: AppContext) {
       const cached = ctx.config.searchCacheEntries > 0 ? cache.get(key, req.now) : undefined;
       if (cached !== undefined) return json(cached);
 
-      const filters = toFilters(params, req.now);
-      if (params.cursor !== undefined && params.page !== undefined) {
-        throw badRequest("Give either 'page' or 'cursor', not both.", 'cursor');
-      }
-      const perPage = params.per_page ?? 20;
-      const resumed = params.cursor !== undefined ? decodeCursor(params.cursor, filters) : null;
-      const pageNo = resumed ? resumed.page : (params.page ?? 1);
-      const { rows, total, exact } = search.search(
-        filters,
-        perPage + 1,
-        resumed?.position ?? null,
-        resumed ? 0 : (pageNo - 1) * perPage,
-      );
+      const { filters, perPage, pageNo, rows, total, exact } = pageOf(params, req.now);
       const page = rows.slice(0, perPage);
       const hasMore = rows.length > perPage && pageNo * perPage < MAX_DEPTH;
       const body = JSON.stringify({
@@ -94,4 +119,5 @@ export function searchOperation(ctx: AppContext) {
       return json(body);
     },
   });
+  return [searchOp, feedOperation(asFeed)];
 }

@@ -42,8 +42,9 @@ function corpus(n = 400): Db {
   migrate(db, undefined, NOW);
   const insert =
     db.prepare(`INSERT INTO funding_calls (id, source, source_id, title, summary, country, region, published_on, deadline, cutoffs,
-      time_zone, closes_at, opens_at, language, source_status, content_hash, imported_at, updated_at)
-    VALUES (@id, @source, @sid, @title, @summary, @country, @region, @published, @deadline, @cutoffs, 'Europe/Madrid', @closes, @opens, @language, @status, 'h', 0, 0)`);
+      time_zone, closes_at, opens_at, language, source_status, content_hash, imported_at, updated_at, applicant_mask, budget, changed_at)
+    VALUES (@id, @source, @sid, @title, @summary, @country, @region, @published, @deadline, @cutoffs, 'Europe/Madrid', @closes, @opens, @language, @status, 'h', 0, 0,
+      @mask, @budget, @changed)`);
   // Many inserts in small transactions leave the FTS index in several segments, as a real load does.
   for (let i = 0; i < n; i++) {
     const closes = i % 7 === 0 ? null : NOW + ((i % 23) - 17) * 9 * DAY + (i % 5) * 3_600_000;
@@ -63,6 +64,11 @@ function corpus(n = 400): Db {
       opens: i % 13 === 0 ? NOW + (i % 4) * DAY + 3_600_000 : null,
       language: i % 3 === 0 ? 'en' : 'es',
       status: i % 17 === 0 ? 'closed' : null,
+      // Issue 27's columns: who may apply (none for one call in five), a budget (none for one in four,
+      // some exactly on the filters' edges), a recorded change for one call in nine.
+      mask: i % 5 === 0 ? 0 : (i * 37) % 127 || 4,
+      budget: i % 4 === 0 ? null : [50_000, 100_000, 250_000, 1_000_000, 3_000_000][i % 5],
+      changed: i % 9 === 0 ? NOW - (i % 60) * DAY : null,
     });
   }
   db.prepare(
@@ -120,6 +126,46 @@ function answer(search: FundingSearch, params: FilterParams, now = NOW) {
 }
 
 const QUERIES = mix(60);
+
+/** The mix again, with issue 27's filters added (who may apply, budget, changed since), and without text. */
+function newFilterMix(): FilterParams[] {
+  const r = mulberry32(27);
+  const types = [
+    'individual',
+    'self_employed',
+    'sme',
+    'large_company',
+    'non_profit',
+    'public_body',
+    'research',
+    'unstated',
+  ];
+  return [...QUERIES.slice(0, 30), ...QUERIES.slice(0, 20).map(({ q: _q, region: _r, ...p }) => p)].map((base) => {
+    const p: FilterParams = { ...base };
+    if (r() < 0.6) p.applicant_type = [...new Set([0, 1].map(() => types[Math.floor(r() * types.length)]!))].join(',');
+    if (r() < 0.5) {
+      if (r() < 0.7) p.budget_min = [0, 100_000, 250_000][Math.floor(r() * 3)]!;
+      if (r() < 0.5) p.budget_max = [250_000, 1_000_000][Math.floor(r() * 2)]!;
+      if (r() < 0.4) p.budget_unstated = 'exclude';
+    }
+    if (r() < 0.3 || (!p.applicant_type && !p.budget_min && !p.budget_max)) p.changed_since = '2026-10-15';
+    return p;
+  });
+}
+
+test("issue 27's filters: decided in memory (text candidates, counts without text, reads by id), they answer as SQL row by row", () => {
+  const db = corpus();
+  const fast = new FundingSearch(db);
+  const rowByRow = new FundingSearch(db, { materializeUpTo: 0, listUpTo: 0, countBudget: 10_000, memory: false });
+  let nonEmpty = 0;
+  const queries = newFilterMix();
+  for (const params of queries) {
+    const expected = answer(rowByRow, params);
+    if (expected.total > 0) nonEmpty++;
+    assert.deepEqual(answer(fast, params), expected, JSON.stringify(params));
+  }
+  assert.ok(nonEmpty > queries.length / 3, `${nonEmpty} of ${queries.length} queries find calls`);
+});
 
 test('the mix: every query answers as the search that reads each row in SQL does', () => {
   const db = corpus();

@@ -137,14 +137,38 @@ test("the form offers exactly the API's filters, each input labelled, the deadli
   const names = [...form.matchAll(/<(?:input|select) name="([^"]+)"/g)].map((m) => m[1]!);
   const paging = ['page', 'cursor']; // carried by the pager's links, not typed
   assert.deepEqual(
-    names.toSorted(),
+    [...new Set(names)].toSorted(),
     Object.keys(searchQuery.entries)
       .filter((n) => !paging.includes(n))
       .toSorted(),
   );
   for (const name of names)
     assert.match(form, new RegExp(`<label>[^<]+<(?:input|select) name="${name}"`), `${name} has its label`);
-  for (const name of ['deadline_from', 'deadline_to']) assert.match(form, new RegExp(`name="${name}" type="date"`));
+  for (const name of ['deadline_from', 'deadline_to', 'changed_since'])
+    assert.match(form, new RegExp(`name="${name}" type="date"`));
+});
+
+test('who may apply: the boxes send one list to the API; the results say who may apply and how much', async () => {
+  const page = await server.get(
+    '/explore/funding?applicant_type=large_company&applicant_type=unstated&budget_min=1000000&budget_unstated=exclude&per_page=100',
+  );
+  assert.equal(page.status, 200, page.text.slice(0, 300));
+  assert.match(page.text, /GET \/funding\/v1\/search\?applicant_type=large_company%2Cunstated&amp;budget_min=1000000/);
+  const api = await server.get(
+    '/funding/v1/search?applicant_type=large_company,unstated&budget_min=1000000&budget_unstated=exclude&per_page=100',
+  );
+  assert.deepEqual(
+    shownCalls(page.text).map((c) => c.id),
+    ids(api),
+  );
+  assert.ok(api.json.data.length > 0);
+  assert.match(page.text, /name="applicant_type" type="checkbox" value="large_company" checked/);
+  assert.match(page.text, /Large companies/);
+  assert.match(page.text, /the source says: <q lang="es">[^<]*GRAN EMPRESA/);
+  assert.match(
+    page.text,
+    /Follow this search: <a href="\/funding\/v1\/search.atom\?applicant_type=large_company%2Cunstated/,
+  );
 });
 
 test('region=Madrid lists exactly the calls the API returns for it, and the form keeps the region', async () => {

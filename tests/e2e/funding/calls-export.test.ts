@@ -29,9 +29,9 @@ describe('/calls/{id}', () => {
     for (const call of list.json.data) {
       const res = await asPro(`/funding/v1/calls/${encodeURIComponent(call.id)}`);
       assert.equal(res.status, 200, call.id);
-      const { projects, notices, attribution, ...fields } = res.json.data;
+      const { projects, notices, history, attribution, ...fields } = res.json.data;
       assert.deepEqual(fields, call);
-      assert.ok(Array.isArray(projects) && Array.isArray(notices));
+      assert.ok(Array.isArray(projects) && Array.isArray(notices) && Array.isArray(history));
       assert.ok(
         attribution.some((a: { source: string }) => a.source === call.source),
         'credits its own source',

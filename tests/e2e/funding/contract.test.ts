@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { setSubscription } from '../../../db/accounts.ts';
+import { APPLICANT_TYPES } from '../../../lib/funding/applicants.ts';
 import { responseValidator } from '../../helpers/contract.ts';
 import { accountWithKey } from '../../helpers/keys.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -36,7 +37,17 @@ test('the contract is a valid OpenAPI 3.1 document', async () => {
 });
 
 test('every operation is in the contract, and nothing else', () => {
-  assert.deepEqual(Object.keys(doc.paths).sort(), ['/calls/{id}', '/export', '/openapi.json', '/search', '/sources']);
+  assert.deepEqual(Object.keys(doc.paths).sort(), [
+    '/calls/{id}',
+    '/calls/{id}/history',
+    '/export',
+    '/openapi.json',
+    '/saved_searches',
+    '/saved_searches/{id}',
+    '/search',
+    '/search.atom',
+    '/sources',
+  ]);
 });
 
 // A value each parameter accepts, derived from its schema where the schema says enough.
@@ -49,6 +60,8 @@ function validValue(name: string, schema: any): string {
     region: 'Madrid',
     deadline_from: '2026-01-01',
     deadline_to: '2027-12-31',
+    changed_since: '2026-01-01',
+    applicant_type: 'sme,unstated',
   };
   if (known[name]) return known[name]!;
   if (schema.enum) return schema.enum[schema.enum.length - 1];
@@ -102,6 +115,36 @@ test('responses validate against the contract, errors included', async () => {
   assert.equal(check('/search', 'GET', 401, anon401.json), null);
 });
 
+test("issue 27's parameters and fields are in the contract with examples; dates declare format: date", () => {
+  const params = doc.paths['/search'].get.parameters as Array<{ name: string; schema: Record<string, unknown> }>;
+  for (const name of ['applicant_type', 'budget_min', 'budget_max', 'budget_unstated', 'changed_since']) {
+    const p = params.find((x) => x.name === name);
+    assert.ok(p, `${name} in /search`);
+    assert.ok(Array.isArray(p.schema.examples) && p.schema.examples.length > 0, `${name} has examples`);
+  }
+  for (const name of ['deadline_from', 'deadline_to', 'changed_since']) {
+    const p = params.find((x) => x.name === name)!;
+    assert.equal(p.schema.format, 'date', name);
+    assert.match(String((p.schema.examples as string[])[0]), /^\d{4}-\d{2}-\d{2}$/, name);
+  }
+  const atomParams = (doc.paths['/search.atom'].get.parameters as Array<{ name: string }>).map((p) => p.name);
+  assert.deepEqual(
+    atomParams.sort(),
+    params
+      .map((p) => p.name)
+      .filter((n) => n !== 'page' && n !== 'cursor')
+      .sort(),
+    'the feed takes the search parameters',
+  );
+  const call = doc.components.schemas.Call.properties;
+  for (const field of ['budget', 'award_ceiling', 'currency', 'applicant_types', 'applicants_stated', 'changed_at'])
+    assert.ok(Array.isArray(call[field].examples) && call[field].description, `Call.${field} described with examples`);
+  assert.deepEqual(call.applicant_types.items.enum, [...APPLICANT_TYPES]);
+  assert.ok(doc.paths['/search.atom'].get.responses['200'].content['application/atom+xml']);
+  assert.ok(doc.paths['/search'].get.responses['200'].content['application/atom+xml'], '/search offers Atom by Accept');
+  assert.deepEqual(doc.paths['/saved_searches'].post.security, [{ apiKey: [] }]);
+});
+
 test('every documented header is sent on a 200', async () => {
   const res = await server.get('/funding/v1/search', headers);
   for (const name of Object.keys(doc.paths['/search'].get.responses['200'].headers)) {
@@ -122,10 +165,11 @@ test('every value of sort the contract documents is accepted on its own, without
   }
 });
 
-test('every operation declares the key: optional (anonymous or X-API-Key), required only for /export', () => {
+test('every operation declares the key: optional (anonymous or X-API-Key), required only for /export and saved searches', () => {
   for (const [path, item] of Object.entries<Record<string, { security?: unknown }>>(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
-      const expected = path === '/export' ? [{ apiKey: [] }] : [{}, { apiKey: [] }];
+      const needed = path === '/export' || path.startsWith('/saved_searches');
+      const expected = needed ? [{ apiKey: [] }] : [{}, { apiKey: [] }];
       assert.deepEqual(op.security, expected, `${method.toUpperCase()} ${path}`);
     }
   }
