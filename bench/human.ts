@@ -28,6 +28,8 @@ import {
   option,
   startChild as start,
   stopChild,
+  ask,
+  withCpu,
   writeBenchmarkSection,
   type Measurement as LoadMeasurement,
 } from './load.ts';
@@ -178,24 +180,6 @@ async function startChild(
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
   }
-}
-
-/**
- * The server's CPU time (user + system) per request over a measurement, warm-up included: a figure
- * that does not depend on what else the machine is doing, unlike requests per second.
- */
-async function withCpu(child: ChildProcess, run: () => Promise<Measurement>): Promise<Measurement> {
-  const before = (await ask(child, 'cpu')) as NodeJS.CpuUsage;
-  const m = await run();
-  const after = (await ask(child, 'cpu')) as NodeJS.CpuUsage;
-  return { ...m, cpuUs: (after.user - before.user + after.system - before.system) / Math.max(1, m.all) };
-}
-
-function ask(child: ChildProcess, message: string): Promise<unknown> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve((m as { stats: unknown }).stats));
-    child.send(message);
-  });
 }
 
 async function probe(url: string, headers: Record<string, string>) {

@@ -30,6 +30,11 @@ const BENCHMARKS: Record<string, Bench> = {
       'impact /product/{slug} and /products at 1 and 32 connections beside raw node:http serving the same bytes from the same SQLite file (quota counting on). Options: --duration S, --warmup S, --rounds N, --no-write',
     run: async (args) => (await import('./impact.ts')).run(args),
   },
+  'request-path': {
+    describe:
+      'the cost of one request on the whole path (issue 29): /healthz, an authenticated task result, a cached funding search, an impact product, at 1 and 32 connections beside raw node:http on the same bytes; server CPU per request. Options: --duration S, --warmup S, --rounds N, --profile (where each µs goes), --no-write',
+    run: async (args) => (await import('./request-path.ts')).run(args),
+  },
   'impact-run': {
     describe:
       'impact run pipeline on a synthetic catalogue (200 materials; 500 and 2,000 products; 1 and 5 scenarios; 1,000 draws): time and peak memory. Options: --products 500,2000 --scenarios 1,5 --draws N --materials M',

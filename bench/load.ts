@@ -88,9 +88,12 @@ export function peakRss(pid: number | undefined): number {
   }
 }
 
-export function fetchOnce(url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+export function fetchOnce(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    get(url, { agent: false }, (res) => {
+    get(url, { agent: false, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -237,4 +240,26 @@ export function writeBenchmarkSection(name: string, heading: string, report: str
   else if (!text.includes(heading)) text = `${text.trimEnd()}\n\n${heading}\n\n${block}\n`;
   else text = `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(BENCHMARKS_MD, text);
+}
+
+/** Asks a server child (bench/server-control.ts) and waits for its `{ stats }` answer. */
+export function ask(child: ChildProcess, message: string): Promise<unknown> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve((m as { stats: unknown }).stats));
+    child.send(message);
+  });
+}
+
+/**
+ * The server's CPU time (user + system) per request over a measurement, warm-up included: a figure
+ * that does not depend on what else the machine is doing, unlike requests per second.
+ */
+export async function withCpu<M extends Measurement>(
+  child: ChildProcess,
+  run: () => Promise<M>,
+): Promise<M & { cpuUs: number }> {
+  const before = (await ask(child, 'cpu')) as NodeJS.CpuUsage;
+  const m = await run();
+  const after = (await ask(child, 'cpu')) as NodeJS.CpuUsage;
+  return { ...m, cpuUs: (after.user - before.user + after.system - before.system) / Math.max(1, m.all) };
 }
