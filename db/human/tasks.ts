@@ -7,7 +7,7 @@
  * Every function runs inside the caller's transaction.
  */
 import type { Db } from '../connection.ts';
-import { preparedSql, statementsFor } from '../statements.ts';
+import { preparedSql, rowsAsObjects, statementsFor } from '../statements.ts';
 import { captureHold, releaseHold } from './ledger.ts';
 import { invalidState } from '../../lib/human/errors.ts';
 import { nextCheckAt } from '../../lib/human/schedule.ts';
@@ -68,7 +68,10 @@ const statements = statementsFor((db) => ({
         @price_cents, @max_price_cents, @currency, 'pending', @sandbox_plan, @created_at, @created_at, @due_at, @next_check_at)`),
   byId: db.prepare('SELECT * FROM human_tasks WHERE id = ?'),
   byRef: db.prepare('SELECT * FROM human_tasks WHERE ref = ?'),
-  own: db.prepare('SELECT * FROM human_tasks WHERE ref = ? AND account_id = ? AND environment = ?'),
+  // Read on every task request: rows built from arrays (db/statements.ts rowsAsObjects, 4 µs less a read).
+  own: rowsAsObjects<TaskRow>(
+    db.prepare('SELECT * FROM human_tasks WHERE ref = ? AND account_id = ? AND environment = ?'),
+  ),
   event: db.prepare(
     'INSERT INTO human_task_events (task_id, event, from_status, to_status, actor, at) VALUES (?, ?, ?, ?, ?, ?)',
   ),
@@ -125,7 +128,7 @@ export const taskByRef = (db: Db, ref: string) => statements(db).byRef.get(ref) 
 
 /** A client's view: another account's task, or one of the other environment, does not exist. */
 export const ownTask = (db: Db, ref: string, accountId: number, environment: 'test' | 'live') =>
-  statements(db).own.get(ref, accountId, environment) as TaskRow | undefined;
+  statements(db).own.get(ref, accountId, environment);
 
 export const taskEvents = (db: Db, taskId: number) =>
   statements(db).events.all(taskId) as Array<{
