@@ -56,11 +56,16 @@ export function option(args: string[], name: string, fallback: number): number {
 export const fmt = (n: number, digits = 0) =>
   Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 
-export async function startChild(file: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
+/** A server child; `stdout: 'ignore'` sends what it writes there (a server's log) to /dev/null. */
+export async function startChild(
+  file: string,
+  args: string[],
+  options: { stdout?: 'inherit' | 'ignore' } = {},
+): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(join(import.meta.dirname, file), args, {
     cwd: ROOT,
     execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', options.stdout ?? 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));

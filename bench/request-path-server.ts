@@ -1,8 +1,8 @@
 /**
  * The servers for `npm run bench -- request-path`, each in its own child process (the load generator
  * has the other core). argv:
- *  - `trio <database>`: the real startApp as `serve` runs it (access log at info, written to /dev/null
- *    through pino's asynchronous destination, so every line is still built and written), limits lifted
+ *  - `trio <database>`: the real startApp as `serve` runs it (access log at info on standard output,
+ *    which the parent sends to /dev/null: every line is still built and written), limits lifted
  *    (Config's rateLimits: liftedLimits(); every request is still counted and carries its headers),
  *    sandbox tasks held still (SANDBOX_DELAY_MS one hour);
  *  - `raw <recorded.json>`: the baseline, bare node:http answering each path with the status, headers
@@ -12,7 +12,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
 import { liftedLimits } from '../lib/limits.ts';
@@ -32,19 +31,16 @@ if ((mode !== 'trio' && mode !== 'raw') || !file || !process.send)
 
 let stop: () => Promise<void>;
 if (mode === 'trio') {
-  const app = await startApp(
-    {
-      ...readConfig({
-        PORT: '0',
-        DATABASE_PATH: file,
-        DEMO: 'off',
-        LOG_LEVEL: 'info',
-        SANDBOX_DELAY_MS: '3600000',
-      }),
-      rateLimits: liftedLimits(),
-    },
-    { logDestination: pino.destination({ dest: '/dev/null', sync: false }) },
-  );
+  const app = await startApp({
+    ...readConfig({
+      PORT: '0',
+      DATABASE_PATH: file,
+      DEMO: 'off',
+      LOG_LEVEL: 'info',
+      SANDBOX_DELAY_MS: '3600000',
+    }),
+    rateLimits: liftedLimits(),
+  });
   stop = () => app.stop();
   process.send({ port: app.port });
 } else {

@@ -70,7 +70,7 @@ export async function run(args: string[]): Promise<void> {
   let raw: { child: ChildProcess; port: number } | undefined;
   try {
     const { key, slugs, sqlite } = prepare(databasePath);
-    trio = await startChild('request-path-server.ts', ['trio', databasePath]);
+    trio = await startChild('request-path-server.ts', ['trio', databasePath], { stdout: 'ignore' });
     const base = `http://127.0.0.1:${trio.port}`;
     const authorization = `Bearer ${key}`;
     const refs = await order(base, authorization, 100);

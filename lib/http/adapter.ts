@@ -166,6 +166,7 @@ class SentReply implements Outbound {
     const { req, done } = this;
     const ms = performance.now() - this.started;
     done.observe?.(req, this.status, ms / 1000);
+    if (!done.log.isLevelEnabled('info')) return;
     // The query string is never logged: it is where a misplaced key would be; a key pasted into the
     // path is cut to its prefix.
     done.access({
