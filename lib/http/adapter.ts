@@ -57,8 +57,14 @@ export interface Outbound {
 
 export type Dispatch = (inbound: Inbound) => Promise<Outbound>;
 
-/** Where a light request keeps what its body is read from. */
+/** Where a light request keeps what its body is read from, the limit, and the read once started. */
 const INBOUND = Symbol('inbound');
+const LIMIT = Symbol('limit');
+const READ = Symbol('read');
+// Until the router sets them (itty-router replaces both on every request): shared, and frozen so that
+// a write to them would fail loudly instead of reaching every request.
+const NO_QUERY: Record<string, string | string[] | undefined> = Object.freeze({});
+const NO_PARAMS: Record<string, string> = Object.freeze({});
 
 // A client's own X-Request-Id is kept when it is a plain token, so its logs and ours line up; never one
 // that holds a key (a key sent in the wrong header would be echoed and logged).
@@ -104,7 +110,11 @@ export function createDispatch(options: AdapterOptions): Dispatch {
 export function httpListener(dispatch: Dispatch, log: Logger) {
   return async function listener(raw: IncomingMessage, res: ServerResponse): Promise<void> {
     const out = await dispatch(new NodeInbound(raw));
-    await writeOut(res, out, log);
+    const { body } = out;
+    if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {
+      res.writeHead(out.status, out.headers);
+      res.end(body ?? undefined);
+    } else await writeStream(res, out, body, log);
     out.finish();
   };
 }
@@ -193,8 +203,8 @@ class LightRequest implements ApiRequest {
   url: string;
   path: string;
   headers: IncomingHttpHeaders;
-  query: Record<string, string | string[] | undefined> = {};
-  params: Record<string, string> = {};
+  query = NO_QUERY;
+  params = NO_PARAMS;
   route?: string;
   id: string;
   secure: boolean;
@@ -207,7 +217,9 @@ class LightRequest implements ApiRequest {
   service?: string;
   body = readRequestBody;
   toWebRequest = toWebRequest;
-  [INBOUND]: { inbound: Inbound; limit: number; read?: Promise<Buffer> };
+  [INBOUND]: Inbound;
+  [LIMIT]: number;
+  [READ]: Promise<Buffer> | undefined = undefined;
 
   constructor(inbound: Inbound, id: string, ip: string, secure: boolean, now: number, limit: number) {
     const { method, target } = inbound;
@@ -222,13 +234,13 @@ class LightRequest implements ApiRequest {
     this.ip = ip;
     this.ipBucket = addressBucket(ip);
     this.now = now;
-    this[INBOUND] = { inbound, limit };
+    this[INBOUND] = inbound;
+    this[LIMIT] = limit;
   }
 }
 
 function readRequestBody(this: LightRequest, limitBytes?: number): Promise<Buffer> {
-  const state = this[INBOUND];
-  return (state.read ??= readBody(state.inbound, limitBytes ?? state.limit));
+  return (this[READ] ??= readBody(this[INBOUND], limitBytes ?? this[LIMIT]));
 }
 
 async function toWebRequest(this: LightRequest): Promise<Request> {
@@ -237,7 +249,7 @@ async function toWebRequest(this: LightRequest): Promise<Request> {
     if (Array.isArray(value)) for (const v of value) web.append(name, v);
     else if (value !== undefined) web.set(name, value);
   }
-  const { method } = this[INBOUND].inbound;
+  const { method } = this[INBOUND];
   const hasBody = method !== 'GET' && method !== 'HEAD';
   return new Request(this.url, { method, headers: web, body: hasBody ? await this.body() : undefined });
 }
@@ -303,13 +315,13 @@ function replyHeaders(req: ApiRequest, reply: Reply): Record<string, string | st
   return headers;
 }
 
-async function writeOut(res: ServerResponse, out: Outbound, log: Logger): Promise<void> {
+async function writeStream(
+  res: ServerResponse,
+  out: Outbound,
+  body: AsyncIterable<string | Buffer>,
+  log: Logger,
+): Promise<void> {
   res.writeHead(out.status, out.headers);
-  const { body } = out;
-  if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {
-    res.end(body ?? undefined);
-    return;
-  }
   try {
     for await (const chunk of body) {
       if (res.destroyed) break; // the client went away: stop producing

@@ -73,10 +73,13 @@ export function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && typeof (value as Reply).status === 'number';
 }
 
-export function jsonReply(status: number, payload: unknown, headers: Record<string, string> = {}): Reply {
+const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json; charset=utf-8' });
+
+export function jsonReply(status: number, payload: unknown, headers?: Record<string, string>): Reply {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    // Shared when there is nothing to add (the adapter copies a reply's headers, never writes to them).
+    headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
     body: JSON.stringify(payload),
   };
 }
