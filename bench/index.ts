@@ -22,7 +22,7 @@ const BENCHMARKS: Record<string, Bench> = {
   },
   human: {
     describe:
-      'POST /human/v1/tasks (sandbox, durable and not) and GET /tasks/{ref}/result at 1 and 32 connections beside raw node:http; server CPU per request. Options: --duration S, --warmup S, --no-write',
+      "POST /human/v1/tasks (sandbox, durable and not) and GET /tasks/{ref}/result at 1 and 32 connections beside raw node:http; server CPU per request. Options: --duration S, --warmup S, --profile (where a durable order's CPU goes), --no-write",
     run: async (args) => (await import('./human.ts')).run(args),
   },
   impact: {

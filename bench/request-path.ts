@@ -103,6 +103,7 @@ export async function run(args: string[]): Promise<void> {
         { target: RATIO_TARGET },
       ),
     ];
+    const profiled: Row[] = [];
     const recorded: Recorded[] = [];
     for (const r of rows)
       for (const path of r.paths) {
@@ -141,12 +142,25 @@ export async function run(args: string[]): Promise<void> {
           }
 
     if (args.includes('--profile')) {
-      for (const r of rows) r.profile = await profileOf(trio, r, dir, durationS);
-      const baseline = rows[1]!;
-      const rawProfile = await profileOf(raw, { ...baseline, paths: baseline.paths }, dir, durationS);
-      rows.push({ ...baseline, id: 'raw', name: 'raw node:http, the result bytes (the floor)', profile: rawProfile });
+      // The light route of issue 29: the adapter and itty-router alone, as `npm run bench -- adapter` runs them.
+      const adapter = await startChild('adapter-server.ts', ['trio']);
+      try {
+        const light: Row = row('adapter', 'the adapter and itty-router alone, a JSON row (bench -- adapter)', ['/row']);
+        light.profile = await profileOf(adapter, light, dir, durationS);
+        profiled.push(light);
+      } finally {
+        await stopChild(adapter.child);
+      }
+      for (const r of rows) {
+        r.profile = await profileOf(trio, r, dir, durationS);
+        profiled.push(r);
+      }
+      const keyed = rows[1]!;
+      const floor = row('raw', 'raw node:http answering the result bytes (the floor)', keyed.paths);
+      floor.profile = await profileOf(raw, floor, dir, durationS);
+      profiled.push(floor);
     }
-    const report = render(rows, { durationS, warmupS, rounds, load: [loadBefore, loadavg()[0]!], sqlite });
+    const report = render(rows, profiled, { durationS, warmupS, rounds, load: [loadBefore, loadavg()[0]!], sqlite });
     console.log('\n' + report.figures + (report.profiles ? '\n\n' + report.profiles : ''));
     if (!args.includes('--no-write')) {
       writeBenchmarkSection(
@@ -225,9 +239,10 @@ async function profileOf(
 
 function render(
   rows: Row[],
+  profiled: Row[],
   run: { durationS: number; warmupS: number; rounds: number; load: [number, number]; sqlite: string },
 ): { figures: string; profiles: string | null } {
-  const measured = rows.filter((r) => r.trio.size > 0);
+  const measured = rows;
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine(run.sqlite)}.`,
     `Each figure: ${run.warmupS} s warm-up (discarded), then ${run.durationS} s of closed-loop load from one process; trio and the baseline each in their own process, measured in turn, ${run.rounds} rounds, the best kept. Demo database; trio as \`serve\` runs it (access log at info), limits lifted but every request counted.`,
@@ -260,7 +275,6 @@ function render(
     `- server CPU per authenticated read: ${fmt(keyed, 1)} µs ${keyed <= KEYED_CPU_TARGET_US ? '≤' : '>'} ${KEYED_CPU_TARGET_US} µs — ${keyed <= KEYED_CPU_TARGET_US ? 'met' : '**missed**'} (raw node:http on the same bytes: ${fmt(rows.find((r) => r.id === 'keyed')!.raw.get(32)!.cpuUs, 1)} µs).`,
   );
   lines.push('', 'Targets at 32 connections (issue 29):', ...targets);
-  const profiled = rows.filter((r) => r.profile);
   const profiles = profiled.length
     ? profiled.map((r) => `#### ${r.name}, 32 connections\n\n${r.profile}`).join('\n\n')
     : null;
