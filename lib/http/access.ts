@@ -21,7 +21,7 @@ import type { KeyPrefix } from '../keys.ts';
 import type { Decision, Limiter, Limits } from '../rate-limit.ts';
 import type { HttpError } from './errors.ts';
 import { readPresentedKey } from './presented-key.ts';
-import type { ApiRequest } from './types.ts';
+import { GRANT, type ApiRequest } from './types.ts';
 
 /** What a request was served as, once the stage has let it through. */
 export interface Grant<K extends StoredKey = StoredKey> {
@@ -88,7 +88,12 @@ export interface AccessDeps<K extends StoredKey> {
   noteKeyUse: (keyId: number, now: number) => void;
 }
 
-const grants = new WeakMap<ApiRequest, Grant>();
+// On the request itself (a symbol no client input can set), not in a WeakMap: a WeakMap entry per
+// request is a costly insert and more work for every garbage collection (issue 29).
+const grants = {
+  get: (req: ApiRequest): Grant | undefined => req[GRANT] as Grant | undefined,
+  set: (req: ApiRequest, grant: Grant): void => void (req[GRANT] = grant),
+};
 
 /** What the stage served a request as (handlers that gate on the tier or need the caller's key). */
 export const grantOf = (req: ApiRequest): Grant | undefined => grants.get(req);
@@ -169,10 +174,9 @@ export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: 
     return key === null ? null : checked(checkKey(key, policy.keyPrefixes, now, deps.lookupKey));
   };
 
-  const keyedGrant = (req: ApiRequest, holder: { key?: K; accountId: number }): Grant<K> => ({
-    ...policy.keyed(holder, req.now),
-    ...holder,
-  });
+  // The policy's grant is made for this request: the holder is added to it, not copied with it.
+  const keyedGrant = (req: ApiRequest, holder: { key?: K; accountId: number }): Grant<K> =>
+    Object.assign(policy.keyed(holder, req.now), holder);
 
   /**
    * The stage: answers at once (no promise) for a request it lets through with an in-process limiter,
