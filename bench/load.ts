@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { refreshDocFigures } from './doc-figures.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 const BENCHMARKS_MD = join(ROOT, 'BENCHMARKS.md');
@@ -245,6 +246,12 @@ export function writeBenchmarkSection(name: string, heading: string, report: str
   else if (!text.includes(heading)) text = `${text.trimEnd()}\n\n${heading}\n\n${block}\n`;
   else text = `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(BENCHMARKS_MD, text);
+  // The documents quote figures from these blocks: they follow every run (bench/doc-figures.ts).
+  try {
+    for (const doc of refreshDocFigures()) console.log(`${doc}: its figures now follow this run`);
+  } catch (err) {
+    console.error(`The documents' figures cannot follow this run: ${(err as Error).message}`);
+  }
 }
 
 /** Asks a server child (bench/server-control.ts) and waits for its `{ stats }` answer. */
