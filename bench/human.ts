@@ -35,6 +35,7 @@ import {
   ask,
   withCpu,
   writeBenchmarkSection,
+  type Load,
   type Measurement as LoadMeasurement,
 } from './load.ts';
 
@@ -88,17 +89,19 @@ export async function run(args: string[]): Promise<void> {
           name: `POST /tasks (sandbox${durable === 'on' ? ', durable: fsync at commit' : ', HUMAN_DURABLE_COMMIT=off'})`,
           m: new Map(),
         };
+        // Orders on a new Idempotency-Key each; every 201 counted, to be found in the file afterwards.
+        const orders: Load = {
+          method: 'POST',
+          headers,
+          body: BENCH_ORDER,
+          perRequest: () => ({ 'idempotency-key': randomUUID() }),
+          onResponse: (status) => {
+            if (status === 201) acknowledged++;
+          },
+        };
         for (const c of CONNECTIONS) {
           const m = await withCpu(server.child, () =>
-            measure(`${base}/human/v1/tasks`, c, warmupS, durationS, `${base}/healthz`, {
-              method: 'POST',
-              headers,
-              body: BENCH_ORDER,
-              perRequest: () => ({ 'idempotency-key': randomUUID() }),
-              onResponse: (status) => {
-                if (status === 201) acknowledged++;
-              },
-            }),
+            measure(`${base}/human/v1/tasks`, c, warmupS, durationS, `${base}/healthz`, orders),
           );
           row.m.set(c, m);
           console.log(`${row.name.padEnd(58)} ${c} conn: ${describe(m)}`);
@@ -109,15 +112,7 @@ export async function run(args: string[]): Promise<void> {
           // Where a durable order's CPU goes (after the figures above: the profiler slows the server).
           const file = join(dir, 'orders.cpuprofile');
           await ask(server.child, 'profile:start 100');
-          const m = await measure(`${base}/human/v1/tasks`, 32, 0.5, durationS, `${base}/healthz`, {
-            method: 'POST',
-            headers,
-            body: BENCH_ORDER,
-            perRequest: () => ({ 'idempotency-key': randomUUID() }),
-            onResponse: (status) => {
-              if (status === 201) acknowledged++;
-            },
-          });
+          const m = await measure(`${base}/human/v1/tasks`, 32, 0.5, durationS, `${base}/healthz`, orders);
           await ask(server.child, `profile:stop ${file}`);
           profiled = m.all;
           profile = profileTable(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, m.all);

@@ -8,7 +8,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { get, type IncomingHttpHeaders } from 'node:http';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { refreshDocFigures } from './doc-figures.ts';
 
@@ -275,3 +275,44 @@ export async function withCpu<M extends Measurement>(
   const after = (await ask(child, 'cpu')) as NodeJS.CpuUsage;
   return { ...m, cpuUs: (after.user - before.user + after.system - before.system) / Math.max(1, m.all) };
 }
+
+/** A server measured in turns with others (bench/impact.ts, bench/request-path.ts). */
+export interface Turn {
+  label: string;
+  /** The first request's URL (the load's paths give the rest), and the URL that says the server is idle again. */
+  url: string;
+  idleUrl: string;
+  /** The server's process: its CPU per request is measured too. */
+  child?: ChildProcess;
+  /** The best round at each connection count (most requests/s). */
+  best: Map<number, Measurement & { cpuUs?: number }>;
+}
+
+/**
+ * Servers measured in turn, `rounds` times at each connection count: every server stays up, idle while
+ * another is measured, because on a shared machine the load drifts and alternating keeps the drift out
+ * of their ratio. The best round of each is kept.
+ */
+export async function inTurns(
+  turns: Turn[],
+  name: string,
+  connections: readonly number[],
+  rounds: number,
+  time: { warmupS: number; durationS: number },
+  load: Load,
+): Promise<void> {
+  for (const c of connections)
+    for (let round = 1; round <= rounds; round++)
+      for (const turn of turns) {
+        const run = () => measure(turn.url, c, time.warmupS, time.durationS, turn.idleUrl, load);
+        const m: Measurement & { cpuUs?: number } = turn.child ? await withCpu(turn.child, run) : await run();
+        if (!turn.best.has(c) || m.rps > turn.best.get(c)!.rps) turn.best.set(c, m);
+        const cpu = m.cpuUs === undefined ? '' : `  CPU ${fmt(m.cpuUs, 1)} µs/req`;
+        console.log(
+          `${turn.label} ${name.padEnd(60)} ${String(c).padStart(2)} conn, round ${round}: ${describe(m, cpu)}  (load ${loadavg()[0]!.toFixed(2)})`,
+        );
+      }
+}
+
+/** A measurement's responses that were not 2xx, as a table cell says it. */
+export const not2xx = (m: Measurement) => (m.non2xx ? ` (${m.non2xx} not 2xx)` : '');

@@ -8,7 +8,8 @@
  *  - GET /funding/v1/search, anonymous, each query already in the page cache;
  *  - GET /impact/v1/product/{slug}, anonymous (a day quota counted), from the response cache.
  * For each: requests/s and latency at 1 and 32 connections, the ratio to the baseline at 32, and the
- * server's CPU time per request (process.cpuUsage, a figure that holds on a loaded machine). trio runs
+ * server's CPU time per request (process.cpuUsage, a figure that holds on a loaded machine), and trio's
+ * own work a request in process (its dispatch in a loop, no socket: steady at any load). trio runs
  * as `serve` does, access log included (bench/request-path-server.ts). With --profile, each request is
  * also profiled under 32 connections (V8's sampling profiler) and where its microseconds go is written
  * to BENCHMARKS.md beside the figures (bench/profile-table.ts).
@@ -33,9 +34,10 @@ import {
   measure,
   option,
   replayableHeaders,
+  inTurns,
+  not2xx,
   startChild,
   stopChild,
-  withCpu,
   writeBenchmarkSection,
   type Measurement,
 } from './load.ts';
@@ -56,6 +58,8 @@ interface Row {
   target?: number;
   trio: Map<number, Cpu>;
   raw: Map<number, Cpu>;
+  /** trio's own work a request, in process (no socket). */
+  ownUs?: number;
   profile?: string;
 }
 
@@ -118,28 +122,38 @@ export async function run(args: string[]): Promise<void> {
       }
     writeFileSync(join(dir, 'recorded.json'), JSON.stringify(recorded));
     raw = await startChild('request-path-server.ts', ['raw', join(dir, 'recorded.json')]);
-    const servers = [
-      ['trio', trio, 'trio'],
-      ['raw ', raw, 'raw'],
-    ] as const;
+    for (const r of rows) {
+      const at = (port: number) => `http://127.0.0.1:${port}`;
+      await inTurns(
+        [
+          {
+            label: 'trio',
+            url: at(trio.port) + r.paths[0],
+            idleUrl: `${at(trio.port)}/healthz`,
+            child: trio.child,
+            best: r.trio,
+          },
+          {
+            label: 'raw ',
+            url: at(raw.port) + r.paths[0],
+            idleUrl: at(raw.port) + r.paths[0],
+            child: raw.child,
+            best: r.raw,
+          },
+        ],
+        r.name,
+        CONNECTIONS,
+        rounds,
+        { warmupS, durationS },
+        { paths: r.paths, ...(r.headers ? { headers: r.headers } : {}) },
+      );
+    }
 
-    for (const r of rows)
-      for (const c of CONNECTIONS)
-        for (let round = 1; round <= rounds; round++)
-          for (const [label, server, which] of servers) {
-            const url = `http://127.0.0.1:${server.port}`;
-            const m = await withCpu(server.child, () =>
-              measure(url + r.paths[0], c, warmupS, durationS, url + (which === 'trio' ? '/healthz' : r.paths[0]), {
-                paths: r.paths,
-                ...(r.headers ? { headers: r.headers } : {}),
-              }),
-            );
-            const kept = r[which];
-            if (!kept.has(c) || m.rps > kept.get(c)!.rps) kept.set(c, m);
-            console.log(
-              `${label} ${r.name.padEnd(66)} ${String(c).padStart(2)} conn, round ${round}: ${describe(m, `  CPU ${fmt(m.cpuUs, 1)} µs/req`)}  (load ${loadavg()[0]!.toFixed(2)})`,
-            );
-          }
+    for (const r of rows) {
+      const ask64 = Buffer.from(JSON.stringify({ paths: r.paths, headers: r.headers ?? {} })).toString('base64');
+      r.ownUs = (await ask(trio.child, `inprocess ${ask64}`)) as number;
+      console.log(`trio ${r.name.padEnd(60)} in process: ${fmt(r.ownUs, 1)} µs of trio's own work a request`);
+    }
 
     if (args.includes('--profile')) {
       // The light route of issue 29: the adapter and itty-router alone, as `npm run bench -- adapter` runs them.
@@ -248,8 +262,8 @@ function render(
     `Each figure: ${run.warmupS} s warm-up (discarded), then ${run.durationS} s of closed-loop load from one process; trio and the baseline each in their own process, measured in turn, ${run.rounds} rounds, the best kept. Demo database; trio as \`serve\` runs it (access log at info), limits lifted but every request counted.`,
     `1-minute load average ${run.load[0].toFixed(2)} before the run and ${run.load[1].toFixed(2)} after, on ${cpus().length} cores${Math.max(...run.load) > 1.5 ? ': **loaded machine**, requests/s and latency are lower than on an idle one (CPU per request holds better)' : ''}.`,
     '',
-    '| request | server | 1 conn req/s | p50 ms | p99 ms | 32 conn req/s | p50 ms | p99 ms | × raw (32 conn) | server CPU µs/request (1 / 32 conn) |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| request | server | 1 conn req/s | p50 ms | p99 ms | 32 conn req/s | p50 ms | p99 ms | × raw (32 conn) | server CPU µs/request (1 / 32 conn) | own work in process µs/request |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const targets: string[] = [];
   for (const r of measured) {
@@ -259,9 +273,8 @@ function render(
     ] as const) {
       const one = m.get(1)!;
       const many = m.get(32)!;
-      const flag = (x: Measurement) => (x.non2xx ? ` (${x.non2xx} not 2xx)` : '');
       lines.push(
-        `| ${r.name} | ${server} | ${fmt(one.rps)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${flag(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p99, 2)} | ${fmt(many.rps / r.raw.get(32)!.rps, 2)} | ${fmt(one.cpuUs, 1)} / ${fmt(many.cpuUs, 1)} |`,
+        `| ${r.name} | ${server} | ${fmt(one.rps)}${not2xx(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${not2xx(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p99, 2)} | ${fmt(many.rps / r.raw.get(32)!.rps, 2)} | ${fmt(one.cpuUs, 1)} / ${fmt(many.cpuUs, 1)} | ${server === 'trio' && r.ownUs !== undefined ? fmt(r.ownUs, 1) : ''} |`,
       );
     }
     if (r.target === undefined) continue;
