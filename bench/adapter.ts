@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import {
   describe,
   fmt,
+  loadSentence,
   machine,
   measure,
   option,
@@ -56,7 +57,7 @@ export async function run(args: string[]): Promise<void> {
   const load = loadavg()[0]!;
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine('n/a')}. ` +
-      `${warmupS} s warm-up, then ${durationS} s per figure; 1-minute load average ${loadBefore.toFixed(1)} before, ${load.toFixed(1)} after${Math.max(loadBefore, load) > 1.5 ? ' (**loaded machine**: requests/s are lower and noisier than on an idle one; CPU per request holds better)' : ''}.`,
+      `${warmupS} s warm-up, then ${durationS} s per figure. ${loadSentence(loadBefore, load)}`,
     '',
     '| server | 1 conn req/s | p99 ms | 32 conn req/s | p50 ms | p99 ms | vs raw (1 / 32 conn) | server CPU µs/request (1 / 32 conn) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

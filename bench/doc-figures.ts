@@ -84,6 +84,7 @@ const FIGURES: Record<string, (b: Blocks) => string> = {
     grouped(number(FIGURES['counter.ipcBatched']!(b)) / number(FIGURES['counter.sqliteOne']!(b)), 1),
   // Human task orders (bench/human.ts)
   'human.date': (b) => match(b('human'), /Run (\d{4}-\d{2}-\d{2})/),
+  'human.load': (b) => match(b('human'), /load average ([\d.]+ before the run and [\d.]+ after)/),
   'human.orders': (b) => cell(b('human'), 'POST /tasks (sandbox, durable', '32 conn req/s'),
   'human.cpuOrder': (b) => match(b('human'), /Server CPU per durable order at 32 connections: ([\d,]+ µs)/),
   'human.perFsync': (b) => match(b('human'), /\(([\d.]+) per fsync on average/),

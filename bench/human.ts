@@ -18,7 +18,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
@@ -27,6 +27,7 @@ import { profileTable, type CpuProfile } from './profile-table.ts';
 import {
   describe as describeLoad,
   fmt,
+  loadSentence,
   machine,
   measure,
   option,
@@ -52,6 +53,7 @@ interface Row {
 export async function run(args: string[]): Promise<void> {
   const durationS = option(args, '--duration', 6);
   const warmupS = option(args, '--warmup', 1.5);
+  const loadBefore = loadavg()[0]!;
   const dir = mkdtempSync(join(tmpdir(), 'trio-bench-human-'));
   // A fresh database per mode, so the second mode does not start on a file the first one grew.
   const prepare = (name: string) => {
@@ -173,7 +175,10 @@ export async function run(args: string[]): Promise<void> {
     } finally {
       await stopChild(raw.child);
     }
-    const report = render(rows, baseline, stats, acknowledged, stored, durationS, warmupS, sqlite, profiled > 0);
+    const report = render(rows, baseline, stats, acknowledged, stored, durationS, warmupS, sqlite, profiled > 0, [
+      loadBefore,
+      loadavg()[0]!,
+    ]);
     console.log('\n' + report + (profile ? `\n\n${profile}` : ''));
     if (!args.includes('--no-write')) {
       writeBenchmarkSection('human', HEADING, report);
@@ -234,10 +239,12 @@ function render(
   warmupS: number,
   sqlite: string,
   profiledRun: boolean,
+  load: [number, number],
 ): string {
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine(sqlite)}.`,
     `Each figure: ${warmupS} s warm-up (discarded), then ${durationS} s of closed-loop load from one process; the server in another. WAL; orders on a sandbox key, a new Idempotency-Key each.`,
+    loadSentence(...load),
     '',
     '| request | 1 conn req/s | p50 ms | p95 ms | p99 ms | 32 conn req/s | p50 ms | p95 ms | p99 ms | vs baseline (32 conn) | server CPU µs/request (1 / 32 conn) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -316,3 +316,14 @@ export async function inTurns(
 
 /** A measurement's responses that were not 2xx, as a table cell says it. */
 export const not2xx = (m: Measurement) => (m.non2xx ? ` (${m.non2xx} not 2xx)` : '');
+
+/** The run's 1-minute load average before and after, and whether other work shared the machine. */
+export function loadSentence(before: number, after: number): string {
+  const loaded = Math.max(before, after) > 1.5;
+  return (
+    `1-minute load average ${before.toFixed(2)} before the run and ${after.toFixed(2)} after, on ${cpus().length} cores` +
+    (loaded
+      ? ': **loaded machine**, requests/s and latency are lower and noisier than on an idle one (CPU per request holds better).'
+      : '.')
+  );
+}

@@ -77,7 +77,7 @@ export function tally(profile: CpuProfile): Tally {
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const f = byId.get(at)!.callFrame;
       const p = partOf(f);
-      if (!/^(lib|routes|db|app|bench)\b/.test(p) || !f.functionName) continue;
+      if (!/^(lib|routes|db|app)\b/.test(p) || !f.functionName) continue;
       const name = `${f.functionName} (${p})`;
       if (seen.has(name)) continue;
       seen.add(name);

@@ -17,7 +17,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, createKey } from '../db/accounts.ts';
 import { openDatabase } from '../db/connection.ts';
@@ -35,6 +35,7 @@ import {
   option,
   replayableHeaders,
   inTurns,
+  loadSentence,
   not2xx,
   startChild,
   stopChild,
@@ -260,7 +261,7 @@ function render(
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine(run.sqlite)}.`,
     `Each figure: ${run.warmupS} s warm-up (discarded), then ${run.durationS} s of closed-loop load from one process; trio and the baseline each in their own process, measured in turn, ${run.rounds} rounds, the best kept. Demo database; trio as \`serve\` runs it (access log at info), limits lifted but every request counted.`,
-    `1-minute load average ${run.load[0].toFixed(2)} before the run and ${run.load[1].toFixed(2)} after, on ${cpus().length} cores${Math.max(...run.load) > 1.5 ? ': **loaded machine**, requests/s and latency are lower than on an idle one (CPU per request holds better)' : ''}.`,
+    loadSentence(...run.load),
     '',
     '| request | server | 1 conn req/s | p50 ms | p99 ms | 32 conn req/s | p50 ms | p99 ms | × raw (32 conn) | server CPU µs/request (1 / 32 conn) | own work in process µs/request |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
