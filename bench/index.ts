@@ -32,7 +32,7 @@ const BENCHMARKS: Record<string, Bench> = {
   },
   'request-path': {
     describe:
-      'the cost of one request on the whole path (issue 29): /healthz, an authenticated task result, a cached funding search, an impact product, at 1 and 32 connections beside raw node:http on the same bytes; server CPU per request. Options: --duration S, --warmup S, --rounds N, --profile (where each µs goes), --no-write',
+      'the cost of one request on the whole path (issue 29): /healthz, an authenticated task result, a cached funding search, an impact product, at 1 and 32 connections beside raw node:http on the same bytes; server CPU per request. Options: --duration S, --warmup S, --rounds N, --profile (where each µs goes; --profile=DIR keeps the .cpuprofile files for a flame graph), --no-write',
     run: async (args) => (await import('./request-path.ts')).run(args),
   },
   'impact-run': {

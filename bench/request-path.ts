@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- request-path [--duration S] [--warmup S] [--rounds N] [--profile] [--no-write]`
+ * `npm run bench -- request-path [--duration S] [--warmup S] [--rounds N] [--profile[=DIR]] [--no-write]`
  *
  * What one request costs on trio's whole path (issue 29), for the requests users send most, beside
  * raw node:http answering the very bytes trio sent for each path, in the same run:
@@ -16,7 +16,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, createKey } from '../db/accounts.ts';
@@ -70,6 +70,9 @@ export async function run(args: string[]): Promise<void> {
   const rounds = option(args, '--rounds', 2);
   const loadBefore = loadavg()[0]!;
   const dir = mkdtempSync(join(tmpdir(), 'trio-bench-path-'));
+  // --profile=DIR keeps the .cpuprofile files there (a flame graph: Chrome DevTools' Performance panel, speedscope).
+  const keep = args.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+  const profileDir = keep ? (mkdirSync(keep, { recursive: true }), keep) : dir;
   const databasePath = join(dir, 'trio.sqlite');
   let trio: { child: ChildProcess; port: number } | undefined;
   let raw: { child: ChildProcess; port: number } | undefined;
@@ -156,23 +159,23 @@ export async function run(args: string[]): Promise<void> {
       console.log(`trio ${r.name.padEnd(60)} in process: ${fmt(r.ownUs, 1)} µs of trio's own work a request`);
     }
 
-    if (args.includes('--profile')) {
+    if (args.includes('--profile') || keep) {
       // The light route of issue 29: the adapter and itty-router alone, as `npm run bench -- adapter` runs them.
       const adapter = await startChild('adapter-server.ts', ['trio']);
       try {
         const light: Row = row('adapter', 'the adapter and itty-router alone, a JSON row (bench -- adapter)', ['/row']);
-        light.profile = await profileOf(adapter, light, dir, durationS);
+        light.profile = await profileOf(adapter, light, profileDir, durationS);
         profiled.push(light);
       } finally {
         await stopChild(adapter.child);
       }
       for (const r of rows) {
-        r.profile = await profileOf(trio, r, dir, durationS);
+        r.profile = await profileOf(trio, r, profileDir, durationS);
         profiled.push(r);
       }
       const keyed = rows[1]!;
       const floor = row('raw', 'raw node:http answering the result bytes (the floor)', keyed.paths);
-      floor.profile = await profileOf(raw, floor, dir, durationS);
+      floor.profile = await profileOf(raw, floor, profileDir, durationS);
       profiled.push(floor);
     }
     const report = render(rows, profiled, { durationS, warmupS, rounds, load: [loadBefore, loadavg()[0]!], sqlite });
