@@ -4,7 +4,8 @@
  * - trio:   lib/http/adapter.ts + itty-router on the light request object (what trio ships);
  * - whatwg: the same router fed a WHATWG Request built per call, answering a WHATWG Response
  *           (the design we did not take).
- * argv: <mode>. Tells the parent {port} over IPC; stops on 'stop'.
+ * argv: <mode>. Tells the parent {port} over IPC; answers 'cpu' and 'profile:*' (bench/server-control.ts);
+ * stops on 'stop'.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ import pino from 'pino';
 import { createListener } from '../lib/http/adapter.ts';
 import { trustNothing } from '../lib/http/client-address.ts';
 import { jsonReply, type ApiRequest, type Reply } from '../lib/http/types.ts';
+import { answerControl } from './server-control.ts';
 
 export const ROW = {
   id: 'eu:HORIZON-CL5-2027-D3-01-05',
@@ -87,6 +89,7 @@ if (!listener || !process.send) throw new Error('usage: fork bench/adapter-serve
 const server = createServer(listener);
 server.keepAliveTimeout = 5_000;
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
+answerControl();
 process.on('message', (message) => {
   if (message === 'stop') {
     server.close(() => process.exit(0));

@@ -6,11 +6,12 @@
  * speed, so open/closed shares are those the generator laid out. The limits are lifted through this
  * process's Config (rateLimits: liftedLimits()): the benchmark sends thousands of anonymous requests
  * a second from one address. Everything else is the real startApp.
- * Tells the parent {port} over IPC; stops on the message 'stop'.
+ * Tells the parent {port} over IPC; answers 'cpu' and 'profile:*' (bench/server-control.ts); stops on 'stop'.
  */
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
 import { liftedLimits } from '../lib/limits.ts';
+import { answerControl } from './server-control.ts';
 
 const [databasePath, corpusNow, cache] = process.argv.slice(2);
 if (!databasePath || !corpusNow || !process.send)
@@ -33,6 +34,7 @@ const app = await startApp(
   },
 );
 process.send({ port: app.port });
+answerControl();
 process.on('message', (message) => {
   if (message === 'stop') void app.stop().then(() => process.exit(0));
 });

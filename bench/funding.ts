@@ -12,10 +12,15 @@
  * histogram has no p95).
  *
  *
- * Targets (issue 13): p95 ≤ 30 ms at 1 connection on 1M calls for every shape below, run with
- * --uncached; and a mix of more than 1,000 distinct realistic queries (drawn from the corpus: words of
- * its titles, phrases, prefixes, identifiers, with the filters people add) at 32 connections at
- * ≥ 0.5 × the raw baseline, which answers the bytes of a typical mix response.
+ * Targets (issues 13 and 29): p95 ≤ 30 ms at 1 connection on 1M calls for every shape below and for a
+ * mix of more than 1,000 distinct realistic queries (drawn from the corpus: words of its titles,
+ * phrases, prefixes, identifiers, with the filters people add), run with --uncached. Reported beside
+ * them: the server's CPU per query (process.cpuUsage of the server process, a figure that holds on a
+ * loaded machine) and the queries per second one core sustains at that cost. The raw baseline still
+ * answers the bytes of a mix response, for the ratio; an uncached search is measured against no
+ * throughput ratio (issue 29: a search that reads the index costs milliseconds of SQLite, a baseline
+ * that writes bytes microseconds). The cached search's ratio to raw node:http is `npm run bench --
+ * request-path`'s.
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -39,12 +44,12 @@ import {
   replayableHeaders,
   startChild,
   stopChild,
+  withCpu,
   writeBenchmarkSection,
   type Measurement,
 } from './load.ts';
 
 const P95_TARGET_MS = 30;
-const RATIO_TARGET = 0.5;
 const CONNECTIONS = [1, 32] as const;
 
 interface Row {
@@ -53,10 +58,11 @@ interface Row {
   bytes: number;
   total: string;
   matches: number | null;
-  byConnections: Map<number, Measurement>;
+  byConnections: Map<number, Measurement & { cpuUs?: number }>;
 }
 
 const log = (line: string) => console.log(line);
+const cpu = (m: { cpuUs?: number }) => (m.cpuUs === undefined ? '' : `  server CPU ${fmt(m.cpuUs)} µs/request`);
 
 export async function run(args: string[]): Promise<void> {
   const calls = option(args, '--calls', 1_000_000);
@@ -111,9 +117,11 @@ export async function run(args: string[]): Promise<void> {
         matches: facts.matches.get(query.name) ?? null,
       };
       for (const connections of CONNECTIONS) {
-        const m = await measure(base + path, connections, warmupS, durationS, `${base}/healthz`);
+        const m = await withCpu(trio.child, () =>
+          measure(base + path, connections, warmupS, durationS, `${base}/healthz`),
+        );
         row.byConnections.set(connections, m);
-        log(`${query.name.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m)}`);
+        log(`${query.name.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m, cpu(m))}`);
       }
       rows.push(row);
     }
@@ -127,9 +135,11 @@ export async function run(args: string[]): Promise<void> {
       byConnections: new Map(),
     };
     for (const connections of CONNECTIONS) {
-      const m = await measure(`${base}/healthz`, connections, warmupS, durationS, `${base}/healthz`);
+      const m = await withCpu(trio.child, () =>
+        measure(`${base}/healthz`, connections, warmupS, durationS, `${base}/healthz`),
+      );
       health.byConnections.set(connections, m);
-      log(`${'trio /healthz'.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m)}`);
+      log(`${'trio /healthz'.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m, cpu(m))}`);
     }
     extra.push(health);
     // The mix: every request the next of the distinct queries.
@@ -143,11 +153,11 @@ export async function run(args: string[]): Promise<void> {
       byConnections: new Map(),
     };
     for (const connections of CONNECTIONS) {
-      const m = await measure(base + facts.mix[0]!, connections, warmupS, durationS, `${base}/healthz`, {
-        paths: facts.mix,
-      });
+      const m = await withCpu(trio.child, () =>
+        measure(base + facts.mix[0]!, connections, warmupS, durationS, `${base}/healthz`, { paths: facts.mix }),
+      );
       mixRow.byConnections.set(connections, m);
-      log(`${'mix'.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m)}`);
+      log(`${'mix'.padEnd(20)} ${String(connections).padStart(2)} conn: ${describe(m, cpu(m))}`);
     }
     cheapest = { row: mixRow, body: mixProbe.body, headers: mixProbe.headers };
     serverPeakRss = peakRss(trio.child.pid);
@@ -333,9 +343,9 @@ function render({
   );
   lines.push('');
   lines.push(
-    '| query | request | matches | bytes | 1 conn req/s | p50 ms | p95 ms | p99 ms | 32 conn req/s | p50 ms | p95 ms | p99 ms | vs baseline (1 / 32 conn) |',
+    '| query | request | matches | bytes | 1 conn req/s | p50 ms | p95 ms | p99 ms | 32 conn req/s | p50 ms | p95 ms | p99 ms | vs baseline (1 / 32 conn) | server CPU µs/request (1 / 32 conn) |',
   );
-  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of [...rows, ...extra, cheapest, baseline]) {
     const one = row.byConnections.get(1)!;
     const many = row.byConnections.get(32)!;
@@ -348,7 +358,8 @@ function render({
     lines.push(
       `| ${row.name} | \`${request}\` | ${matches} | ${row.bytes.toLocaleString('en')} | ` +
         `${fmt(one.rps, 0)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p95, 2)} | ${fmt(one.p99, 2)} | ` +
-        `${fmt(many.rps, 0)}${flag(many)} | ${fmt(many.p50, 1)} | ${fmt(many.p95, 1)} | ${fmt(many.p99, 1)} | ${ratio} |`,
+        `${fmt(many.rps, 0)}${flag(many)} | ${fmt(many.p50, 1)} | ${fmt(many.p95, 1)} | ${fmt(many.p99, 1)} | ${ratio} | ` +
+        `${one.cpuUs === undefined ? '' : `${fmt(one.cpuUs)} / ${fmt(many.cpuUs!)}`} |`,
     );
   }
   lines.push('');
@@ -365,18 +376,16 @@ function render({
         : `- ${row.name}: p95 at 1 connection ${fmt(p95, 1)} ms > ${P95_TARGET_MS} ms — **missed by ${fmt(p95 - P95_TARGET_MS, 1)} ms (${fmt(p95 / P95_TARGET_MS, 1)}× the target)**${scaleNote}.`,
     );
   }
-  const ratio32 = cheapest.byConnections.get(32)!.rps / b(32).rps;
-  const ratio1 = cheapest.byConnections.get(1)!.rps / b(1).rps;
   const mixP95 = cheapest.byConnections.get(1)!.p95;
   lines.push(
     mixP95 <= P95_TARGET_MS
       ? `- ${cheapest.name}: p95 at 1 connection ${fmt(mixP95, 2)} ms ≤ ${P95_TARGET_MS} ms — met.`
       : `- ${cheapest.name}: p95 at 1 connection ${fmt(mixP95, 1)} ms > ${P95_TARGET_MS} ms — **missed**.`,
   );
+  // What a query costs the server, and so how many one core answers (the load generator has the other).
+  const [cpuOne, cpuMany] = [1, 32].map((c) => cheapest.byConnections.get(c)!.cpuUs!) as [number, number];
   lines.push(
-    ratio32 >= RATIO_TARGET
-      ? `- ${cheapest.name}: throughput at 32 connections ${fmt(ratio32, 2)} × baseline ≥ ${RATIO_TARGET} — met (at 1 connection: ${fmt(ratio1, 2)} ×).`
-      : `- ${cheapest.name}: throughput at 32 connections ${fmt(ratio32, 2)} × baseline < ${RATIO_TARGET} — **missed by ${fmt(RATIO_TARGET - ratio32, 2)}** (at 1 connection: ${fmt(ratio1, 2)} ×).`,
+    `- ${cheapest.name}: server CPU ${fmt(cpuOne)} µs a query at 1 connection, ${fmt(cpuMany)} µs at 32: one core sustains about ${fmt(1e6 / Math.min(cpuOne, cpuMany))} queries/s (measured at 32 connections: ${fmt(cheapest.byConnections.get(32)!.rps)}/s; reported, not a target).`,
   );
   return lines.join('\n');
 }

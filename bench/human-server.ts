@@ -5,11 +5,12 @@
  * sends thousands of requests a second with one key). SANDBOX_DELAY_MS and HUMAN_DURABLE_COMMIT come
  * from the parent's environment (bench/human.ts sets them per run); nothing else of it is read, so an
  * operator's settings (HOST, LOG_LEVEL…) cannot change what is measured. Tells the parent {port};
- * answers 'stats' with the group commit's figures and 'cpu' with its CPU time so far; stops on 'stop'.
+ * answers 'stats' with the group commit's figures, and 'cpu' and 'profile:*' (bench/server-control.ts); stops on 'stop'.
  */
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
 import { liftedLimits } from '../lib/limits.ts';
+import { answerControl } from './server-control.ts';
 
 const [databasePath] = process.argv.slice(2);
 if (!databasePath || !process.send) throw new Error('usage: fork bench/human-server.ts <database> (with IPC)');
@@ -28,15 +29,15 @@ const app = await startApp({
   rateLimits: liftedLimits(),
 });
 process.send({ port: app.port });
-process.on('message', (message) => {
-  if (message === 'cpu') process.send!({ stats: process.cpuUsage() });
-  if (message === 'stats')
-    process.send!({
-      stats: {
+answerControl((message) =>
+  message === 'stats'
+    ? {
         ...app.ctx.human.writer.stats,
         synchronous: app.db.pragma('synchronous', { simple: true }),
         journal: app.db.pragma('journal_mode', { simple: true }),
-      },
-    });
+      }
+    : undefined,
+);
+process.on('message', (message) => {
   if (message === 'stop') void app.stop().then(() => process.exit(0));
 });

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- human [--duration S] [--warmup S] [--no-write]`
+ * `npm run bench -- human [--duration S] [--warmup S] [--profile] [--no-write]`
  *
  * Sustained POST /human/v1/tasks (sandbox key, a new Idempotency-Key per request) and
  * GET /tasks/{ref}/result, at 1 and 32 connections, against the real server in a child process (the
@@ -8,31 +8,40 @@
  * node:http server answering the same bytes. After the runs, every order acknowledged with a 201 is
  * counted in the database file: an acknowledged order that is not there would be a lost order.
  *
+ * With --profile, a further 32-connection run of durable orders under V8's sampling profiler says
+ * where an order's CPU goes (a block of its own in BENCHMARKS.md).
+ *
  * The sandbox delay is set to an hour, so the scheduler does not move the tasks while they are
  * measured: this is the cost of taking orders, not of running them. Target (issue 4): ≥ 2,000
  * orders/s with WAL and every order durable when the response is sent.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
 import { BENCH_ORDER, prepareOrders } from './human-orders.ts';
+import { profileTable, type CpuProfile } from './profile-table.ts';
 import {
   describe as describeLoad,
   fmt,
+  loadSentence,
   machine,
   measure,
   option,
   startChild as start,
   stopChild,
+  ask,
+  withCpu,
   writeBenchmarkSection,
+  type Load,
   type Measurement as LoadMeasurement,
 } from './load.ts';
 
 const TARGET = 2000;
+const HEADING = '## Human task orders (npm run bench -- human)';
 const CONNECTIONS = [1, 32] as const;
 
 type Measurement = LoadMeasurement & { cpuUs?: number };
@@ -44,6 +53,7 @@ interface Row {
 export async function run(args: string[]): Promise<void> {
   const durationS = option(args, '--duration', 6);
   const warmupS = option(args, '--warmup', 1.5);
+  const loadBefore = loadavg()[0]!;
   const dir = mkdtempSync(join(tmpdir(), 'trio-bench-human-'));
   // A fresh database per mode, so the second mode does not start on a file the first one grew.
   const prepare = (name: string) => {
@@ -61,6 +71,8 @@ export async function run(args: string[]): Promise<void> {
   let acknowledged = 0;
   let sample: { body: string; headers: Record<string, string> } | undefined;
   const stats: Record<string, unknown> = {};
+  let profile: string | undefined;
+  let profiled = 0;
   try {
     for (const durable of ['on', 'off'] as const) {
       const { databasePath, headers: h } = prepare(`durable-${durable}`);
@@ -79,23 +91,34 @@ export async function run(args: string[]): Promise<void> {
           name: `POST /tasks (sandbox${durable === 'on' ? ', durable: fsync at commit' : ', HUMAN_DURABLE_COMMIT=off'})`,
           m: new Map(),
         };
+        // Orders on a new Idempotency-Key each; every 201 counted, to be found in the file afterwards.
+        const orders: Load = {
+          method: 'POST',
+          headers,
+          body: BENCH_ORDER,
+          perRequest: () => ({ 'idempotency-key': randomUUID() }),
+          onResponse: (status) => {
+            if (status === 201) acknowledged++;
+          },
+        };
         for (const c of CONNECTIONS) {
           const m = await withCpu(server.child, () =>
-            measure(`${base}/human/v1/tasks`, c, warmupS, durationS, `${base}/healthz`, {
-              method: 'POST',
-              headers,
-              body: BENCH_ORDER,
-              perRequest: () => ({ 'idempotency-key': randomUUID() }),
-              onResponse: (status) => {
-                if (status === 201) acknowledged++;
-              },
-            }),
+            measure(`${base}/human/v1/tasks`, c, warmupS, durationS, `${base}/healthz`, orders),
           );
           row.m.set(c, m);
           console.log(`${row.name.padEnd(58)} ${c} conn: ${describe(m)}`);
         }
         rows.push(row);
         stats[durable] = await ask(server.child, 'stats');
+        if (durable === 'on' && args.includes('--profile')) {
+          // Where a durable order's CPU goes (after the figures above: the profiler slows the server).
+          const file = join(dir, 'orders.cpuprofile');
+          await ask(server.child, 'profile:start 100');
+          const m = await measure(`${base}/human/v1/tasks`, 32, 0.5, durationS, `${base}/healthz`, orders);
+          await ask(server.child, `profile:stop ${file}`);
+          profiled = m.all;
+          profile = profileTable(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, m.all);
+        }
         if (durable === 'on') {
           const reader = openDatabase(databasePath, { readonly: true });
           const refs = reader
@@ -152,10 +175,20 @@ export async function run(args: string[]): Promise<void> {
     } finally {
       await stopChild(raw.child);
     }
-    const report = render(rows, baseline, stats, acknowledged, stored, durationS, warmupS, sqlite);
-    console.log('\n' + report);
+    const report = render(rows, baseline, stats, acknowledged, stored, durationS, warmupS, sqlite, profiled > 0, [
+      loadBefore,
+      loadavg()[0]!,
+    ]);
+    console.log('\n' + report + (profile ? `\n\n${profile}` : ''));
     if (!args.includes('--no-write')) {
-      writeBenchmarkSection('human', '## Human task orders (npm run bench -- human)', report);
+      writeBenchmarkSection('human', HEADING, report);
+      if (profile)
+        writeBenchmarkSection(
+          'human-profile',
+          HEADING,
+          `Where a durable order's CPU goes: POST /tasks (sandbox, durable), 32 connections, ${durationS} s under V8's sampling profiler (bench/profile-table.ts).\n\n${profile}`,
+          'human',
+        );
       console.log('\nwrote BENCHMARKS.md');
     }
   } finally {
@@ -178,24 +211,6 @@ async function startChild(
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
   }
-}
-
-/**
- * The server's CPU time (user + system) per request over a measurement, warm-up included: a figure
- * that does not depend on what else the machine is doing, unlike requests per second.
- */
-async function withCpu(child: ChildProcess, run: () => Promise<Measurement>): Promise<Measurement> {
-  const before = (await ask(child, 'cpu')) as NodeJS.CpuUsage;
-  const m = await run();
-  const after = (await ask(child, 'cpu')) as NodeJS.CpuUsage;
-  return { ...m, cpuUs: (after.user - before.user + after.system - before.system) / Math.max(1, m.all) };
-}
-
-function ask(child: ChildProcess, message: string): Promise<unknown> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve((m as { stats: unknown }).stats));
-    child.send(message);
-  });
 }
 
 async function probe(url: string, headers: Record<string, string>) {
@@ -223,10 +238,13 @@ function render(
   durationS: number,
   warmupS: number,
   sqlite: string,
+  profiledRun: boolean,
+  load: [number, number],
 ): string {
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine(sqlite)}.`,
     `Each figure: ${warmupS} s warm-up (discarded), then ${durationS} s of closed-loop load from one process; the server in another. WAL; orders on a sandbox key, a new Idempotency-Key each.`,
+    loadSentence(...load),
     '',
     '| request | 1 conn req/s | p50 ms | p95 ms | p99 ms | 32 conn req/s | p50 ms | p95 ms | p99 ms | vs baseline (32 conn) | server CPU µs/request (1 / 32 conn) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -250,7 +268,7 @@ function render(
   // A run ends with up to one request per connection in flight: the client abandons them, the server still
   // commits them. So the file may hold a few more tasks than were acknowledged, never fewer.
   const abandoned = stored - acknowledged;
-  const allowance = 2 * CONNECTIONS.reduce((a, c) => a + c, 0);
+  const allowance = 2 * CONNECTIONS.reduce((a, c) => a + c, 0) + (profiledRun ? 32 : 0);
   lines.push(
     `Orders acknowledged with 201: ${fmt(acknowledged)}; tasks in the database file afterwards: ${fmt(stored)}` +
       (abandoned >= 0 && abandoned <= allowance

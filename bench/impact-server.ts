@@ -13,11 +13,10 @@
  * Tells the parent {port} over IPC; stops on the message 'stop'.
  */
 import Database from 'better-sqlite3';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startApp } from '../app.ts';
 import { readConfig } from '../lib/config.ts';
 import { liftedLimits } from '../lib/limits.ts';
+import { listenRaw } from './raw-server.ts';
 
 const [databasePath, mode] = process.argv.slice(2);
 if (!databasePath || (mode !== 'trio' && mode !== 'raw') || !process.send)
@@ -34,27 +33,21 @@ if (mode === 'trio') {
 } else {
   const db = new Database(databasePath, { readonly: true, fileMustExist: true });
   const bytes = db.prepare('SELECT body, headers FROM bench_impact_bytes WHERE path = ?');
-  const server = createServer((req, res) => {
-    const row = bytes.get(req.url ?? '/') as { body: Buffer; headers: string } | undefined;
-    if (!row) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, {
-      ...(JSON.parse(row.headers) as Record<string, string>),
-      'content-length': String(row.body.length),
-    });
-    res.end(row.body);
+  const raw = await listenRaw((path) => {
+    const row = bytes.get(path) as { body: Buffer; headers: string } | undefined;
+    return row === undefined
+      ? undefined
+      : {
+          status: 200,
+          headers: {
+            ...(JSON.parse(row.headers) as Record<string, string>),
+            'content-length': String(row.body.length),
+          },
+          body: row.body,
+        };
   });
-  server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  stop = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-      db.close();
-    });
-  process.send({ port: (server.address() as AddressInfo).port });
+  stop = () => raw.stop().then(() => void db.close());
+  process.send({ port: raw.port });
 }
 
 process.on('message', (message) => {

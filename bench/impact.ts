@@ -24,10 +24,10 @@ import { loadImpactDemo } from '../db/impact/demo.ts';
 import { migrate } from '../db/migrate.ts';
 import {
   fetchOnce,
-  describe,
   fmt,
+  inTurns,
   machine,
-  measure,
+  not2xx,
   option,
   replayableHeaders,
   startChild,
@@ -97,24 +97,19 @@ export async function run(args: string[]): Promise<void> {
       writer.close();
       raw = await startChild('impact-server.ts', [databasePath, 'raw']);
       const rawBase = `http://127.0.0.1:${raw.port}`;
-      // Both servers stay up, idle while the other is measured, and take turns: on a shared machine the
-      // load drifts, and alternating keeps the drift out of the ratio. The best round of each is kept.
       for (const row of rows) {
-        for (const c of CONNECTIONS) {
-          for (let round = 1; round <= rounds; round++) {
-            for (const [name, url, into] of [
-              ['trio', base, row.trio],
-              ['raw ', rawBase, row.raw],
-            ] as const) {
-              const first = url + row.paths[0]!;
-              const m = await measure(first, c, warmupS, durationS, first, { paths: row.paths });
-              if (!into.has(c) || m.rps > into.get(c)!.rps) into.set(c, m);
-              console.log(
-                `${name} ${row.name.padEnd(44)} ${String(c).padStart(2)} conn, round ${round}: ${describe(m)}  (load ${loadavg()[0]!.toFixed(2)})`,
-              );
-            }
-          }
-        }
+        const first = (url: string) => url + row.paths[0]!;
+        await inTurns(
+          [
+            { label: 'trio', url: first(base), idleUrl: first(base), best: row.trio },
+            { label: 'raw ', url: first(rawBase), idleUrl: first(rawBase), best: row.raw },
+          ],
+          row.name,
+          CONNECTIONS,
+          rounds,
+          { warmupS, durationS },
+          { paths: row.paths },
+        );
       }
     } finally {
       await stopChild(trio.child);
@@ -160,10 +155,9 @@ function render(rows: Row[], durationS: number, warmupS: number, rounds: number,
     ] as const) {
       const one = m.get(1)!;
       const many = m.get(32)!;
-      const flag = (x: Measurement) => (x.non2xx ? ` (${x.non2xx} not 2xx)` : '');
       const ratio = many.rps / row.raw.get(32)!.rps;
       lines.push(
-        `| ${row.name} | ${server} | ${fmt(row.bytes)} | ${fmt(one.rps)}${flag(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${flag(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p95, 2)} | ${fmt(many.p99, 2)} | ${fmt(ratio, 2)} |`,
+        `| ${row.name} | ${server} | ${fmt(row.bytes)} | ${fmt(one.rps)}${not2xx(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${not2xx(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p95, 2)} | ${fmt(many.p99, 2)} | ${fmt(ratio, 2)} |`,
       );
     }
     const t = row.trio.get(32)!;

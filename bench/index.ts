@@ -22,13 +22,18 @@ const BENCHMARKS: Record<string, Bench> = {
   },
   human: {
     describe:
-      'POST /human/v1/tasks (sandbox, durable and not) and GET /tasks/{ref}/result at 1 and 32 connections beside raw node:http; server CPU per request. Options: --duration S, --warmup S, --no-write',
+      "POST /human/v1/tasks (sandbox, durable and not) and GET /tasks/{ref}/result at 1 and 32 connections beside raw node:http; server CPU per request. Options: --duration S, --warmup S, --profile (where a durable order's CPU goes), --no-write",
     run: async (args) => (await import('./human.ts')).run(args),
   },
   impact: {
     describe:
       'impact /product/{slug} and /products at 1 and 32 connections beside raw node:http serving the same bytes from the same SQLite file (quota counting on). Options: --duration S, --warmup S, --rounds N, --no-write',
     run: async (args) => (await import('./impact.ts')).run(args),
+  },
+  'request-path': {
+    describe:
+      'the cost of one request on the whole path (issue 29): /healthz, an authenticated task result, a cached funding search, an impact product, at 1 and 32 connections beside raw node:http on the same bytes; server CPU per request. Options: --duration S, --warmup S, --rounds N, --profile (where each µs goes; --profile=DIR keeps the .cpuprofile files for a flame graph), --no-write',
+    run: async (args) => (await import('./request-path.ts')).run(args),
   },
   'impact-run': {
     describe:

@@ -8,8 +8,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { get, type IncomingHttpHeaders } from 'node:http';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { refreshDocFigures } from './doc-figures.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 const BENCHMARKS_MD = join(ROOT, 'BENCHMARKS.md');
@@ -56,11 +57,16 @@ export function option(args: string[], name: string, fallback: number): number {
 export const fmt = (n: number, digits = 0) =>
   Number.isFinite(n) ? n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 
-export async function startChild(file: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
+/** A server child; `stdout: 'ignore'` sends what it writes there (a server's log) to /dev/null. */
+export async function startChild(
+  file: string,
+  args: string[],
+  options: { stdout?: 'inherit' | 'ignore' } = {},
+): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(join(import.meta.dirname, file), args, {
     cwd: ROOT,
     execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', options.stdout ?? 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
@@ -88,9 +94,12 @@ export function peakRss(pid: number | undefined): number {
   }
 }
 
-export function fetchOnce(url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+export function fetchOnce(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    get(url, { agent: false }, (res) => {
+    get(url, { agent: false, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -237,4 +246,84 @@ export function writeBenchmarkSection(name: string, heading: string, report: str
   else if (!text.includes(heading)) text = `${text.trimEnd()}\n\n${heading}\n\n${block}\n`;
   else text = `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(BENCHMARKS_MD, text);
+  // The documents quote figures from these blocks: they follow every run (bench/doc-figures.ts).
+  try {
+    for (const doc of refreshDocFigures()) console.log(`${doc}: its figures now follow this run`);
+  } catch (err) {
+    console.error(`The documents' figures cannot follow this run: ${(err as Error).message}`);
+  }
+}
+
+/** Asks a server child (bench/server-control.ts) and waits for its `{ stats }` answer. */
+export function ask(child: ChildProcess, message: string): Promise<unknown> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve((m as { stats: unknown }).stats));
+    child.send(message);
+  });
+}
+
+/**
+ * The server's CPU time (user + system) per request over a measurement, warm-up included: a figure
+ * that does not depend on what else the machine is doing, unlike requests per second.
+ */
+export async function withCpu<M extends Measurement>(
+  child: ChildProcess,
+  run: () => Promise<M>,
+): Promise<M & { cpuUs: number }> {
+  const before = (await ask(child, 'cpu')) as NodeJS.CpuUsage;
+  const m = await run();
+  const after = (await ask(child, 'cpu')) as NodeJS.CpuUsage;
+  return { ...m, cpuUs: (after.user - before.user + after.system - before.system) / Math.max(1, m.all) };
+}
+
+/** A server measured in turns with others (bench/impact.ts, bench/request-path.ts). */
+export interface Turn {
+  label: string;
+  /** The first request's URL (the load's paths give the rest), and the URL that says the server is idle again. */
+  url: string;
+  idleUrl: string;
+  /** The server's process: its CPU per request is measured too. */
+  child?: ChildProcess;
+  /** The best round at each connection count (most requests/s). */
+  best: Map<number, Measurement & { cpuUs?: number }>;
+}
+
+/**
+ * Servers measured in turn, `rounds` times at each connection count: every server stays up, idle while
+ * another is measured, because on a shared machine the load drifts and alternating keeps the drift out
+ * of their ratio. The best round of each is kept.
+ */
+export async function inTurns(
+  turns: Turn[],
+  name: string,
+  connections: readonly number[],
+  rounds: number,
+  time: { warmupS: number; durationS: number },
+  load: Load,
+): Promise<void> {
+  for (const c of connections)
+    for (let round = 1; round <= rounds; round++)
+      for (const turn of turns) {
+        const run = () => measure(turn.url, c, time.warmupS, time.durationS, turn.idleUrl, load);
+        const m: Measurement & { cpuUs?: number } = turn.child ? await withCpu(turn.child, run) : await run();
+        if (!turn.best.has(c) || m.rps > turn.best.get(c)!.rps) turn.best.set(c, m);
+        const cpu = m.cpuUs === undefined ? '' : `  CPU ${fmt(m.cpuUs, 1)} µs/req`;
+        console.log(
+          `${turn.label} ${name.padEnd(60)} ${String(c).padStart(2)} conn, round ${round}: ${describe(m, cpu)}  (load ${loadavg()[0]!.toFixed(2)})`,
+        );
+      }
+}
+
+/** A measurement's responses that were not 2xx, as a table cell says it. */
+export const not2xx = (m: Measurement) => (m.non2xx ? ` (${m.non2xx} not 2xx)` : '');
+
+/** The run's 1-minute load average before and after, and whether other work shared the machine. */
+export function loadSentence(before: number, after: number): string {
+  const loaded = Math.max(before, after) > 1.5;
+  return (
+    `1-minute load average ${before.toFixed(2)} before the run and ${after.toFixed(2)} after, on ${cpus().length} cores` +
+    (loaded
+      ? ': **loaded machine**, requests/s and latency are lower and noisier than on an idle one (CPU per request holds better).'
+      : '.')
+  );
 }

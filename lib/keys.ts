@@ -83,5 +83,7 @@ export function displayPrefix(key: string): string {
  * client sent, in case what it sent in the wrong place was its key.
  */
 export function redactKeys(text: string): string {
+  // Most text holds no prefix at all: three substring searches instead of the pattern at every position.
+  if (!text.includes('ia_') && !text.includes('ho_') && !text.includes('fnd_')) return text;
   return text.replace(/(?<![0-9A-Za-z])(ia_|ho_test_|ho_live_|fnd_)[0-9A-Za-z]{16,}/g, '$1…');
 }

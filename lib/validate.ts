@@ -31,8 +31,18 @@ export function enumParam<const T extends readonly [string, ...string[]]>(values
 
 /** Characters as a reader counts them: code points, so 'é' or an emoji is one, not two UTF-16 units. */
 export function characters(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
+  // A surrogate pair is one code point; a lone surrogate is one too (as `for…of` counts them).
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
   return n;
 }
 
@@ -50,10 +60,11 @@ export function stringParam(opts: {
   const lo = opts.min ?? 1;
   const hi = opts.max;
   // A string longer than 2·max UTF-16 units has more than max code points: no need to count them.
-  const length = v.check<string, string>(
-    (s) => s.length <= 2 * hi && characters(s) >= lo && characters(s) <= hi,
-    opts.accepts,
-  );
+  const length = v.check<string, string>((s) => {
+    if (s.length > 2 * hi) return false;
+    const n = characters(s);
+    return n >= lo && n <= hi;
+  }, opts.accepts);
   const schema = v.pipe(v.string(), v.minLength(lo, opts.accepts), v.maxLength(2 * hi, opts.accepts), length);
   const withMeta = v.pipe(schema, v.metadata({ minLength: lo, maxLength: hi }));
   const description = v.description<string, string>(opts.description);
@@ -64,29 +75,41 @@ export function stringParam(opts: {
 
 /** Parses a query against a strict object schema of optional string parameters. */
 export function parseQuery<S extends ParamsSchema>(schema: S, req: ApiRequest): v.InferOutput<S> {
-  const accepted = Object.keys(schema.entries);
+  const accepted = acceptedNames(schema);
   const input: Record<string, string> = {};
   const repeated = repeatedNames(req.url);
-  for (const [name, value] of Object.entries(req.query)) {
-    if (!accepted.includes(name)) {
-      const list = accepted.length
-        ? `Accepted parameters: ${accepted.join(', ')}.`
+  const query = req.query;
+  for (const name in query) {
+    const value = query[name];
+    if (!accepted.has(name)) {
+      const list = accepted.size
+        ? `Accepted parameters: ${[...accepted].join(', ')}.`
         : 'This endpoint takes no query parameters.';
       throw badRequest(`Unknown query parameter '${printable(name)}'. ${list}`, name);
     }
-    if (Array.isArray(value) || repeated.has(name))
+    if (Array.isArray(value) || repeated?.has(name))
       throw badRequest(`Query parameter '${name}' is given more than once; give it once.`, name);
     if (value !== undefined) input[name] = value;
   }
   return parseWith(schema, input, 'query parameter');
 }
 
+const namesBySchema = new WeakMap<ParamsSchema, Set<string>>();
+/** The parameter names a schema accepts, in its order (read once per schema). */
+function acceptedNames(schema: ParamsSchema): Set<string> {
+  let names = namesBySchema.get(schema);
+  if (names === undefined) namesBySchema.set(schema, (names = new Set(Object.keys(schema.entries))));
+  return names;
+}
+
 /** Parses route params, URL-decoding them first (itty-router leaves them encoded). */
 export function parseParams<S extends ParamsSchema>(schema: S, req: ApiRequest): v.InferOutput<S> {
   const input: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.params)) {
+  const params = req.params;
+  for (const name in params) {
+    const value = params[name]!;
     try {
-      input[name] = decodeURIComponent(value);
+      input[name] = value.includes('%') ? decodeURIComponent(value) : value;
     } catch {
       throw badRequest(`Path parameter '${name}' is not valid percent-encoding.`, name);
     }
@@ -96,19 +119,22 @@ export function parseParams<S extends ParamsSchema>(schema: S, req: ApiRequest):
 
 /**
  * Query parameters given more than once, counted on the URL itself: itty-router keeps a repeated
- * parameter as an array, except after an empty first value ('q=&q=x' becomes 'x').
+ * parameter as an array, except after an empty first value ('q=&q=x' becomes 'x'). Null when there
+ * cannot be any: no query, or a single parameter (no '&').
  */
-function repeatedNames(url: string | undefined): Set<string> {
-  // Only the query string is read (no whole-URL parse on every request); none, nothing repeated.
+function repeatedNames(url: string | undefined): Set<string> | null {
+  // Only the query string is read (no whole-URL parse on every request).
   const at = typeof url === 'string' ? url.indexOf('?') : -1;
-  if (at === -1) return new Set();
+  if (at === -1 || url!.indexOf('&', at) === -1) return null;
   const end = url!.indexOf('#', at);
   const names = [...new URLSearchParams(url!.slice(at + 1, end === -1 ? undefined : end)).keys()];
   return new Set(names.filter((name, i) => names.indexOf(name) !== i));
 }
 
+const FIRST_ISSUE = { abortEarly: true } as const;
+
 function parseWith<S extends ParamsSchema>(schema: S, input: unknown, kind: string): v.InferOutput<S> {
-  const result = v.safeParse(schema, input, { abortEarly: true });
+  const result = v.safeParse(schema, input, FIRST_ISSUE);
   if (result.success) return result.output;
   const issue = result.issues[0];
   const name = String(issue.path?.[0]?.key ?? '');

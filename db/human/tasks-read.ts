@@ -5,7 +5,7 @@
  */
 import { evidenceFile, evidenceOf } from './evidence.ts';
 import { balanceOf, ledgerEntries } from './ledger.ts';
-import { listTasks as listRows, ownTask, taskEvents, type TaskRow } from './tasks.ts';
+import { listTasks as listRows, ownTask, ownTaskResult, taskEvents, type TaskRow } from './tasks.ts';
 import { invalidRequest, notFound } from '../../lib/human/errors.ts';
 import { LedgerQuery, ListQuery, type ListInput } from '../../lib/human/inputs.ts';
 import { presentEvidence, presentResult, presentTask } from '../../lib/human/present.ts';
@@ -15,9 +15,19 @@ import type * as v from 'valibot';
 import type { Status } from '../../lib/human/states.ts';
 
 export function findOwnTask(svc: HumanService, caller: HumanCaller, ref: string): TaskRow {
+  return findOwn(svc, caller, ref, ownTask);
+}
+
+/** A caller's task as `read` reads it (every column, or those a result needs), or the 400/404 of a ref. */
+function findOwn<T>(
+  svc: HumanService,
+  caller: HumanCaller,
+  ref: string,
+  read: (db: HumanService['db'], ref: string, accountId: number, environment: 'test' | 'live') => T | undefined,
+): T {
   if (!REF_PATTERN.test(ref))
     throw invalidRequest(`'${ref.slice(0, 40)}' is not a task ref (tsk_ followed by 20 letters and digits).`, 'ref');
-  const task = ownTask(svc.db, ref, caller.accountId, caller.environment);
+  const task = read(svc.db, ref, caller.accountId, caller.environment);
   if (!task)
     throw notFound(
       `No task ${ref} for this key's account in the ${caller.environment === 'test' ? 'sandbox' : 'live'} environment.`,
@@ -32,7 +42,7 @@ export function getTask(svc: HumanService, caller: HumanCaller, ref: string, now
 
 export function getResult(svc: HumanService, caller: HumanCaller, ref: string, now: number) {
   requireScope(caller, 'tasks:read', 'reading a result');
-  return presentResult(findOwnTask(svc, caller, ref), now);
+  return presentResult(findOwn(svc, caller, ref, ownTaskResult), now);
 }
 
 export function getEvidence(svc: HumanService, caller: HumanCaller, ref: string) {

@@ -9,7 +9,7 @@
  * Every function runs inside the caller's transaction.
  */
 import type { Db } from '../connection.ts';
-import { preparedSql, statementsFor } from '../statements.ts';
+import { preparedSql, rowsAsObjects, statementsFor } from '../statements.ts';
 import { captureHold, releaseHold } from './ledger.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { presentTask } from '../../lib/human/present.ts';
@@ -26,6 +26,7 @@ import {
 } from '../../lib/human/states.ts';
 import { REVIEW_DELAYS } from '../../lib/human/sandbox.ts';
 import type { TaskRow } from '../../lib/human/rows.ts';
+import type { ResultRow } from '../../lib/human/present.ts';
 
 export type { TaskRow };
 
@@ -77,7 +78,13 @@ const statements = statementsFor((db) => ({
         @accept_by, @metadata, @client_reference)`),
   byId: db.prepare('SELECT * FROM human_tasks WHERE id = ?'),
   byRef: db.prepare('SELECT * FROM human_tasks WHERE ref = ?'),
-  own: db.prepare('SELECT * FROM human_tasks WHERE ref = ? AND account_id = ? AND environment = ?'),
+  // Read on every task request: rows built from arrays (db/statements.ts rowsAsObjects, 4 µs less a read).
+  own: rowsAsObjects<TaskRow>(
+    db.prepare('SELECT * FROM human_tasks WHERE ref = ? AND account_id = ? AND environment = ?'),
+  ),
+  // A result needs 7 of the 36 columns (the poll clients repeat most: issue 29).
+  ownResult: db.prepare(`SELECT ref, status, answer, confidence_bps, delivered_at, next_check_at, environment
+    FROM human_tasks WHERE ref = ? AND account_id = ? AND environment = ?`),
   event: db.prepare(
     'INSERT INTO human_task_events (task_id, event, from_status, to_status, actor, at, event_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
   ),
@@ -152,7 +159,11 @@ export const taskByRef = (db: Db, ref: string) => statements(db).byRef.get(ref) 
 
 /** A client's view: another account's task, or one of the other environment, does not exist. */
 export const ownTask = (db: Db, ref: string, accountId: number, environment: 'test' | 'live') =>
-  statements(db).own.get(ref, accountId, environment) as TaskRow | undefined;
+  statements(db).own.get(ref, accountId, environment);
+
+/** The columns of a client's task that its result shows (presentResult). */
+export const ownTaskResult = (db: Db, ref: string, accountId: number, environment: 'test' | 'live') =>
+  statements(db).ownResult.get(ref, accountId, environment) as ResultRow | undefined;
 
 export const taskEvents = (db: Db, taskId: number) =>
   statements(db).events.all(taskId) as Array<{

@@ -21,7 +21,7 @@ import type { KeyPrefix } from '../keys.ts';
 import type { Decision, Limiter, Limits } from '../rate-limit.ts';
 import type { HttpError } from './errors.ts';
 import { readPresentedKey } from './presented-key.ts';
-import type { ApiRequest } from './types.ts';
+import { GRANT, type ApiRequest } from './types.ts';
 
 /** What a request was served as, once the stage has let it through. */
 export interface Grant<K extends StoredKey = StoredKey> {
@@ -88,14 +88,19 @@ export interface AccessDeps<K extends StoredKey> {
   noteKeyUse: (keyId: number, now: number) => void;
 }
 
-const grants = new WeakMap<ApiRequest, Grant>();
+// On the request itself (a symbol no client input can set), not in a WeakMap: a WeakMap entry per
+// request is a costly insert and more work for every garbage collection (issue 29).
+const grants = {
+  get: (req: ApiRequest): Grant | undefined => req[GRANT] as Grant | undefined,
+  set: (req: ApiRequest, grant: Grant): void => void (req[GRANT] = grant),
+};
 
 /** What the stage served a request as (handlers that gate on the tier or need the caller's key). */
 export const grantOf = (req: ApiRequest): Grant | undefined => grants.get(req);
 
 export interface AccessStage<K extends StoredKey> {
-  /** The stage the service router runs before every operation. */
-  (req: ApiRequest): Promise<void>;
+  /** The stage the service router runs before every operation (a promise when it must wait, or refuses). */
+  (req: ApiRequest): void | Promise<void>;
   /** A presented credential → its checked key, or the policy's 401/400 (the MCP transport). */
   authenticate(headers: IncomingHttpHeaders, now: number): K | null;
   /** Counts one request of a grant; the policy's 429 when the bucket is empty. */
@@ -123,12 +128,18 @@ export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: 
     return decision;
   };
 
-  /** Counts the request and writes the accounting headers (on a 429 too). */
-  const count = async (req: ApiRequest, grant: Grant<K>): Promise<void> => {
-    const decision = await deps.limiter.take(grant.bucket, grant.limits, req.now);
+  /** Writes the accounting headers of a counted request (on a 429 too), and lets it through or refuses it. */
+  const counted = (req: ApiRequest, grant: Grant<K>, decision: Decision): void => {
     writeHeaders(req.replyHeaders, policy.headers, grant.tier, decision);
     if (!decision.allowed) throw errors.limited(decision);
     grants.set(req, grant);
+  };
+
+  /** Counts the request; at once when the limiter answers at once (in process), else when it answers. */
+  const count = (req: ApiRequest, grant: Grant<K>): void | Promise<void> => {
+    const decision = deps.limiter.take(grant.bucket, grant.limits, req.now);
+    if (decision instanceof Promise) return decision.then((d) => counted(req, grant, d));
+    counted(req, grant, decision);
   };
 
   /** A refusal, counted against the address first: a 429 there wins, as for any anonymous request. */
@@ -163,12 +174,15 @@ export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: 
     return key === null ? null : checked(checkKey(key, policy.keyPrefixes, now, deps.lookupKey));
   };
 
-  const keyedGrant = (req: ApiRequest, holder: { key?: K; accountId: number }): Grant<K> => ({
-    ...policy.keyed(holder, req.now),
-    ...holder,
-  });
+  // The policy's grant is made for this request: the holder is added to it, not copied with it.
+  const keyedGrant = (req: ApiRequest, holder: { key?: K; accountId: number }): Grant<K> =>
+    Object.assign(policy.keyed(holder, req.now), holder);
 
-  const stage = async (req: ApiRequest): Promise<void> => {
+  /**
+   * The stage: answers at once (no promise) for a request it lets through with an in-process limiter,
+   * the common case; a promise when it waits on the cluster primary or Redis, or refuses.
+   */
+  const stage = (req: ApiRequest): void | Promise<void> => {
     const marked = policy.inProcess?.(req);
     if (marked && 'accountId' in marked) return count(req, keyedGrant(req, { accountId: marked.accountId }));
 
@@ -180,7 +194,7 @@ export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: 
         return refuse(req, err as HttpError);
       }
     } else {
-      const inQuery = Object.keys(req.query).find((name) => refusedNames.has(name.toLowerCase()));
+      const inQuery = keyInQuery(req.query);
       if (inQuery !== undefined) return refuse(req, errors.keyInQuery(inQuery));
       try {
         key = authenticate(req.headers, req.now);
@@ -196,10 +210,15 @@ export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: 
     }
     deps.noteKeyUse(key.id, req.now);
     const grant = keyedGrant(req, { key, accountId: key.account_id });
-    if (needsKey) {
-      grant.uncounted = true; // not counted here: each call on it counts itself
-      grants.set(req, grant);
-    } else await count(req, grant);
+    if (!needsKey) return count(req, grant);
+    grant.uncounted = true; // not counted here: each call on it counts itself
+    grants.set(req, grant);
+  };
+
+  /** The first query name that is refused as a key in a URL (as sent), if any. */
+  const keyInQuery = (query: ApiRequest['query']): string | undefined => {
+    for (const name in query) if (refusedNames.has(name.toLowerCase())) return name;
+    return undefined;
   };
 
   const refund = (req: ApiRequest): void => {

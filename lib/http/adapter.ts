@@ -11,7 +11,8 @@ import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { addressBucket, clientAddress, type TrustProxy } from './client-address.ts';
 import { HttpError } from './errors.ts';
-import { isReply, jsonReply, type ApiRequest, type Reply, type ReplyBody } from './types.ts';
+import { accessLog, type AccessFields } from './log.ts';
+import { GRANT, isReply, jsonReply, type ApiRequest, type Refusal, type Reply, type ReplyBody } from './types.ts';
 import { redactKeys } from '../keys.ts';
 import { refusalOf, serviceUnavailable } from './unavailable.ts';
 
@@ -56,27 +57,41 @@ export interface Outbound {
 
 export type Dispatch = (inbound: Inbound) => Promise<Outbound>;
 
-// A client's own X-Request-Id is kept when it is a plain token, so its logs and ours line up.
+/** Where a light request keeps what its body is read from, the limit, and the read once started. */
+const INBOUND = Symbol('inbound');
+const LIMIT = Symbol('limit');
+const READ = Symbol('read');
+// Until the router sets them (itty-router replaces both on every request): shared, and frozen so that
+// a write to them would fail loudly instead of reaching every request.
+const NO_QUERY: Record<string, string | string[] | undefined> = Object.freeze({});
+const NO_PARAMS: Record<string, string> = Object.freeze({});
+
+// A client's own X-Request-Id is kept when it is a plain token, so its logs and ours line up; never one
+// that holds a key (a key sent in the wrong header would be echoed and logged).
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+const requestIdOf = (sent: string | string[] | undefined): string =>
+  typeof sent === 'string' && REQUEST_ID.test(sent) && redactKeys(sent) === sent ? sent : randomUUID();
 
 /**
  * The whole request pipeline short of the socket: the request id, the client address, the light
- * request, the router, the error rendering and every reply header.
+ * request, the router, the error rendering and every reply header. Nothing here is built per request
+ * that a shared piece can do (no closures, one headers object, one access line): this path is what
+ * every request pays (BENCHMARKS.md, "The cost of one request").
  */
 export function createDispatch(options: AdapterOptions): Dispatch {
-  const { fetch, log, clock, trustProxy, bodyLimitBytes, observe } = options;
+  const { fetch, log, clock, trustProxy, bodyLimitBytes } = options;
+  const done: Finish = { log, access: accessLog(log), observe: options.observe };
 
   return async function dispatch(inbound: Inbound): Promise<Outbound> {
-    const started = process.hrtime.bigint();
-    const sent = inbound.headers['x-request-id'];
-    const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
-    const { target, socketAddress } = inbound;
-    const ip = clientAddress(socketAddress, inbound.headers['x-forwarded-for'], trustProxy);
-    const secure = inbound.encrypted || (trustProxy(socketAddress) && inbound.headers['x-forwarded-proto'] === 'https');
-    const req = buildRequest(inbound, id, ip, secure, clock(), bodyLimitBytes);
+    const started = performance.now();
+    const { target, socketAddress, headers } = inbound;
+    const id = requestIdOf(headers['x-request-id']);
+    const ip = clientAddress(socketAddress, headers['x-forwarded-for'], trustProxy);
+    const secure = inbound.encrypted || (trustProxy(socketAddress) && headers['x-forwarded-proto'] === 'https');
+    const req = new LightRequest(inbound, id, ip, secure, clock(), bodyLimitBytes);
 
     let reply: Reply;
-    if (!target.startsWith('/')) {
+    if (target.charCodeAt(0) !== 47 /* '/' */) {
       // Absolute-form and asterisk-form targets are for proxies; we are an origin server.
       reply = jsonReply(400, { error: 'bad_request', message: 'The request target must be a path starting with /.' });
     } else {
@@ -87,45 +102,19 @@ export function createDispatch(options: AdapterOptions): Dispatch {
         reply = faultReply(err, req, log);
       }
     }
-    return {
-      ...outbound(req, reply),
-      id,
-      finish() {
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        observe?.(req, reply.status, seconds);
-        // The query string is never logged: it is where a misplaced key would be; a key pasted into the
-        // path is cut to its prefix.
-        log.info(
-          {
-            reqId: id,
-            method: inbound.method,
-            path: redactKeys(req.path),
-            status: reply.status,
-            ms: Math.round(seconds * 1e4) / 10,
-            ip: req.ipBucket,
-            service: req.service,
-            refused: req.refused?.cause, // a 503 unserved: the dependency's state tells the rest
-          },
-          'request',
-        );
-      },
-    };
+    return new SentReply(req, reply, started, done);
   };
 }
 
 /** The node:http listener: the dispatch between reading an IncomingMessage and writing a ServerResponse. */
 export function httpListener(dispatch: Dispatch, log: Logger) {
   return async function listener(raw: IncomingMessage, res: ServerResponse): Promise<void> {
-    const out = await dispatch({
-      method: raw.method ?? 'GET',
-      target: raw.url ?? '/',
-      headers: raw.headers,
-      socketAddress: raw.socket.remoteAddress ?? '',
-      encrypted: 'encrypted' in raw.socket,
-      body: raw,
-      closed: () => raw.destroyed,
-    });
-    await writeOut(res, out, log);
+    const out = await dispatch(new NodeInbound(raw));
+    const { body } = out;
+    if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {
+      res.writeHead(out.status, out.headers);
+      res.end(body ?? undefined);
+    } else await writeStream(res, out, body, log);
     out.finish();
   };
 }
@@ -134,43 +123,136 @@ export function createListener(options: AdapterOptions) {
   return httpListener(createDispatch(options), options.log);
 }
 
-function buildRequest(
-  inbound: Inbound,
-  id: string,
-  ip: string,
-  secure: boolean,
-  now: number,
-  limit: number,
-): ApiRequest {
-  const { method, target, headers } = inbound;
-  const queryAt = target.indexOf('?');
-  let bodyPromise: Promise<Buffer> | undefined;
-  const req: ApiRequest = {
-    method: method === 'HEAD' ? 'GET' : method,
-    originalMethod: method,
-    url: 'http://localhost' + (target.startsWith('/') ? target : '/'),
-    path: queryAt === -1 ? target : target.slice(0, queryAt),
-    headers,
-    query: {},
-    params: {},
-    id,
-    secure,
-    ip,
-    ipBucket: addressBucket(ip),
-    now,
-    replyHeaders: {},
-    body: (limitBytes = limit) => (bodyPromise ??= readBody(inbound, limitBytes)),
-    toWebRequest: async () => {
-      const web = new Headers();
-      for (const [name, value] of Object.entries(headers)) {
-        if (Array.isArray(value)) for (const v of value) web.append(name, v);
-        else if (value !== undefined) web.set(name, value);
-      }
-      const hasBody = method !== 'GET' && method !== 'HEAD';
-      return new Request(req.url, { method, headers: web, body: hasBody ? await req.body() : undefined });
-    },
-  };
-  return req;
+/** An IncomingMessage as an Inbound, read where it lies. */
+class NodeInbound implements Inbound {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly socketAddress: string;
+  readonly encrypted: boolean;
+  readonly body: IncomingMessage;
+  constructor(raw: IncomingMessage) {
+    this.method = raw.method ?? 'GET';
+    this.target = raw.url ?? '/';
+    this.headers = raw.headers;
+    this.socketAddress = raw.socket.remoteAddress ?? '';
+    this.encrypted = 'encrypted' in raw.socket;
+    this.body = raw;
+  }
+  closed(): boolean {
+    return this.body.destroyed;
+  }
+}
+
+/** What finishing a request needs, shared by every request of a dispatch. */
+interface Finish {
+  log: Logger;
+  access: (fields: AccessFields) => void;
+  observe: AdapterOptions['observe'];
+}
+
+/** The reply as it goes out, and the access line and metrics once the transport has sent it. */
+class SentReply implements Outbound {
+  readonly status: number;
+  readonly headers: Record<string, string | string[]>;
+  readonly body: ReplyBody;
+  readonly id: string;
+  private readonly req: LightRequest;
+  private readonly started: number;
+  private readonly done: Finish;
+
+  constructor(req: LightRequest, reply: Reply, started: number, done: Finish) {
+    this.status = reply.status;
+    this.headers = replyHeaders(req, reply);
+    // HEAD: the headers GET would send, no body (a stream is never started).
+    this.body = req.originalMethod === 'HEAD' ? null : (reply.body ?? null);
+    this.id = req.id;
+    this.req = req;
+    this.started = started;
+    this.done = done;
+  }
+
+  finish(): void {
+    const { req, done } = this;
+    const ms = performance.now() - this.started;
+    done.observe?.(req, this.status, ms / 1000);
+    if (!done.log.isLevelEnabled('info')) return;
+    // The query string is never logged: it is where a misplaced key would be; a key pasted into the
+    // path is cut to its prefix.
+    done.access({
+      reqId: req.id,
+      method: req.originalMethod,
+      path: redactKeys(req.path),
+      status: this.status,
+      ms: Math.round(ms * 10) / 10,
+      ip: req.ipBucket,
+      service: req.service,
+      refused: req.refused?.cause,
+    });
+  }
+}
+
+/**
+ * The light request (lib/http/types.ts): one object per request, its methods shared. `body` and
+ * `toWebRequest` are own properties holding shared functions, and what they read is in own fields,
+ * so a copy (`{ ...req, ip }`, the explorer's) still reads its body.
+ */
+class LightRequest implements ApiRequest {
+  method: string;
+  originalMethod: string;
+  url: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  query = NO_QUERY;
+  params = NO_PARAMS;
+  id: string;
+  secure: boolean;
+  ip: string;
+  ipBucket: string;
+  now: number;
+  replyHeaders: Record<string, string> = {};
+  readOnly?: { primaryUrl: string | null } = undefined;
+  refused?: Refusal = undefined;
+  service?: string = undefined;
+  route?: string = undefined;
+  [GRANT]?: unknown = undefined;
+  body = readRequestBody;
+  toWebRequest = toWebRequest;
+  [INBOUND]: Inbound;
+  [LIMIT]: number;
+  [READ]: Promise<Buffer> | undefined = undefined;
+
+  constructor(inbound: Inbound, id: string, ip: string, secure: boolean, now: number, limit: number) {
+    const { method, target } = inbound;
+    const queryAt = target.indexOf('?');
+    this.method = method === 'HEAD' ? 'GET' : method;
+    this.originalMethod = method;
+    this.url = 'http://localhost' + (target.charCodeAt(0) === 47 ? target : '/');
+    this.path = queryAt === -1 ? target : target.slice(0, queryAt);
+    this.headers = inbound.headers;
+    this.id = id;
+    this.secure = secure;
+    this.ip = ip;
+    this.ipBucket = addressBucket(ip);
+    this.now = now;
+    this[INBOUND] = inbound;
+    this[LIMIT] = limit;
+  }
+}
+
+function readRequestBody(this: LightRequest, limitBytes?: number): Promise<Buffer> {
+  return (this[READ] ??= readBody(this[INBOUND], limitBytes ?? this[LIMIT]));
+}
+
+async function toWebRequest(this: LightRequest): Promise<Request> {
+  const web = new Headers();
+  for (const [name, value] of Object.entries(this.headers)) {
+    if (Array.isArray(value)) for (const v of value) web.append(name, v);
+    else if (value !== undefined) web.set(name, value);
+  }
+  const { method } = this[INBOUND];
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(this.url, { method, headers: web, body: hasBody ? await this.body() : undefined });
 }
 
 async function readBody(inbound: Inbound, limit: number): Promise<Buffer> {
@@ -214,28 +296,33 @@ function faultReply(err: unknown, req: ApiRequest, log: Logger): Reply {
   });
 }
 
-/** The headers and body that go out for a reply: X-Request-Id, Content-Length, HEAD's empty body. */
-function outbound(req: ApiRequest, reply: Reply): Pick<Outbound, 'status' | 'headers' | 'body'> {
-  const headers: Record<string, string | string[]> = { ...req.replyHeaders, ...reply.headers, 'x-request-id': req.id };
+/** Every header of a reply in one object: the request's (accounting, CORS), the reply's, X-Request-Id, Content-Length. */
+function replyHeaders(req: ApiRequest, reply: Reply): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  const shared = req.replyHeaders;
+  for (const name in shared) headers[name] = shared[name]!;
+  const own = reply.headers;
+  if (own !== undefined) for (const name in own) headers[name] = own[name]!;
+  headers['x-request-id'] = req.id;
   // A refused body may still be arriving (a Content-Length of gigabytes, an endless chunked stream):
   // keeping the connection alive would mean reading all of it first. Closing frees the socket now.
   if (reply.status === 413) headers.connection = 'close';
-  const body: ReplyBody = reply.body ?? null;
-  if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {
-    const bytes = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    if (reply.status !== 204 && reply.status !== 304) headers['content-length'] = String(bytes);
+  const body = reply.body ?? null;
+  if (reply.status !== 204 && reply.status !== 304) {
+    if (body === null) headers['content-length'] = '0';
+    else if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
+    else if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
   }
-  // HEAD: the headers GET would send, no body (a stream is never started).
-  return { status: reply.status, headers, body: req.originalMethod === 'HEAD' ? null : body };
+  return headers;
 }
 
-async function writeOut(res: ServerResponse, out: Outbound, log: Logger): Promise<void> {
+async function writeStream(
+  res: ServerResponse,
+  out: Outbound,
+  body: AsyncIterable<string | Buffer>,
+  log: Logger,
+): Promise<void> {
   res.writeHead(out.status, out.headers);
-  const { body } = out;
-  if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {
-    res.end(body ?? undefined);
-    return;
-  }
   try {
     for await (const chunk of body) {
       if (res.destroyed) break; // the client went away: stop producing

@@ -55,6 +55,14 @@ export function serviceRouter(options: ServiceRouterOptions) {
     req.refused = refusal;
     access.refund?.(req);
   };
+  /** A preflight is counted and shows it in its headers, and is answered whatever the count says. */
+  const countPreflight = (req: ApiRequest): void => {
+    try {
+      void access(req)?.catch(() => {});
+    } catch {
+      // refused (a 429): the preflight is still answered
+    }
+  };
   if (options.readOnly) answerMethodsUnder(base); // CONNECT and unknown methods reach the router too
   /** The methods a path answers to, read from the router's own route table (called once it is built). */
   const allowedAt = (path: string) => {
@@ -74,7 +82,7 @@ export function serviceRouter(options: ServiceRouterOptions) {
         Object.assign(req.replyHeaders, corsHeaders);
         if (req.originalMethod === 'OPTIONS') {
           const allow = allowedAt(req.path);
-          if (allow.length && options.accessOnPreflight) access(req);
+          if (allow.length && options.accessOnPreflight) countPreflight(req);
           return allow.length ? preflight(allow.join(', ')) : undefined;
         }
         await access(req);

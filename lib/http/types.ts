@@ -6,6 +6,9 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
+/** Where the access stage keeps what it served a request as (lib/http/access.ts grantOf). */
+export const GRANT = Symbol('grant');
+
 export interface ApiRequest {
   /** The method routes are matched on: HEAD is routed as GET (the body is dropped on the way out). */
   method: string;
@@ -43,6 +46,8 @@ export interface ApiRequest {
   refused?: Refusal;
   /** Service name for logs and metrics, set by the service's first stage. */
   service?: string;
+  /** The access stage's grant (lib/http/access.ts); read it with grantOf. */
+  [GRANT]?: unknown;
   /**
    * Reads the body, refusing more than BODY_LIMIT_BYTES with 413; a route that takes more (photo
    * uploads) passes its own limit. The first call reads; later calls get the same bytes.
@@ -73,10 +78,13 @@ export function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && typeof (value as Reply).status === 'number';
 }
 
-export function jsonReply(status: number, payload: unknown, headers: Record<string, string> = {}): Reply {
+const JSON_HEADERS: Record<string, string> = Object.freeze({ 'content-type': 'application/json; charset=utf-8' });
+
+export function jsonReply(status: number, payload: unknown, headers?: Record<string, string>): Reply {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    // Shared when there is nothing to add (the adapter copies a reply's headers, never writes to them).
+    headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
     body: JSON.stringify(payload),
   };
 }

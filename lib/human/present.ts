@@ -16,7 +16,10 @@ const MAX_SANDBOX_POLL_S = 30;
  * Seconds a client should wait before polling again, or null once there is nothing to wait for (an
  * answer exists or the task ended without one). Never past the moment something is due to change.
  */
-export function pollAfterSeconds(task: TaskRow, now: number): number | null {
+export function pollAfterSeconds(
+  task: Pick<TaskRow, 'status' | 'next_check_at' | 'environment'>,
+  now: number,
+): number | null {
   if (hasAnswer(task.status) || TERMINAL.has(task.status)) return null;
   const untilDue = task.next_check_at === null ? Infinity : Math.ceil((task.next_check_at - now) / 1000);
   if (task.environment === 'test') return Math.max(1, Math.min(MAX_SANDBOX_POLL_S, untilDue));
@@ -84,7 +87,13 @@ export const EXPIRY_MESSAGES = {
 
 export type TaskJson = ReturnType<typeof presentTask>;
 
-export function presentResult(task: TaskRow, now: number) {
+/** The columns a result is made of (db/human/tasks.ts reads only these for GET …/result). */
+export type ResultRow = Pick<
+  TaskRow,
+  'ref' | 'status' | 'answer' | 'confidence_bps' | 'delivered_at' | 'next_check_at' | 'environment'
+>;
+
+export function presentResult(task: ResultRow, now: number) {
   const answered = hasAnswer(task.status);
   return {
     ref: task.ref,

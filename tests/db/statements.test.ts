@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type Db } from '../../db/connection.ts';
-import { PREPARED_SQL_LIMIT, preparedSql, statementsFor } from '../../db/statements.ts';
+import { PREPARED_SQL_LIMIT, preparedSql, rowsAsObjects, statementsFor } from '../../db/statements.ts';
 
 test('statementsFor prepares on first use, once per connection, and each connection gets its own', () => {
   const built: Db[] = [];
@@ -52,6 +52,31 @@ test('preparedSql reuses a statement per text and connection, keeping the most r
   } finally {
     db.close();
     other.close();
+  }
+});
+
+test('rowsAsObjects gives the objects better-sqlite3 gives: the same keys in the same order, the same values', () => {
+  const db = openDatabase(':memory:');
+  try {
+    db.exec(`CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, "odd ""name""" TEXT, n REAL, b BLOB, gone TEXT);
+      INSERT INTO t VALUES (1, 'a', 'x"y', 1.5, x'00ff', NULL), (2, 'é', '', -0.25, NULL, 'z')`);
+    const statements = statementsFor((d) => ({
+      plain: d.prepare('SELECT * FROM t WHERE id >= ? ORDER BY id'),
+      built: rowsAsObjects<Record<string, unknown>>(d.prepare('SELECT * FROM t WHERE id >= ? ORDER BY id')),
+      // Two columns of one name: the later wins, as better-sqlite3 does it.
+      plainTwice: d.prepare('SELECT name AS v, id AS v FROM t ORDER BY id'),
+      builtTwice: rowsAsObjects<Record<string, unknown>>(d.prepare('SELECT name AS v, id AS v FROM t ORDER BY id')),
+    }));
+    const s = statements(db);
+    const expected = s.plain.all(1) as Array<Record<string, unknown>>;
+    const got = s.built.all(1);
+    assert.deepEqual(got, expected);
+    assert.deepEqual(got.map(Object.keys), expected.map(Object.keys));
+    assert.deepEqual(s.built.get(2), s.plain.get(2));
+    assert.equal(s.built.get(3), undefined);
+    assert.deepEqual(s.builtTwice.all(), s.plainTwice.all());
+  } finally {
+    db.close();
   }
 });
 

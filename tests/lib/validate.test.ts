@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import * as v from 'valibot';
 import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
-import { enumParam, integerParam, parseParams, parseQuery, stringParam } from '../../lib/validate.ts';
+import fc from 'fast-check';
+import { characters, enumParam, integerParam, parseParams, parseQuery, stringParam } from '../../lib/validate.ts';
 
 const schema = v.object({
   per_page: v.optional(integerParam(1, 100, 'page size')),
@@ -76,5 +77,26 @@ test('a missing required parameter is named', () => {
   assert.match(
     refusal(() => parseQuery(required, req({}))),
     /Missing required query parameter 'q'/,
+  );
+});
+
+test('characters counts code points as for…of does: pairs as one, lone surrogates as one each', () => {
+  const iterated = (s: string) => [...s].length;
+  for (const s of ['', 'abc', 'é', '😀', 'a😀b', '\ud800', '\udc00\ud800', '\ud800\udc00\ud800', 'x\udbff\udfff'])
+    assert.equal(characters(s), iterated(s), JSON.stringify(s));
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) => characters(s) === iterated(s)),
+    { numRuns: 2000 },
+  );
+});
+
+test('a parameter given twice is refused even after an empty first value; one parameter alone is never repeated', () => {
+  const one = { url: 'http://localhost/x?per_page=5', query: { per_page: '5' }, params: {} } as unknown as ApiRequest;
+  assert.deepEqual(parseQuery(schema, one), { per_page: 5 });
+  // itty-router keeps 'x' for 'sort=&sort=x'; the URL still shows the repetition.
+  const twice = { url: 'http://localhost/x?sort=&sort=b', query: { sort: 'b' }, params: {} } as unknown as ApiRequest;
+  assert.match(
+    refusal(() => parseQuery(schema, twice)),
+    /'sort' is given more than once/,
   );
 });

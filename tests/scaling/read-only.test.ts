@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startApp, type RunningApp } from '../../app.ts';
+import { revokeKey } from '../../db/accounts.ts';
 import { heartbeatWriter } from '../../db/heartbeat.ts';
 import { readConfig } from '../../lib/config.ts';
 import { accountWithKey } from '../helpers/keys.ts';
@@ -117,6 +118,16 @@ test("writes are refused in each service's error shape; nothing is stored; reads
   assert.equal((await call('GET', '/funding/v1/sources')).status, 200);
   assert.equal((await call('GET', '/human/v1/tasks', { authorization: `Bearer ${key}` })).status, 200);
   assert.equal((await call('DELETE', '/funding/v1/sources')).status, 405, 'a method no route has is still 405');
+});
+
+test('a key revoked on the primary is refused by the read-only node on its next request', async () => {
+  const { key, row } = accountWithKey(primary.app.db, 'human', now, { environment: 'test' });
+  const auth = { authorization: `Bearer ${key}` };
+  for (let i = 0; i < 3; i++) assert.equal((await call('GET', '/human/v1/tasks', auth)).status, 200);
+  revokeKey(primary.app.db, row.id, now); // what arrives in the copy (here the copy is the file itself)
+  const refused = await call('GET', '/human/v1/tasks', auth);
+  assert.equal(refused.status, 401);
+  assert.equal(refused.json.error.code, 'key_revoked');
 });
 
 test('READ_ONLY without REDIS_URL says once, truly, how the node counts: alone, or its primary for its workers', async () => {

@@ -9,6 +9,8 @@ import { after, before, test } from 'node:test';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Router } from 'itty-router';
+import { randomBytes } from 'node:crypto';
+import { formatKey } from '../../../lib/keys.ts';
 import { createDispatch, createListener, type Inbound } from '../../../lib/http/adapter.ts';
 import { trustNothing } from '../../../lib/http/client-address.ts';
 import { listen, type RunningServer } from '../../../lib/http/server.ts';
@@ -60,6 +62,14 @@ test('every response carries X-Request-Id; a sane client id is kept, an odd one 
   const c = await fetch(`${server.url}/hello`, { headers: { 'x-request-id': 'bad id with spaces' } });
   assert.notEqual(c.headers.get('x-request-id'), 'bad id with spaces');
   assert.equal(((await a.json()) as { ip: string }).ip, '127.0.0.1');
+});
+
+test('a key sent as X-Request-Id is neither echoed nor logged', async () => {
+  const key = formatKey('ho_test_', randomBytes(32));
+  const res = await fetch(`${server.url}/hello`, { headers: { 'x-request-id': key } });
+  assert.match(res.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
+  await new Promise((r) => setImmediate(r));
+  assert.ok(!logs.join('').includes(key.slice(8, 30)));
 });
 
 test('a body over the limit is refused with 413; one under it is read', async () => {
