@@ -105,6 +105,8 @@ export interface AccessStage<K extends StoredKey> {
   authenticate(headers: IncomingHttpHeaders, now: number): K | null;
   /** Counts one request of a grant; the policy's 429 when the bucket is empty. */
   take(grant: Pick<Grant, 'bucket' | 'limits'>, now: number): Promise<Decision>;
+  /** Gives back one request `take` counted, for a call refused unserved (an MCP tool call on a 503). */
+  giveBack(grant: Pick<Grant, 'bucket' | 'limits'>, now: number): void;
   /**
    * Gives back the count of a request refused unserved (serviceRouter, on a 503), and shows it in the
    * accounting headers of the refusal. Once per request; nothing for a request the stage did not count.
@@ -221,26 +223,30 @@ export function accessStage<K extends StoredKey>(policy: AccessPolicy<K>, deps: 
     return undefined;
   };
 
+  const giveBack = (grant: Pick<Grant, 'bucket' | 'limits'>, now: number): void => {
+    try {
+      // Best effort: counters that cannot be reached now keep the count (docs/operations.md).
+      void Promise.resolve(deps.limiter.refund(grant.bucket, grant.limits, now)).catch(() => {});
+    } catch {
+      // the in-process limiter does not throw; nothing to undo if it did
+    }
+  };
+
   const refund = (req: ApiRequest): void => {
     const grant = grants.get(req);
     if (!grant || grant.uncounted) return;
     grant.uncounted = true;
-    try {
-      // Best effort: counters that cannot be reached now keep the count (docs/operations.md).
-      void Promise.resolve(deps.limiter.refund(grant.bucket, grant.limits, req.now)).catch(() => {});
-    } catch {
-      // the in-process limiter does not throw; nothing to undo if it did
-    }
+    giveBack(grant, req.now);
     const h = req.replyHeaders;
-    giveBack(h, 'x-ratelimit-remaining', 'x-ratelimit-limit');
-    giveBack(h, 'x-quota-remaining', 'x-quota-limit');
+    showGivenBack(h, 'x-ratelimit-remaining', 'x-ratelimit-limit');
+    showGivenBack(h, 'x-quota-remaining', 'x-quota-limit');
   };
 
-  return Object.assign(stage, { authenticate, take, refund });
+  return Object.assign(stage, { authenticate, take, giveBack, refund });
 }
 
 /** One more request remaining in an accounting header (at most the limit). */
-function giveBack(h: Record<string, string>, remaining: string, limit: string): void {
+function showGivenBack(h: Record<string, string>, remaining: string, limit: string): void {
   const left = h[remaining];
   if (left !== undefined) h[remaining] = String(Math.min(Number(h[limit]), Number(left) + 1));
 }

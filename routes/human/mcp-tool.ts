@@ -11,6 +11,9 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { HttpError } from '../../lib/http/errors.ts';
+import { limiterUnavailable } from '../../lib/http/limiter-unavailable.ts';
+import type { Refusal } from '../../lib/http/types.ts';
+import { refusalOf, serviceUnavailable } from '../../lib/http/unavailable.ts';
 import { validateInput } from '../../lib/human/inputs.ts';
 import type { Decision } from '../../lib/rate-limit.ts';
 import { humanEdgeError } from './errors.ts';
@@ -77,6 +80,8 @@ export interface ToolHost {
   clock: () => number;
   /** Takes one request from the key's bucket; throws the 429 when it is empty. */
   count: (now: number) => Promise<Decision>;
+  /** Gives back a counted call refused unserved (the database down or busy), and why. */
+  giveBack: (now: number, refusal: Refusal) => void;
 }
 
 export function registerTool<S extends v.GenericSchema>(
@@ -96,9 +101,11 @@ export function registerTool<S extends v.GenericSchema>(
       annotations: { openWorldHint: false, destructiveHint: false, ...spec.annotations },
     },
     async (args: unknown) => {
+      const now = host.clock();
+      let counted = false;
       try {
-        const now = host.clock();
         const decision = await host.count(now);
+        counted = true;
         const input = validateInput(spec.input, args ?? {}, '', 'argument');
         const out = await run(input, now);
         const structured = out instanceof WithContent ? out.structured : out;
@@ -111,6 +118,17 @@ export function registerTool<S extends v.GenericSchema>(
           _meta: rateMeta(decision),
         };
       } catch (thrown) {
+        // The database could not serve the call: REST's 503, uncounted (a counter that could not be
+        // reached counted nothing); never SQLite's own words to the agent.
+        const refusal = refusalOf(thrown);
+        if (refusal) {
+          if (counted) host.giveBack(now, refusal);
+          return toolError(
+            refusal.cause === 'database' || refusal.cause === 'database_busy'
+              ? serviceUnavailable()
+              : limiterUnavailable(),
+          );
+        }
         const err = humanEdgeError(thrown);
         if (err instanceof HttpError) return toolError(err);
         throw err;

@@ -12,7 +12,7 @@ import * as v from 'valibot';
 import { forbiddenOrigin } from './errors.ts';
 import type { HumanService } from '../../db/human/service.ts';
 import { defineOperation } from '../../lib/http/operation.ts';
-import type { ApiRequest, Reply } from '../../lib/http/types.ts';
+import type { ApiRequest, Refusal, Reply } from '../../lib/http/types.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import type { AppContext } from '../context.ts';
 import { requireCaller, type HumanAccess } from './access.ts';
@@ -37,6 +37,8 @@ type McpCallerInfo = {
   caller: HumanCaller;
   /** Takes one request from the key's bucket, the one REST spends; throws the 429 when it is empty. */
   count: (now: number) => Promise<Decision>;
+  /** Gives back a counted tool call that was refused unserved, and why. */
+  giveBack: (now: number, refusal: Refusal) => void;
 };
 
 const transportError = (description: string) => ({ description, schema: v.union([ErrorBody, JsonRpcError]) });
@@ -92,8 +94,8 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
   const handler = quietly(ctx.log, () =>
     createMcpHandler(
       ({ authInfo }) => {
-        const { caller, count } = authInfo?.extra as McpCallerInfo;
-        return buildMcpServer(ctx, svc, caller, { clock: ctx.clock, count });
+        const { caller, count, giveBack } = authInfo?.extra as McpCallerInfo;
+        return buildMcpServer(ctx, svc, caller, { clock: ctx.clock, count, giveBack });
       },
       { responseMode: 'json', onerror: (err) => ctx.log.warn({ err: err.message }, 'mcp request refused') },
     ),
@@ -155,10 +157,20 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
           throw err;
         }
       };
-      const extra: McpCallerInfo = { caller, count };
+      // A tool call the database refused (a 503 REST would answer) costs nothing, as on REST: its count
+      // is given back, and the access line and the dependency's state name the cause (lib/http/unavailable.ts).
+      const giveBack = (now: number, refusal: Refusal) => {
+        req.refused = refusal;
+        access.giveBack(grant, now);
+        const minute = last?.minute;
+        if (minute) last = { ...last!, minute: { ...minute, remaining: Math.min(minute.limit, minute.remaining + 1) } };
+      };
+      const extra: McpCallerInfo = { caller, count, giveBack };
       const response = await handler.fetch(await req.toWebRequest(), {
         authInfo: { token: 'ho_…', clientId: `key:${caller.keyId}`, scopes: [...caller.scopes], extra: { ...extra } },
       });
+      // The body first: the tool calls of a streamed response finish while it is read.
+      const body = Buffer.from(await response.arrayBuffer());
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name] = value));
       if (last?.minute) {
@@ -166,7 +178,7 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
         headers['x-ratelimit-remaining'] = String(last.minute.remaining);
         headers['x-ratelimit-reset'] = String(last.minute.resetSeconds);
       }
-      return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+      return { status: response.status, headers, body };
     },
   });
 }
