@@ -85,7 +85,12 @@ export function savedSearchOperations(ctx: AppContext): Operation[] {
         summary: 'Save a search',
         description: `Saves a search for the key's account (at most ${MAX_SAVED_SEARCHES}; 409 limit_reached beyond). From then on, every call new to the corpus that matches it is notified once, as a funding.saved_search.matched webhook event to the account's live endpoints (registered on the console's Webhooks page); its feed follows it too.`,
         body: NewSavedSearchBody,
-        responses: { 201: { description: 'The saved search', schema: 'SavedSearch' } },
+        responses: {
+          201: { description: 'The saved search', schema: 'SavedSearch' },
+          409: { description: `limit_reached: the account has ${MAX_SAVED_SEARCHES} saved searches`, schema: 'Error' },
+          413: { description: 'payload_too_large: the body is over 1 MiB', schema: 'Error' },
+          415: { description: 'unsupported_media_type: the body is not sent as application/json', schema: 'Error' },
+        },
         security: [{ apiKey: [] }],
       },
       before: (req) => void accountOf(req),

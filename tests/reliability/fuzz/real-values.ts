@@ -42,7 +42,7 @@ export function realValue(
     if (p.name === 'amount') return String(1 + (n % 5000));
   }
   if (op.service === 'funding') {
-    if (p.name === 'id') return s('calls');
+    if (p.name === 'id') return op.path.startsWith('/saved_searches') ? pickFrom(world.savedSearches(), n) : s('calls');
     if (p.name === 'q') return s('callWords');
     if (p.name === 'country') return s('fundingCountries');
     if (p.name === 'cursor') return OMIT;
@@ -72,6 +72,13 @@ export function realValue(
 }
 
 /** A body valid for the contract and, mostly, for the server's catalogue: real capability, priced place, a spec for it. */
+const SAVED_QUERIES = [
+  'q=hidr%C3%B3geno&status=open',
+  'applicant_type=sme,self_employed&budget_unstated=exclude',
+  'https://trio.example/explore/funding?q=energ%C3%ADa&sort=deadline',
+  'q=digital&budget_min=100000',
+];
+
 export function fixBody(op: Operation, plan: Plan, world: World, caller: HumanKey): unknown {
   const body = structuredClone(plan.body);
   const n = plan.picks[1]!;
@@ -86,6 +93,11 @@ export function fixBody(op: Operation, plan: Plan, world: World, caller: HumanKe
     const endpoint = pickFrom(world.endpoints(caller), n);
     if (endpoint && plan.real[2]) body.endpoint = endpoint;
     else delete body.endpoint;
+  }
+  if (op.path === '/saved_searches') {
+    // A query /search takes, as a grant seeker saves one (a random string is refused by /search's checks).
+    body.query = SAVED_QUERIES[n % SAVED_QUERIES.length];
+    if (plan.real[2]) body.name = 'Hidrógeno, abiertas';
   }
   if (op.path === '/quote' || op.path === '/tasks') {
     const offer = pickFrom(world.statics('offers'), n)?.split(' ');

@@ -12,7 +12,8 @@
  * that triggers bump with every change of `api_keys` (migration 018): derived, it changes only when
  * `api_keys` does, which the snapshot sees.
  *
- * Tables split in two: the ones request handlers write (accounts and keys, console tables, human_*),
+ * Tables split in two: the ones request handlers write (accounts and keys, console tables, human_*,
+ * funding_saved_search*),
  * snapshotted around refused requests; and the register and corpus (impact_*, funding_*), which only
  * operator commands write, so no request of any kind may change them. Those are ~40,000 rows, so they
  * are hashed at the start and end of a run rather than around each request.
@@ -26,7 +27,8 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../../db/connection.ts';
 import { WRITTEN_BEHIND_COLUMNS, WRITTEN_BEHIND_TABLES } from '../../helpers/written-behind.ts';
 
-const OPERATOR_WRITTEN = /^(impact_|funding_)/;
+// Saved searches (and the calls notified to them) are an account's, written by its requests (issue 27).
+const OPERATOR_WRITTEN = /^(impact_|funding_(?!saved_search))/;
 const DERIVED = new Set(['api_key_changes']);
 
 export type Snapshot = Record<string, { rows: number; sha256: string }>;

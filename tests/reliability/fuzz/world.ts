@@ -8,6 +8,8 @@
 import { revokeKey, setSubscription, type Environment } from '../../../db/accounts.ts';
 import { credit } from '../../../db/human/ledger.ts';
 import { createEndpoint } from '../../../db/webhooks/endpoints.ts';
+import { createSavedSearch } from '../../../db/funding/saved-searches.ts';
+import { readSavedQuery } from '../../../routes/funding/saved-query.ts';
 import { accountWithKey } from '../../helpers/keys.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import type { Service } from './error-shapes.ts';
@@ -25,6 +27,7 @@ export class World {
   readonly impact: { key: string; revoked: string };
   readonly human: { test: HumanKey; live: HumanKey; broke: HumanKey; readOnly: HumanKey; revoked: string };
   readonly funding: { basic: string; pro: string; revoked: string };
+  private readonly fundingAccountId: number;
   private readonly sql;
 
   constructor(private readonly server: TestServer) {
@@ -56,7 +59,16 @@ export class World {
       });
     const pro = accountWithKey(db, 'funding', now);
     setSubscription(db, pro.account.id, 'pro', now);
-    this.funding = { basic: accountWithKey(db, 'funding', now).key, pro: pro.key, revoked: revoked('funding') };
+    const basic = accountWithKey(db, 'funding', now);
+    this.funding = { basic: basic.key, pro: pro.key, revoked: revoked('funding') };
+    // A saved search of the basic key's account, so opening and deleting one have a real id from the start.
+    createSavedSearch(db, {
+      accountId: basic.account.id,
+      name: 'Hidrógeno',
+      ...readSavedQuery('q=hidrógeno', now),
+      now,
+    });
+    this.fundingAccountId = basic.account.id;
 
     const list = (sql: string) => (db.prepare(sql).pluck().all() as Array<string | number>).map(String);
     const statics: Record<string, string[]> = {
@@ -96,6 +108,9 @@ export class World {
            AND disabled_at IS NULL ORDER BY id`,
         )
         .pluck(),
+      savedSearches: db
+        .prepare('SELECT public_id FROM funding_saved_searches WHERE account_id = ? ORDER BY id')
+        .pluck(),
       events: db
         .prepare(
           'SELECT public_id FROM webhook_events WHERE account_id = ? AND environment = ? ORDER BY id DESC LIMIT 50',
@@ -127,6 +142,11 @@ export class World {
   /** The caller's enabled webhook endpoints (we_…). */
   endpoints(key: HumanKey): string[] {
     return this.sql.endpoints.all(key.accountId, key.environment) as string[];
+  }
+
+  /** The saved searches of the basic funding key's account (ss_…). */
+  savedSearches(): string[] {
+    return this.sql.savedSearches.all(this.fundingAccountId) as string[];
   }
 
   /** The caller's latest events (evt_…). */
