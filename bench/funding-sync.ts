@@ -23,6 +23,7 @@ import {
   cannon,
   fetchOnce,
   fmt,
+  loadSentence,
   machine,
   option,
   replayableHeaders,
@@ -208,7 +209,7 @@ function render(r: {
   const row = (name: string, s: Stats) =>
     `| ${name} | ${s.n.toLocaleString('en')} | ${fmt(s.p50, 2)} | ${fmt(s.p95, 2)} | ${fmt(s.p99, 2)} | ${fmt(s.max, 1)} | ${fmt(s.p95 / r.idle.p95, 2)} |`;
   return [
-    `Run ${new Date().toISOString().slice(0, 16)}Z on ${machine(r.sqlite)}. Load average ${r.load[0].toFixed(2)} before, ${r.load[1].toFixed(2)} after: other agents shared the machine, so figures are noisy.`,
+    `Run ${new Date().toISOString().slice(0, 16)}Z on ${machine(r.sqlite)}. ${loadSentence(r.load[0], r.load[1])}`,
     '',
     `\`GET ${PATH}\` at one connection (search page cache off) on ${r.calls.toLocaleString('en')} synthetic calls. "During sync": trio with`,
     `\`FUNDING_SYNC_EVERY\` whose scheduled sync (a child process) made a first sync of all four sources from a local server in their formats,`,
