@@ -42,13 +42,25 @@ function titleOf(params: FilterParams & Record<string, unknown>): string {
   return `Funding calls${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }
 
+// A host name or address with an optional port, as a Host header carries it: nothing else reaches a link.
+const HOST = /^(?:[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/**
+ * The address the client reached this server at (its Host header; https when the connection or a trusted
+ * proxy says so): a feed reader follows the entries' links, so they are absolute and this server's, not
+ * `req.url`'s placeholder host. Without a usable Host (HTTP/1.0, in process): localhost.
+ */
+function originOf(req: ApiRequest): string {
+  const host = String(req.headers.host ?? '').toLowerCase();
+  return `${req.secure ? 'https' : 'http'}://${HOST.test(host) ? host : 'localhost'}`;
+}
+
 export function feedReplies(ctx: AppContext) {
   const reads = fundingReads(ctx.db);
   /** The Atom reply for the rows of a search's page. */
   return (req: ApiRequest, params: FilterParams & Record<string, unknown>, rows: CallRow[]): Reply => {
-    const url = new URL(req.url);
-    const origin = `${req.secure ? 'https' : 'http'}://${url.host}`;
-    const query = url.search;
+    const origin = originOf(req);
+    const query = new URL(req.url).search;
     const input = {
       self: `${origin}/funding/v1/search.atom${query}`,
       page: `${origin}/explore/funding${query}`,

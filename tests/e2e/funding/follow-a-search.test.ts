@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { get } from 'node:http';
 import { parseAtomFeed } from 'feedsmith';
 import { Webhook } from 'standardwebhooks';
 import { importFundingFile } from '../../../db/funding/import.ts';
@@ -180,6 +181,22 @@ test('saved on the console or by the API, a search is notified once per new call
   );
   assert.notEqual(now.headers.get('etag'), etag);
   assert.equal((await server.get(feedUrl, { 'if-modified-since': now.headers.get('last-modified')! })).status, 304);
+
+  // Its links are where the reader reached this server (the Host it sent), and they answer.
+  const host = new URL(server.url).host;
+  const links = Object.fromEntries(entry.links!.map((l) => [`${l.rel} ${l.type}`, l.href!]));
+  assert.equal(entry.id, `http://${host}/funding/v1/calls/bdns%3A990001`);
+  assert.equal(links['alternate text/html'], `http://${host}/explore/funding/calls/bdns%3A990001`);
+  for (const link of [entry.id!, links['alternate text/html']!, links['alternate application/json']!])
+    assert.equal((await fetch(link)).status, 200, link);
+  const proxied = parseAtomFeed(await withHost(feedUrl, 'Grants.Example.org'));
+  assert.equal(proxied.entries![0]!.id, 'http://grants.example.org/funding/v1/calls/bdns%3A990001');
+  const forged = parseAtomFeed(await withHost(feedUrl, 'evil.example/"><x'));
+  assert.equal(
+    forged.entries![0]!.id,
+    'http://localhost/funding/v1/calls/bdns%3A990001',
+    'a malformed Host is not echoed',
+  );
 });
 
 test("saved searches are the account's own and bounded; bad input is refused by name and stores nothing", async () => {
@@ -272,3 +289,15 @@ test("saved searches are the account's own and bounded; bad input is refused by 
   assert.match(prefilled.text, /name="query"[^>]*value="q=sol&amp;status=open"/);
   assert.equal((await client.get(`/console/saved-searches/${last}`)).status, 404);
 });
+
+/** A GET with the Host header a client behind a proxy sends (fetch may not set Host), its body as text. */
+function withHost(path: string, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    get(server.url + path, { headers: { host } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve(text));
+    }).on('error', reject);
+  });
+}
