@@ -73,6 +73,9 @@ function idsSegment(
   };
 }
 
+/** The most streams a search reads: relevance's three tiers (a cursor names one of them). */
+export const MAX_SEGMENTS = 3;
+
 /** The streams a search reads, in order; `want`: how many rows the caller reads (its offset included). */
 export function segments(ctx: SearchContext, f: SearchFilters, want: number): Segment[] {
   const text = f.text;
@@ -88,7 +91,10 @@ export function segments(ctx: SearchContext, f: SearchFilters, want: number): Se
           WHERE funding_calls_fts MATCH @match AND ${where(f, true)}${keyed ? ' AND f.rowid < @k' : ''}
           ORDER BY f.rowid DESC LIMIT @limit${paged ? ' OFFSET @offset' : ''}`,
     });
-    return [tier(text.primary), tier(text.secondary)];
+    // The words as typed in a title, then the glossary's forms there, then every other match.
+    return text.own
+      ? [tier(text.own), tier(`(${text.primary}) NOT (${text.own})`), tier(text.secondary)]
+      : [tier(text.primary), tier(text.secondary)];
   }
   const order = ORDERS[f.sort === 'relevance' ? 'published' : f.sort];
   const cmp = order.dir === 'ASC' ? '>' : '<';

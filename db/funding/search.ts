@@ -7,7 +7,8 @@
  * - Text is matched in the stemmed FTS5 index (db/migrations/008_funding_search.sql, then
  *   012_funding_derived_terms.sql) with expressions compiled by lib/funding/search-query.ts (phrases and
  *   title matches as single derived terms); long prefixes are expanded into their terms (./prefix-terms.ts).
- * - Relevance is two tiers: calls whose identifiers or title hold the query first, then the other
+ * - Relevance is tiers: calls whose identifiers or title hold the query first (the words as typed before
+ *   the glossary's other forms), then the other
  *   matches; newest first inside each tier. It depends only on each call, not on the rest of the
  *   corpus (bm25's does), so it is cheap for a word in half the corpus and a cursor over it is exact.
  * - Every order is a key ending in the call's id, and a page continues after the last row's key
@@ -85,7 +86,8 @@ export class FundingSearch {
     const streams = segments(this.ctx, f, limit + (after ? 0 : offset));
     const rows: CallRow[] = [];
     let skip = after ? 0 : offset;
-    let firstTier: Set<number> | null = null;
+    // Every call of the tiers read so far, while each was read whole on a first page (else null).
+    let earlier: Set<number> | null = after ? null : new Set();
     for (let s = after ? after.segment : 0; s < streams.length && rows.length < limit; s++) {
       const seg = streams[s]!;
       const keyed = after !== null && after.segment === s;
@@ -98,11 +100,13 @@ export class FundingSearch {
         k: keyed ? after.key : null,
         id: keyed ? after.id : null,
       };
+      const last = s > 0 && s === streams.length - 1;
       const got: CallRow[] =
-        (s === 1 && firstTier ? this.secondTierFromCandidates(f, firstTier, limit - rows.length) : null) ??
+        (last && earlier ? this.lastTierFromCandidates(f, earlier, limit - rows.length) : null) ??
         (this.ctx.stmt(seg.sql(keyed, skip > 0)).all(params) as CallRow[]);
-      // The first tier of a first page, read whole (fewer rows than asked): every call of it that passes.
-      firstTier = s === 0 && !keyed && skip === 0 && got.length < params.limit ? new Set(got.map((r) => r.seq)) : null;
+      // A tier of a first page read whole (fewer rows than asked): every call of it that passes.
+      if (earlier && !keyed && skip === 0 && got.length < params.limit) for (const r of got) earlier.add(r.seq);
+      else earlier = null;
       if (skip > 0) {
         // Numbered pages: rows skipped in this segment count against the offset.
         if (got.length === 0) skip -= this.segmentSize(seg, base, skip);
@@ -115,20 +119,20 @@ export class FundingSearch {
   }
 
   /**
-   * The second relevance tier's first rows without a second pass over the text: when every text match
+   * The last relevance tier's first rows without another pass over the text: when every text match
    * is known (the candidates, which the count needs anyway) with the filters decided in memory, and the
-   * first tier was read whole, the second tier is the passing matches the first did not hold, newest
+   * tiers before it were read whole, the last tier is the passing matches they did not hold, newest
    * first; only their rows are read. Null when that is not known: the tier's own SQL runs instead.
    * (A phrase of common words costs 20–60 ms per pass over the index on 1M calls: BENCHMARKS.md.)
    */
-  private secondTierFromCandidates(f: SearchFilters, firstTier: Set<number>, want: number): CallRow[] | null {
+  private lastTierFromCandidates(f: SearchFilters, earlier: Set<number>, want: number): CallRow[] | null {
     if (this.ctx.options.memory === false || f.sort !== 'relevance') return null;
     const c = this.ctx.candidates(f);
     if (!c.complete || !c.passing) return null;
     const ids: number[] = [];
     for (const seq of c.passing) {
       if (ids.length === want) break;
-      if (!firstTier.has(seq)) ids.push(seq);
+      if (!earlier.has(seq)) ids.push(seq);
     }
     if (ids.length === 0) return [];
     return this.ctx

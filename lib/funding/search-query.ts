@@ -224,8 +224,8 @@ export function compileAtom(atom: Atom, glossary = true, scope: Scope = 'all', d
   return anyOf(alternatives);
 }
 
-function compileGroups(groups: Atom[][], scope: Scope, derived: boolean): string {
-  return groups.map((g) => anyOf(g.map((a) => compileAtom(a, true, scope, derived)))).join(' AND ');
+function compileGroups(groups: Atom[][], scope: Scope, derived: boolean, glossary = true): string {
+  return groups.map((g) => anyOf(g.map((a) => compileAtom(a, glossary, scope, derived)))).join(' AND ');
 }
 
 export interface FtsQuery {
@@ -233,6 +233,11 @@ export interface FtsQuery {
   all: string;
   /** Relevance, first tier: the text's terms found in an identifier or the title. Null without text. */
   primary: string | null;
+  /**
+   * Within the first tier, first: the words as typed (no glossary forms) in an identifier or the title.
+   * Null when the query has no glossary word (it would be the first tier itself).
+   */
+  own: string | null;
   /** Relevance, second tier: the other matches. Null without text. */
   secondary: string | null;
 }
@@ -252,10 +257,12 @@ export function toFtsQuery(q: string | null | undefined, region?: string | null,
     const inField = (w: QueryWord) => anyOf(STEM_LANGUAGES.map((l) => keyOf(w, l)));
     inRegion = `{region} : (${ws.map(inField).join(' AND ')})`;
   }
-  if (!parsed) return inRegion ? { all: inRegion, primary: null, secondary: null } : null;
+  if (!parsed) return inRegion ? { all: inRegion, primary: null, own: null, secondary: null } : null;
 
   const positive = compileGroups(parsed.groups, 'all', derived);
   const primary = compileGroups(parsed.groups, 'primary', derived);
+  // An English "internships" first finds the offers titled so, then the Spanish "prácticas" its glossary adds.
+  const own = compileGroups(parsed.groups, 'primary', derived, false);
   const excluded = parsed.excluded.length
     ? ` NOT ${anyOf(parsed.excluded.map((a) => compileAtom(a, false, 'all', derived)))}`
     : '';
@@ -263,6 +270,7 @@ export function toFtsQuery(q: string | null | undefined, region?: string | null,
   return {
     all: `(${positive})${andRegion}${excluded}`,
     primary: `(${primary})${andRegion}${excluded}`,
+    own: own === primary ? null : `(${own})${andRegion}${excluded}`,
     secondary: `(${positive})${andRegion} NOT (${primary})${excluded}`,
   };
 }

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { badRequest } from '../../lib/http/errors.ts';
 import type { Position } from '../../db/funding/search.ts';
+import { MAX_SEGMENTS } from '../../db/funding/search-plan.ts';
 import type { SearchFilters } from '../../lib/funding/search-filters.ts';
 
 /** The parameters → filters step lives in lib (saved searches run it too); /search and /export call it from here. */
@@ -27,7 +28,7 @@ export function decodeCursor(cursor: string, filters: SearchFilters): { position
     if (
       Number.isInteger(c.s) &&
       (c.s as number) >= 0 &&
-      (c.s as number) <= 1 &&
+      (c.s as number) < MAX_SEGMENTS &&
       (typeof c.k === 'string' || typeof c.k === 'number') &&
       typeof c.i === 'string' &&
       Number.isInteger(c.p) &&

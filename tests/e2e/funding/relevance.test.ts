@@ -91,3 +91,18 @@ test(`precision at five over the relevance set: at least ${FLOOR_WITH_GLOSSARY} 
     if (j.kind.includes('→') && withGlossary.scores[i]!.score > 0)
       assert.ok(withGlossary.scores[i]!.score > without.scores[i]!.score, `${j.q}: found thanks to the glossary`);
 });
+
+test('the words as typed rank before the forms the glossary adds: an English word finds its English titles first', async () => {
+  // "internships" also searches the Spanish "prácticas", which titles of sports grants hold ("práctica
+  // deportiva"); the two EU internship offers, titled in the word typed, come first.
+  const top = await firstFive('internships');
+  assert.deepEqual(top.slice(0, 2).sort(), [
+    'eu:DIGITAL-2023-SKILLS-05-SPECIALEDU-CS11143',
+    'eu:DIGITAL-2023-SKILLS-05-SPECIALEDU-CS11145',
+  ]);
+  // The glossary still adds its matches behind them.
+  assert.ok(
+    top.slice(2).some((id) => id.startsWith('bdns:')),
+    top.join(', '),
+  );
+});

@@ -67,7 +67,10 @@ const walks: Array<[string, string]> = [
   ['sort=deadline', 'sort=deadline'],
   ['sort=-deadline', 'sort=-deadline'],
   ['sort=published (default without q)', ''],
-  ['q, relevance (two tiers)', `q=${encodeURIComponent('ayudas OR energy OR research')}`],
+  [
+    'q, relevance (three tiers: as typed in a title, glossary forms there, the rest)',
+    `q=${encodeURIComponent('ayudas OR energy OR research')}`,
+  ],
   [
     'q with sort=deadline and status',
     `q=${encodeURIComponent('ayudas OR energy OR research')}&sort=deadline&status=open`,
