@@ -92,9 +92,8 @@ export function segments(ctx: SearchContext, f: SearchFilters, want: number): Se
           ORDER BY f.rowid DESC LIMIT @limit${paged ? ' OFFSET @offset' : ''}`,
     });
     // The words as typed in a title, then the glossary's forms there, then every other match.
-    return text.own
-      ? [tier(text.own), tier(`(${text.primary}) NOT (${text.own})`), tier(text.secondary)]
-      : [tier(text.primary), tier(text.secondary)];
+    const first = text.firstTierSplit ?? [text.primary];
+    return [...first.map(tier), tier(text.secondary)];
   }
   const order = ORDERS[f.sort === 'relevance' ? 'published' : f.sort];
   const cmp = order.dir === 'ASC' ? '>' : '<';

@@ -234,10 +234,11 @@ export interface FtsQuery {
   /** Relevance, first tier: the text's terms found in an identifier or the title. Null without text. */
   primary: string | null;
   /**
-   * Within the first tier, first: the words as typed (no glossary forms) in an identifier or the title.
-   * Null when the query has no glossary word (it would be the first tier itself).
+   * The first tier in the order it is read when the query has a glossary word: the words as typed (no
+   * glossary forms) in an identifier or the title, then the calls there only by a glossary form. Null
+   * otherwise (the first tier is read as one).
    */
-  own: string | null;
+  firstTierSplit: [asTyped: string, glossaryOnly: string] | null;
   /** Relevance, second tier: the other matches. Null without text. */
   secondary: string | null;
 }
@@ -257,7 +258,7 @@ export function toFtsQuery(q: string | null | undefined, region?: string | null,
     const inField = (w: QueryWord) => anyOf(STEM_LANGUAGES.map((l) => keyOf(w, l)));
     inRegion = `{region} : (${ws.map(inField).join(' AND ')})`;
   }
-  if (!parsed) return inRegion ? { all: inRegion, primary: null, own: null, secondary: null } : null;
+  if (!parsed) return inRegion ? { all: inRegion, primary: null, firstTierSplit: null, secondary: null } : null;
 
   const positive = compileGroups(parsed.groups, 'all', derived);
   const primary = compileGroups(parsed.groups, 'primary', derived);
@@ -267,10 +268,11 @@ export function toFtsQuery(q: string | null | undefined, region?: string | null,
     ? ` NOT ${anyOf(parsed.excluded.map((a) => compileAtom(a, false, 'all', derived)))}`
     : '';
   const andRegion = inRegion ? ` AND ${inRegion}` : '';
+  const asTyped = `(${own})${andRegion}${excluded}`;
   return {
     all: `(${positive})${andRegion}${excluded}`,
     primary: `(${primary})${andRegion}${excluded}`,
-    own: own === primary ? null : `(${own})${andRegion}${excluded}`,
+    firstTierSplit: own === primary ? null : [asTyped, `(${primary})${andRegion} NOT (${own})${excluded}`],
     secondary: `(${positive})${andRegion} NOT (${primary})${excluded}`,
   };
 }

@@ -14,8 +14,7 @@ import { corsHeaders, preflight } from './cors.ts';
 import { HttpError } from './errors.ts';
 import { withInputs, type BodyParsing, type Operation } from './operation.ts';
 import type { ApiRequest, Refusal, Reply } from './types.ts';
-import { refusalOf, serviceUnavailable } from './unavailable.ts';
-import { limiterUnavailable } from './limiter-unavailable.ts';
+import { refusalError, refusalOf } from './unavailable.ts';
 import { READ_ONLY_REFUSAL, readOnlyRefusal } from './read-only.ts';
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];
@@ -97,14 +96,7 @@ export function serviceRouter(options: ServiceRouterOptions) {
       const refusal = refusalOf(err);
       if (refusal) {
         refuse(req, refusal);
-        if (refusal.cause === 'database' || refusal.cause === 'database_busy')
-          return renderError((options.unavailable ?? serviceUnavailable)(), req);
-        // In the service's own 503 code where it documents one (impact: database_unavailable).
-        const generic = limiterUnavailable();
-        return renderError(
-          new HttpError(503, options.unavailable?.().code ?? generic.code, generic.message, generic.headers),
-          req,
-        );
+        return renderError(refusalError(refusal, options.unavailable), req);
       }
       log.error({ reqId: req.id, err }, 'unhandled fault');
       return renderError(

@@ -11,7 +11,7 @@
  */
 import { describeError } from './dependency.ts';
 import { HttpError } from './errors.ts';
-import { LimiterUnavailableError } from './limiter-unavailable.ts';
+import { limiterUnavailable, LimiterUnavailableError } from './limiter-unavailable.ts';
 import type { Refusal } from './types.ts';
 
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|NOTADB|CORRUPT|PROTOCOL|FULL|READONLY)/;
@@ -62,3 +62,13 @@ export const serviceUnavailable = () =>
     'The database is busy or unavailable; nothing was stored. Try again shortly.',
     { 'retry-after': '5' },
   );
+
+/**
+ * The 503 a refusal is answered with, REST's and MCP's alike: the database's message, or the counters';
+ * in the service's own 503 code where it documents one (`unavailable`: impact's database_unavailable).
+ */
+export function refusalError(refusal: Refusal, unavailable: () => HttpError = serviceUnavailable): HttpError {
+  if (refusal.cause === 'database' || refusal.cause === 'database_busy') return unavailable();
+  const generic = limiterUnavailable();
+  return new HttpError(503, unavailable().code, generic.message, generic.headers);
+}

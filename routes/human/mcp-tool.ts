@@ -11,9 +11,8 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { HttpError } from '../../lib/http/errors.ts';
-import { limiterUnavailable } from '../../lib/http/limiter-unavailable.ts';
 import type { Refusal } from '../../lib/http/types.ts';
-import { refusalOf, serviceUnavailable } from '../../lib/http/unavailable.ts';
+import { refusalError, refusalOf } from '../../lib/http/unavailable.ts';
 import { validateInput } from '../../lib/human/inputs.ts';
 import type { Decision } from '../../lib/rate-limit.ts';
 import { humanEdgeError } from './errors.ts';
@@ -123,11 +122,7 @@ export function registerTool<S extends v.GenericSchema>(
         const refusal = refusalOf(thrown);
         if (refusal) {
           if (counted) host.giveBack(now, refusal);
-          return toolError(
-            refusal.cause === 'database' || refusal.cause === 'database_busy'
-              ? serviceUnavailable()
-              : limiterUnavailable(),
-          );
+          return toolError(refusalError(refusal));
         }
         const err = humanEdgeError(thrown);
         if (err instanceof HttpError) return toolError(err);

@@ -169,7 +169,7 @@ export function mcpOperation(ctx: AppContext, svc: HumanService, access: HumanAc
       const response = await handler.fetch(await req.toWebRequest(), {
         authInfo: { token: 'ho_…', clientId: `key:${caller.keyId}`, scopes: [...caller.scopes], extra: { ...extra } },
       });
-      // The body first: the tool calls of a streamed response finish while it is read.
+      // The body first: the SDK answers before its tool calls settle, and they set `last`.
       const body = Buffer.from(await response.arrayBuffer());
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name] = value));

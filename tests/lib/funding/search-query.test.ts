@@ -101,7 +101,8 @@ test('property: any text either is refused with QueryError or compiles into expr
           assert.ok(err instanceof QueryError);
           return;
         }
-        for (const c of compiled) for (const expr of [c.all, c.primary!, c.secondary!]) search.get(expr); // throws if FTS5 cannot parse it
+        for (const c of compiled)
+          for (const expr of [c.all, c.primary!, c.secondary!, ...(c.firstTierSplit ?? [])]) search.get(expr); // throws if FTS5 cannot parse it
       },
     ),
     { numRuns: 2000 },
