@@ -148,11 +148,11 @@ export function searchPage(api: ApiCall, freshness: (req: ApiRequest) => Promise
     return explorePage({
       title: 'Funding calls',
       body: html`<p>Open funding calls from four public sources, searched through trio's funding API.</p>
+${await freshness(req)}
 ${quotaWords(answer)}
 ${filterForm(sent)}
 ${followLinks}
 ${results(answer, sent)}
-${await freshness(req)}
 ${shown}`,
     });
   };
