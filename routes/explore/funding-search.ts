@@ -76,7 +76,7 @@ function filterForm(sent: URLSearchParams): Html {
 <label>Status <select name="status">${options(STATUSES, get('status'), STATUS_OPTION_LABELS, 'any')}</select></label>
 <label>Deadline on or after <input name="deadline_from" type="date" value="${get('deadline_from') ?? ''}" placeholder="YYYY-MM-DD"></label>
 <label>Deadline on or before <input name="deadline_to" type="date" value="${get('deadline_to') ?? ''}" placeholder="YYYY-MM-DD"></label>
-<fieldset class="applicants"><legend>Who may apply (any of)</legend>${APPLICANT_FILTER_VALUES.map((t) => html`<label>${APPLICANT_FILTER_LABELS[t]} <input name="applicant_type" type="checkbox" value="${t}"${chosenTypes.includes(t) ? html` checked` : ''}></label>`)}</fieldset>
+<fieldset class="applicants"><legend>Who may apply (any of)</legend>${APPLICANT_FILTER_VALUES.map((t) => html`<label><input name="applicant_type" type="checkbox" value="${t}"${chosenTypes.includes(t) ? html` checked` : ''}> ${APPLICANT_FILTER_LABELS[t]}</label>`)}</fieldset>
 <label>Budget from (€) <input name="budget_min" type="number" min="0" step="1" value="${get('budget_min') ?? ''}" placeholder="100000"></label>
 <label>Budget up to (€) <input name="budget_max" type="number" min="0" step="1" value="${get('budget_max') ?? ''}" placeholder="5000000"></label>
 <label>Calls that state no budget <select name="budget_unstated">${options(['include', 'exclude'], get('budget_unstated'), { include: 'keep them', exclude: 'leave them out' }, 'default: keep them')}</select></label>
@@ -148,11 +148,11 @@ export function searchPage(api: ApiCall, freshness: (req: ApiRequest) => Promise
     return explorePage({
       title: 'Funding calls',
       body: html`<p>Open funding calls from four public sources, searched through trio's funding API.</p>
+${await freshness(req)}
 ${quotaWords(answer)}
 ${filterForm(sent)}
 ${followLinks}
 ${results(answer, sent)}
-${await freshness(req)}
 ${shown}`,
     });
   };

@@ -352,18 +352,33 @@ export const Source = v.object({
   licence_url: v.string(),
   attribution: v.string(),
   time_zone: v.string(),
-  records: v.pipe(v.number(), v.integer()),
-  last_import_at: v.nullable(v.string()),
+  records: v.pipe(
+    v.number(),
+    v.integer(),
+    v.description('Records of this source served: calls, or for CORDIS, projects (withheld records not counted).'),
+  ),
+  newest_published_on: v.pipe(
+    v.nullable(v.pipe(v.string(), v.isoDate())),
+    v.description(
+      "The day the newest served record of this source was published (YYYY-MM-DD in the source's time zone): how recent the records are, whenever they were loaded. null when no record states a publication day (CORDIS projects carry none).",
+    ),
+  ),
   last_sync_at: v.pipe(
     v.nullable(v.string()),
     v.description(
-      'When `funding sync` last brought this source up to date without a failure (ISO 8601); null if never.',
+      'When `funding sync` last brought this source up to date from its publisher without a failure (ISO 8601); null if never.',
+    ),
+  ),
+  last_import_at: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      'When a file of this source was last loaded (`funding import`, the demo; ISO 8601); null if never. Loading a file says nothing of how current it is: see newest_published_on.',
     ),
   ),
   data_age_seconds: v.pipe(
     v.nullable(v.pipe(v.number(), v.integer())),
     v.description(
-      "Seconds since this source's data was last known current: the newest of its last successful sync and its last import. null if neither happened.",
+      'Seconds since this source was last synced from its publisher (last_sync_at). null if it never was: its records are as recent as newest_published_on, whenever a file was loaded.',
     ),
   ),
 });

@@ -1,6 +1,7 @@
 /**
  * /metrics for the funding sync, per source: runs by outcome, time spent, the last run's duration,
- * failures in a row, the last success and the age of the data. Values are read when Prometheus
+ * failures in a row, the last success, the age of the data (since the last success) and the day the
+ * newest record was published. Values are read when Prometheus
  * scrapes (a `collect` callback), from the database: they count syncs run by any process.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
@@ -13,13 +14,13 @@ export interface SyncFigures {
   last_seconds: number | null;
   last_success_at: number | null;
   consecutive_failures: number;
-  /** UTC ms the data was last known current; null: never synced nor imported. */
-  data_as_of: number | null;
+  /** The day the newest served record was published (YYYY-MM-DD); null: none states one. */
+  newest_published_on: string | null;
 }
 
 export function registerSyncMetrics(registry: Registry, read: () => SyncFigures[], now: () => number): void {
   let cached: { at: number; rows: SyncFigures[] } | null = null;
-  // One read per scrape, shared by the six metrics below.
+  // One read per scrape, shared by the seven metrics below.
   const rows = () => {
     const t = now();
     if (!cached || t - cached.at > 1000) cached = { at: t, rows: read() };
@@ -79,7 +80,12 @@ export function registerSyncMetrics(registry: Registry, read: () => SyncFigures[
   );
   gauge(
     'trio_funding_data_age_seconds',
-    "Seconds since each source's data was last known current (last successful sync or import)",
-    (r) => (r.data_as_of === null ? null : Math.max(0, (now() - r.data_as_of) / 1000)),
+    'Seconds since each source was last synced from its publisher without a failure (absent if never: a loaded file does not count)',
+    (r) => (r.last_success_at === null ? null : Math.max(0, (now() - r.last_success_at) / 1000)),
+  );
+  gauge(
+    'trio_funding_newest_published_timestamp_seconds',
+    "The day each source's newest served record was published (Unix seconds of 00:00 UTC that day)",
+    (r) => (r.newest_published_on === null ? null : Date.parse(`${r.newest_published_on}T00:00:00Z`) / 1000),
   );
 }

@@ -142,8 +142,15 @@ test("the form offers exactly the API's filters, each input labelled, the deadli
       .filter((n) => !paging.includes(n))
       .toSorted(),
   );
+  // A field after its words; a checkbox before them, on their line (issue 34).
   for (const name of names)
-    assert.match(form, new RegExp(`<label>[^<]+<(?:input|select) name="${name}"`), `${name} has its label`);
+    assert.match(
+      form,
+      new RegExp(
+        `<label>(?:[^<]+<(?:input|select) name="${name}"|<input name="${name}" type="checkbox"[^>]*> [^<]+</label>)`,
+      ),
+      `${name} has its label`,
+    );
   for (const name of ['deadline_from', 'deadline_to', 'changed_since'])
     assert.match(form, new RegExp(`name="${name}" type="date"`));
 });

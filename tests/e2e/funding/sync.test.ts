@@ -46,7 +46,12 @@ test("/sources and /metrics report each source's last sync, its runs, failures a
   const before = (await server.get('/funding/v1/sources')).json.data as Array<Record<string, unknown>>;
   const boe0 = before.find((s) => s.code === 'boe')!;
   assert.equal(boe0.last_sync_at, null, 'the demo was imported, never synced');
-  assert.equal(boe0.data_age_seconds, 0, "the demo was imported at the clock's now");
+  assert.equal(boe0.data_age_seconds, null, 'a loaded file is not a sync: no age is claimed for it');
+  assert.equal(
+    boe0.last_import_at,
+    new Date(server.clock.now()).toISOString(),
+    'the demo was imported at the clock’s now',
+  );
 
   fake.fail('bdns-list:0', { status: 503 }, { status: 503 });
   const syncedAt = server.clock.now();
@@ -70,19 +75,25 @@ test("/sources and /metrics report each source's last sync, its runs, failures a
   assert.equal(boe.last_sync_at, new Date(syncedAt).toISOString());
   assert.equal(boe.data_age_seconds, 3600);
   assert.equal(bdns.last_sync_at, null, 'a failed sync is not a successful one');
-  assert.equal(bdns.data_age_seconds, 3600, 'BDNS data dates from the demo import, an hour ago');
+  assert.equal(bdns.data_age_seconds, null, 'BDNS was only loaded from a file: no age, whenever it was loaded');
 
   const m = (await server.get('/metrics')).text;
   assert.equal(metric(m, 'trio_funding_sync_runs_total', 'source="boe",outcome="ok"'), 1);
   assert.equal(metric(m, 'trio_funding_sync_runs_total', 'source="bdns",outcome="failed"'), 1);
   assert.equal(metric(m, 'trio_funding_sync_consecutive_failures', 'source="bdns"'), 1);
   assert.equal(metric(m, 'trio_funding_data_age_seconds', 'source="boe"'), 3600);
+  assert.equal(metric(m, 'trio_funding_data_age_seconds', 'source="bdns"'), null, 'never synced: no age');
+  assert.equal(
+    metric(m, 'trio_funding_newest_published_timestamp_seconds', 'source="bdns"'),
+    Date.parse(`${bdns.newest_published_on as string}T00:00:00Z`) / 1000,
+  );
   assert.equal(metric(m, 'trio_funding_sync_last_success_timestamp_seconds', 'source="boe"'), syncedAt / 1000);
   assert.ok(metric(m, 'trio_funding_sync_last_duration_seconds', 'source="boe"')! >= 0);
 
   const page = await server.get('/explore/funding?status=open');
   assert.equal(page.status, 200);
-  assert.match(page.text, /Age of the data: .*BOE.*\(boe\) 1 hour old/s);
+  assert.match(page.text, /BOE[^;]*\(boe\) up to [^;]*, synced 1 hour ago/);
+  assert.match(page.text, /BDNS[^;]*\(bdns\) up to [^;]*, never synced/);
 });
 
 test('FUNDING_SYNC_EVERY: serve syncs on its own, in a child process, and searches go on meanwhile', async () => {
