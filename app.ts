@@ -29,6 +29,9 @@ import { syncReports } from './db/funding/sync/report.ts';
 import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/scheduler.ts';
 import { createHumanService, type HumanService } from './db/human/service.ts';
 import { WebhookDispatcher } from './db/webhooks/dispatcher.ts';
+import { MailDeliverer } from './db/mail/deliverer.ts';
+import { registerMailMetrics } from './db/mail/metrics.ts';
+import { queueDigests } from './db/funding/saved-search-digest.ts';
 import { FundingSearch } from './db/funding/search.ts';
 import { RateLimiter, type Limiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
@@ -64,6 +67,8 @@ export interface RunningApp {
   dispatch: Dispatch;
   /** The webhook deliverer, when this process owns the file (tests drive it with settle()). */
   webhooks: WebhookDispatcher | null;
+  /** The mail deliverer and the daily digests, when this process owns the file and SMTP_URL is set. */
+  mail: MailJobs | null;
   stop(): Promise<void>;
 }
 
@@ -157,10 +162,60 @@ export function databaseHealth(
   return { dependency, outage };
 }
 
+export interface MailJobs {
+  deliverer: MailDeliverer;
+  /** Queues the saved-search digests due now (run every minute; tests call it after moving the clock). */
+  digests(): number;
+}
+
 export interface BackgroundJobs {
   writeBehind: WriteBehind;
   webhooks: WebhookDispatcher;
+  mail: MailJobs | null;
   stop(): void;
+}
+
+const DIGEST_CHECK_MS = 60_000;
+
+/** http://HOST:PORT from the settings: the links' address before the socket is bound, or in a cluster's primary. */
+const configuredAddress = (config: Config) =>
+  `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+
+/**
+ * With SMTP_URL set: the mail deliverer (db/mail/deliverer.ts, the shared outbox mechanism) and the
+ * minute check that queues each account's daily saved-search digest. Links use PUBLIC_URL, else the
+ * address this server listens at (`listening`, known once the socket is bound).
+ */
+function startMail(
+  ctx: { db: Db; clock: () => number; log: Logger; config: Config; outage: DatabaseHealth['outage'] },
+  listening: () => string,
+): { jobs: MailJobs; stop(): void } | null {
+  const { db, clock, log, config, outage } = ctx;
+  if (config.mail.transport === null) return null;
+  const deliverer = new MailDeliverer({
+    db,
+    clock,
+    log,
+    config: config.mail,
+    baseUrl: () => config.mail.publicUrl ?? listening(),
+  });
+  deliverer.start();
+  const digests = () => queueDigests(db, clock(), config.mail.digestHour);
+  const timer = setInterval(() => {
+    try {
+      digests();
+    } catch (err) {
+      if (!outage(err)) log.warn({ err }, 'saved-search digests not queued (database busy); next minute');
+    }
+  }, DIGEST_CHECK_MS);
+  timer.unref();
+  return {
+    jobs: { deliverer, digests },
+    stop: () => {
+      clearInterval(timer);
+      deliverer.stop();
+    },
+  };
 }
 
 /**
@@ -173,6 +228,7 @@ export function startBackgroundJobs(
   ctx: { db: Db; clock: () => number; log: Logger; config: Config; outage: DatabaseHealth['outage'] },
   limiter: RateLimiter | null,
   human: HumanService,
+  listening: () => string = () => configuredAddress(ctx.config),
 ): BackgroundJobs {
   const { db, clock, log, config, outage } = ctx;
   // A full or read-only file is the database's state (logged when it changes); a busy one, a warning.
@@ -186,6 +242,7 @@ export function startBackgroundJobs(
   human.start();
   const webhooks = new WebhookDispatcher({ db, clock, log, config: config.webhooks });
   webhooks.start();
+  const mail = startMail(ctx, listening);
   let heartbeat: NodeJS.Timeout | undefined;
   if (config.scaling.heartbeatMs > 0) {
     const beat = heartbeatWriter(db);
@@ -203,8 +260,10 @@ export function startBackgroundJobs(
   return {
     writeBehind,
     webhooks,
+    mail: mail?.jobs ?? null,
     stop: () => {
       clearInterval(heartbeat);
+      mail?.stop();
       webhooks.stop();
       human.stop();
       writeBehind.stop();
@@ -251,7 +310,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const human = createHumanService({ db, clock, log, config: config.human, outage: database.outage });
   // Workers' commits take turns through the primary instead of sleeping in SQLite's busy handler.
   if (ipc) human.writer.useCommitLock(ipc.commitLock);
-  const jobs = owner ? startBackgroundJobs({ ...base, outage: database.outage }, local, human) : null;
+  let listeningAt = configuredAddress(config);
+  const jobs = owner
+    ? startBackgroundJobs({ ...base, outage: database.outage }, local, human, () => listeningAt)
+    : null;
   const forwarder = role === 'worker' ? new KeyUseForwarder() : null;
   const keyUses = jobs?.writeBehind ?? forwarder ?? NO_KEY_USES;
 
@@ -275,6 +337,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     dependencies: dependencies.all,
   });
   registerSyncMetrics(metrics.registry, syncReports(db), clock);
+  if (config.mail.transport !== null) registerMailMetrics(metrics.registry, db, clock);
   if (ipc) {
     // The primary asks every worker for its registry and sums them; /metrics answers with the sum.
     new AggregatorRegistry(); // installs prom-client's worker-side listener (it does so in its constructor)
@@ -306,6 +369,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
           { ...DEFAULT_LIMITS, ...options.limits },
           metrics.clientError,
         );
+  if (server) listeningAt = server.url;
   log.info(
     {
       url: server?.url ?? null,
@@ -336,6 +400,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     ctx,
     dispatch,
     webhooks: jobs?.webhooks ?? null,
+    mail: jobs?.mail ?? null,
     stop: () =>
       (stopping ??= (async () => {
         await syncScheduler?.stop();
