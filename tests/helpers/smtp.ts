@@ -86,3 +86,12 @@ export function linkIn(received: Received, prefix: string): string {
   if (!match) throw new Error(`no link to ${prefix} in: ${received.mail.text}`);
   return match[0];
 }
+
+/** A header as it was sent (unfolded), by name; mailparser turns the List-* headers into objects. */
+export function rawHeader(received: Received, name: string): string | undefined {
+  const line = received.mail.headerLines.find((h) => h.key === name.toLowerCase())?.line;
+  return line
+    ?.slice(line.indexOf(':') + 1)
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .trim();
+}
