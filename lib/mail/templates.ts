@@ -159,10 +159,10 @@ const RENDER: Renderers = {
     const by = d.accept_by === null ? '' : ` Accept it by ${when(d.accept_by)}.`;
     return {
       subject: `A task is offered in ${d.place}: ${d.capability} (${d.price})`,
-      text: `A task was ordered where you are on duty: ${d.capability} in ${d.place}, paying ${d.price}, due ${when(d.due_at)}.${by}\n\nSee it and accept it: ${base}/console/worker/tasks/${d.ref}\n(Someone else may accept it first.)\n\nTo stop these e-mails, open ${unsubscribe} (no sign-in needed), or change it on ${base}/console/worker.\n`,
+      text: `A task was ordered where you are on duty: ${d.capability} in ${d.place}, paying ${d.price}, due ${when(d.due_at)}.${by}\n\nSee it and accept it on your queue (task ${d.ref}): ${base}/console/worker#h-offered\n(Someone else may accept it first.)\n\nTo stop these e-mails, open ${unsubscribe} (no sign-in needed), or change it on ${base}/console/worker.\n`,
       html: page(
         'en',
-        html`<p>A task was ordered where you are on duty: <strong>${d.capability}</strong> in ${d.place}, paying ${d.price}, due ${when(d.due_at)}.${by}</p><p><a href="${base}/console/worker/tasks/${d.ref}">See it and accept it</a> (someone else may accept it first).</p><p><a href="${unsubscribe}">Stop these e-mails</a></p>`,
+        html`<p>A task was ordered where you are on duty: <strong>${d.capability}</strong> in ${d.place}, paying ${d.price}, due ${when(d.due_at)}.${by}</p><p><a href="${base}/console/worker#h-offered">See it and accept it</a> on your queue (task <code>${d.ref}</code>; someone else may accept it first).</p><p><a href="${unsubscribe}">Stop these e-mails</a></p>`,
       ),
       unsubscribe,
     };
