@@ -124,3 +124,33 @@ test('with the SMTP server unreachable the request succeeds; the message waits a
   assert.equal(r.status, 'succeeded');
   assert.equal(r.attempts, 2);
 });
+
+test('SMTP_URL=log writes each message to the log; without SMTP_URL the site works as before and says so', async () => {
+  await server.restart({ SMTP_URL: 'log' });
+  assert.equal((await new ConsoleClient(server, '10.1.0.4').signUp('developer@example.org')).status, 200);
+  await deliver();
+  const line = server.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'e-mail (SMTP_URL=log)');
+  assert.ok(line, 'logged');
+  assert.equal(line.to, 'developer@example.org');
+  assert.match(line.message, /^Subject: Confirm your e-mail address for the trio console$/m);
+  assert.match(line.message, /Content-Type: text\/plain/);
+  assert.match(line.message, /Content-Type: text\/html/);
+  assert.equal(row('developer@example.org').status, 'succeeded');
+
+  await server.restart({ SMTP_URL: '' });
+  assert.equal(server.app.mail, null, 'no mail deliverer');
+  const person = new ConsoleClient(server, '10.1.0.5');
+  const signUp = await person.signUp('no.mail@example.org');
+  assert.equal(signUp.status, 303, 'signed in at once, as before');
+  assert.equal(signUp.headers.get('location'), '/console/keys');
+  assert.equal(
+    server.app.db.prepare("SELECT count(*) FROM mail_messages WHERE recipient = 'no.mail@example.org'").pluck().get(),
+    0,
+  );
+  const signIn = await new ConsoleClient(server).get('/console/sign-in');
+  assert.match(signIn.text, /there is no mail server to send one/);
+  const forgot = await new ConsoleClient(server).get('/console/forgot');
+  assert.equal(forgot.status, 404);
+  assert.match(forgot.text, /This site sends no e-mail/);
+  assert.doesNotMatch((await server.get('/metrics')).text, /trio_mail_messages/);
+});
