@@ -180,7 +180,9 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
           state,
           'sign-up',
           409,
-          'An account with this e-mail exists already: sign in. If the operator made it for you, or you forgot the password, ask them for a one-time link to set one (account password-link).',
+          mail
+            ? 'An account with this e-mail exists already: sign in. If the operator made it for you, or you forgot the password, use “Forgot your password?” on the sign-in page: we e-mail you a link.'
+            : 'An account with this e-mail exists already: sign in. If the operator made it for you, or you forgot the password, ask them for a one-time link to set one (account password-link).',
           input.email,
         );
       }

@@ -70,6 +70,11 @@ test('sign up, receive the message, follow its link over HTTP, then sign in', as
   const key = await person.createKey('funding', 'my key');
   assert.match(key.key!, /^fnd_/, 'a verified account gets its key');
 
+  // Signing up again with the address: it exists, and the page says how to get a link.
+  const twice = await new ConsoleClient(server, '10.0.0.9').signUp('ana.garcia@example.org');
+  assert.equal(twice.status, 409);
+  assert.match(twice.text, /use “Forgot your password\?” on the sign-in page/);
+
   // The same link again: used, said so.
   const again = await fetch(link);
   assert.equal(again.status, 404);
