@@ -4,7 +4,7 @@
  * startApp, so tests exercise exactly what operators run (tests inject a clock and a log sink).
  *
  * One process owns the database file: it holds the server lock, migrates, loads the demo, and runs
- * the background jobs (the human scheduler, the webhook deliverer, the write-behind of counts and key
+ * the background jobs (the human scheduler, the webhook and mail deliverers, the write-behind of counts and key
  * uses, the replication heartbeat). That is this process when it serves alone (the default), and the cluster primary with
  * `serve --workers N` (cli/cluster.ts), whose workers serve requests only. A READ_ONLY node owns
  * nothing: it serves a replicated copy and refuses writes (docs/scaling.md).
@@ -29,9 +29,8 @@ import { syncReports } from './db/funding/sync/report.ts';
 import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/scheduler.ts';
 import { createHumanService, type HumanService } from './db/human/service.ts';
 import { WebhookDispatcher } from './db/webhooks/dispatcher.ts';
-import { MailDeliverer } from './db/mail/deliverer.ts';
+import { startMail, type MailJobs } from './db/mail/jobs.ts';
 import { registerMailMetrics } from './db/mail/metrics.ts';
-import { queueDigests } from './db/funding/saved-search-digest.ts';
 import { FundingSearch } from './db/funding/search.ts';
 import { RateLimiter, type Limiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
@@ -162,12 +161,6 @@ export function databaseHealth(
   return { dependency, outage };
 }
 
-export interface MailJobs {
-  deliverer: MailDeliverer;
-  /** Queues the saved-search digests due now (run every minute; tests call it after moving the clock). */
-  digests(): number;
-}
-
 export interface BackgroundJobs {
   writeBehind: WriteBehind;
   webhooks: WebhookDispatcher;
@@ -175,48 +168,9 @@ export interface BackgroundJobs {
   stop(): void;
 }
 
-const DIGEST_CHECK_MS = 60_000;
-
 /** http://HOST:PORT from the settings: the links' address before the socket is bound, or in a cluster's primary. */
 const configuredAddress = (config: Config) =>
   `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-
-/**
- * With SMTP_URL set: the mail deliverer (db/mail/deliverer.ts, the shared outbox mechanism) and the
- * minute check that queues each account's daily saved-search digest. Links use PUBLIC_URL, else the
- * address this server listens at (`listening`, known once the socket is bound).
- */
-function startMail(
-  ctx: { db: Db; clock: () => number; log: Logger; config: Config; outage: DatabaseHealth['outage'] },
-  listening: () => string,
-): { jobs: MailJobs; stop(): void } | null {
-  const { db, clock, log, config, outage } = ctx;
-  if (config.mail.transport === null) return null;
-  const deliverer = new MailDeliverer({
-    db,
-    clock,
-    log,
-    config: config.mail,
-    baseUrl: () => config.mail.publicUrl ?? listening(),
-  });
-  deliverer.start();
-  const digests = () => queueDigests(db, clock(), config.mail.digestHour);
-  const timer = setInterval(() => {
-    try {
-      digests();
-    } catch (err) {
-      if (!outage(err)) log.warn({ err }, 'saved-search digests not queued (database busy); next minute');
-    }
-  }, DIGEST_CHECK_MS);
-  timer.unref();
-  return {
-    jobs: { deliverer, digests },
-    stop: () => {
-      clearInterval(timer);
-      deliverer.stop();
-    },
-  };
-}
 
 /**
  * The jobs that must run once per database, not once per process: the write-behind of day counts
