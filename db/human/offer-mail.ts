@@ -17,12 +17,14 @@ import { unsubscribePath } from '../mail/unsubscribe.ts';
 import type { TaskRow } from '../../lib/human/rows.ts';
 
 const statements = statementsFor((db) => ({
-  people: db.prepare(`SELECT DISTINCT a.id, a.email FROM human_workers w
-      JOIN accounts a ON a.id = w.account_id AND a.email_status = 'verified'
-      JOIN human_worker_areas ar ON ar.account_id = w.account_id
-      WHERE w.revoked_at IS NULL AND w.offer_mail = 1 AND w.on_duty = 1 AND (w.on_duty_until IS NULL OR w.on_duty_until > @now)
-        AND a.id <> @client AND ar.country_iso = @country AND (ar.city_slug = '*' OR ar.city_slug = @city)
-        AND (w.capabilities IS NULL OR ' ' || w.capabilities || ' ' LIKE '% ' || @capability || ' %')`),
+  // From the partial index of people who chose it (migration 023): nothing to read when nobody did.
+  people: db.prepare(`SELECT a.id, a.email FROM human_workers w INDEXED BY human_workers_offer_mail
+      CROSS JOIN accounts a ON a.id = w.account_id
+      WHERE w.offer_mail = 1 AND w.revoked_at IS NULL AND w.on_duty = 1 AND (w.on_duty_until IS NULL OR w.on_duty_until > @now)
+        AND a.email_status = 'verified' AND a.id <> @client
+        AND (w.capabilities IS NULL OR ' ' || w.capabilities || ' ' LIKE '% ' || @capability || ' %')
+        AND EXISTS (SELECT 1 FROM human_worker_areas ar WHERE ar.account_id = w.account_id AND ar.country_iso = @country
+                    AND (ar.city_slug = '*' OR ar.city_slug = @city))`),
   client: db.prepare("SELECT email FROM accounts WHERE id = ? AND email_status = 'verified'").pluck(),
   setOfferMail: db.prepare('UPDATE human_workers SET offer_mail = ? WHERE account_id = ?'),
 }));
