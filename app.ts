@@ -4,7 +4,7 @@
  * startApp, so tests exercise exactly what operators run (tests inject a clock and a log sink).
  *
  * One process owns the database file: it holds the server lock, migrates, loads the demo, and runs
- * the background jobs (the human scheduler, the webhook deliverer, the write-behind of counts and key
+ * the background jobs (the human scheduler, the webhook and mail deliverers, the write-behind of counts and key
  * uses, the replication heartbeat). That is this process when it serves alone (the default), and the cluster primary with
  * `serve --workers N` (cli/cluster.ts), whose workers serve requests only. A READ_ONLY node owns
  * nothing: it serves a replicated copy and refuses writes (docs/scaling.md).
@@ -29,6 +29,8 @@ import { syncReports } from './db/funding/sync/report.ts';
 import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/scheduler.ts';
 import { createHumanService, type HumanService } from './db/human/service.ts';
 import { WebhookDispatcher } from './db/webhooks/dispatcher.ts';
+import { startMail, type MailJobs } from './db/mail/jobs.ts';
+import { registerMailMetrics } from './db/mail/metrics.ts';
 import { FundingSearch } from './db/funding/search.ts';
 import { RateLimiter, type Limiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
@@ -64,6 +66,8 @@ export interface RunningApp {
   dispatch: Dispatch;
   /** The webhook deliverer, when this process owns the file (tests drive it with settle()). */
   webhooks: WebhookDispatcher | null;
+  /** The mail deliverer and the daily digests, when this process owns the file and SMTP_URL is set. */
+  mail: MailJobs | null;
   stop(): Promise<void>;
 }
 
@@ -160,8 +164,13 @@ export function databaseHealth(
 export interface BackgroundJobs {
   writeBehind: WriteBehind;
   webhooks: WebhookDispatcher;
+  mail: MailJobs | null;
   stop(): void;
 }
+
+/** http://HOST:PORT from the settings: the links' address before the socket is bound, or in a cluster's primary. */
+const configuredAddress = (config: Config) =>
+  `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 
 /**
  * The jobs that must run once per database, not once per process: the write-behind of day counts
@@ -173,6 +182,7 @@ export function startBackgroundJobs(
   ctx: { db: Db; clock: () => number; log: Logger; config: Config; outage: DatabaseHealth['outage'] },
   limiter: RateLimiter | null,
   human: HumanService,
+  listening: () => string = () => configuredAddress(ctx.config),
 ): BackgroundJobs {
   const { db, clock, log, config, outage } = ctx;
   // A full or read-only file is the database's state (logged when it changes); a busy one, a warning.
@@ -186,6 +196,7 @@ export function startBackgroundJobs(
   human.start();
   const webhooks = new WebhookDispatcher({ db, clock, log, config: config.webhooks });
   webhooks.start();
+  const mail = startMail(ctx, listening);
   let heartbeat: NodeJS.Timeout | undefined;
   if (config.scaling.heartbeatMs > 0) {
     const beat = heartbeatWriter(db);
@@ -203,8 +214,10 @@ export function startBackgroundJobs(
   return {
     writeBehind,
     webhooks,
+    mail: mail?.jobs ?? null,
     stop: () => {
       clearInterval(heartbeat);
+      mail?.stop();
       webhooks.stop();
       human.stop();
       writeBehind.stop();
@@ -251,7 +264,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const human = createHumanService({ db, clock, log, config: config.human, outage: database.outage });
   // Workers' commits take turns through the primary instead of sleeping in SQLite's busy handler.
   if (ipc) human.writer.useCommitLock(ipc.commitLock);
-  const jobs = owner ? startBackgroundJobs({ ...base, outage: database.outage }, local, human) : null;
+  let listeningAt = configuredAddress(config);
+  const jobs = owner
+    ? startBackgroundJobs({ ...base, outage: database.outage }, local, human, () => listeningAt)
+    : null;
   const forwarder = role === 'worker' ? new KeyUseForwarder() : null;
   const keyUses = jobs?.writeBehind ?? forwarder ?? NO_KEY_USES;
 
@@ -275,6 +291,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     dependencies: dependencies.all,
   });
   registerSyncMetrics(metrics.registry, syncReports(db), clock);
+  if (config.mail.transport !== null) registerMailMetrics(metrics.registry, db, clock);
   if (ipc) {
     // The primary asks every worker for its registry and sums them; /metrics answers with the sum.
     new AggregatorRegistry(); // installs prom-client's worker-side listener (it does so in its constructor)
@@ -306,6 +323,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
           { ...DEFAULT_LIMITS, ...options.limits },
           metrics.clientError,
         );
+  if (server) listeningAt = server.url;
   log.info(
     {
       url: server?.url ?? null,
@@ -336,6 +354,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     ctx,
     dispatch,
     webhooks: jobs?.webhooks ?? null,
+    mail: jobs?.mail ?? null,
     stop: () =>
       (stopping ??= (async () => {
         await syncScheduler?.stop();

@@ -11,6 +11,7 @@ import { fundingIndexCommands } from './cli/funding-index.ts';
 import { fundingSyncCommands } from './cli/funding-sync.ts';
 import { UsageError, type CliContext, type Command } from './cli/command.ts';
 import { humanCommands } from './cli/human.ts';
+import { mailCommands } from './cli/mail.ts';
 import { impactCommands } from './cli/impact.ts';
 import { serverCommands } from './cli/server.ts';
 import { openDatabase, type Db } from './db/connection.ts';
@@ -26,6 +27,7 @@ const COMMANDS: Command[] = [
   ...accountCommands,
   ...humanCommands,
   ...fundingSyncCommands,
+  ...mailCommands,
 ];
 
 function overview(): string {

@@ -46,6 +46,8 @@ const KEY_COLUMNS =
 const statements = statementsFor((db) => ({
   insertAccount: db.prepare('INSERT INTO accounts (email, password_hash, created_at) VALUES (?, ?, ?)'),
   accountByEmail: db.prepare('SELECT id, email, created_at FROM accounts WHERE email = ?'),
+  locale: db.prepare('SELECT locale FROM accounts WHERE id = ?').pluck(),
+  setLocale: db.prepare('UPDATE accounts SET locale = ? WHERE id = ?'),
   insertKey: db.prepare(
     `INSERT INTO api_keys (account_id, service, environment, name, hash, display_prefix, scopes, created_at, expires_at, rotated_from)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -85,6 +87,14 @@ export function createAccount(db: Db, email: string, now: number, passwordHash: 
 
 export function findAccount(db: Db, email: string): Account | undefined {
   return statements(db).accountByEmail.get(email.trim()) as Account | undefined;
+}
+
+/** The language of the account's funding e-mails (issue 35): English unless it chose Spanish. */
+export const accountLocale = (db: Db, accountId: number) =>
+  (statements(db).locale.get(accountId) as 'en' | 'es' | undefined) ?? 'en';
+
+export function setAccountLocale(db: Db, accountId: number, locale: 'en' | 'es'): void {
+  statements(db).setLocale.run(locale, accountId);
 }
 
 export interface NewKey {

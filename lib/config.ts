@@ -8,6 +8,7 @@ import { readFundingSyncConfig, type FundingSyncConfig } from './funding/sync-co
 import { integer } from './env-integer.ts';
 import { readWebhookConfig, type WebhookConfig } from './webhooks/config.ts';
 import { documentedLimits, type ServiceLimits } from './limits.ts';
+import { readMailConfig, type MailConfig } from './mail/config.ts';
 
 export interface Config {
   port: number;
@@ -26,6 +27,8 @@ export interface Config {
   human: HumanConfig;
   /** WEBHOOK_* (lib/webhooks/config.ts): the deliverer of every service's webhook events. */
   webhooks: WebhookConfig;
+  /** SMTP_URL, MAIL_*, PUBLIC_URL (lib/mail/config.ts): e-mail for accounts, alerts and tasks. */
+  mail: MailConfig;
   /** FUNDING_SYNC_* (lib/funding/sync-config.ts): `funding sync` and the scheduled sync in serve. */
   fundingSync: FundingSyncConfig;
   /** Scaling (docs/scaling.md): WORKERS, REDIS_URL, READ_ONLY, PRIMARY_URL, REPLICA_HEARTBEAT_MS, READ_ONLY_MAX_LAG_MS. */
@@ -73,6 +76,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     human: readHumanConfig(env),
     webhooks: readWebhookConfig(env, host),
     fundingSync: readFundingSyncConfig(env),
+    mail: readMailConfig(env),
     scaling: {
       workers: integer(env.WORKERS, 1, 'WORKERS', 1, 64),
       redisUrl: redisUrl(env.REDIS_URL),

@@ -22,6 +22,10 @@ export interface SavedSearchRow {
   query: string;
   params: string;
   created_at: number;
+  /** Alerts by e-mail (issue 35): off, immediate (each import's new calls) or daily (the digest). */
+  email: 'off' | 'immediate' | 'daily';
+  /** 1: the account's webhook endpoints are told too (as before); 0: e-mail only. */
+  webhook: 0 | 1;
 }
 
 const statements = statementsFor((db) => ({
@@ -31,6 +35,7 @@ const statements = statementsFor((db) => ({
   list: db.prepare('SELECT * FROM funding_saved_searches WHERE account_id = ? ORDER BY id DESC'),
   own: db.prepare('SELECT * FROM funding_saved_searches WHERE public_id = ? AND account_id = ?'),
   remove: db.prepare('DELETE FROM funding_saved_searches WHERE id = ?'),
+  alerts: db.prepare('UPDATE funding_saved_searches SET email = ?, webhook = ? WHERE id = ?'),
   matches: db.prepare(`SELECT call_id, matched_at, event_id FROM funding_saved_search_matches
       WHERE saved_search_id = ? ORDER BY matched_at DESC, call_id LIMIT ?`),
   matchCount: db.prepare('SELECT count(*) FROM funding_saved_search_matches WHERE saved_search_id = ?').pluck(),
@@ -74,6 +79,19 @@ export function ownSavedSearch(db: Db, accountId: number, publicId: string): Sav
 
 export function deleteSavedSearch(db: Db, accountId: number, publicId: string): void {
   statements(db).remove.run(ownSavedSearch(db, accountId, publicId).id);
+}
+
+/** How a saved search notifies: by e-mail (off, immediate, daily) and whether its webhook event is delivered. */
+export function setSavedSearchAlerts(
+  db: Db,
+  accountId: number,
+  publicId: string,
+  email: SavedSearchRow['email'],
+  webhook: boolean,
+): SavedSearchRow {
+  const row = ownSavedSearch(db, accountId, publicId);
+  statements(db).alerts.run(email, webhook ? 1 : 0, row.id);
+  return ownSavedSearch(db, accountId, publicId);
 }
 
 /** The calls a saved search was notified of, newest first, and how many in all. */

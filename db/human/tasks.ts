@@ -12,6 +12,7 @@ import type { Db } from '../connection.ts';
 import { preparedSql, rowsAsObjects, statementsFor } from '../statements.ts';
 import { captureHold, releaseHold } from './ledger.ts';
 import { emitEvent } from '../webhooks/events.ts';
+import { mailDisputeOutcome, mailOffer, withdrawOffer } from './offer-mail.ts';
 import { presentTask } from '../../lib/human/present.ts';
 import { invalidState } from '../../lib/human/errors.ts';
 import { expiryReason, nextCheckAt } from '../../lib/human/schedule.ts';
@@ -139,6 +140,7 @@ export function insertTask(db: Db, task: NewTask, delayMs: number): TaskRow {
   };
   const { id: eventId } = report(db, row, null, task.created_at);
   s.event.run(id, 'order', null, 'pending', 'client', task.created_at, eventId);
+  mailOffer(db, row, task.created_at);
   return row;
 }
 
@@ -259,6 +261,10 @@ export function transition(
   }
   const { id: eventId } = report(db, after, task.status, now);
   statements(db).event.run(task.id, event, task.status, to, opts.actor, now, eventId);
+  if (task.environment === 'live') {
+    if (task.status === 'pending') withdrawOffer(db, task, now);
+    if (event === 'resolve_stands' || event === 'resolve_refund') mailDisputeOutcome(db, after, now);
+  }
   return after;
 }
 

@@ -23,6 +23,8 @@ export interface Worker {
   on_duty_until: number | null;
   /** Space-separated capability ids they are verified for; null: every capability. */
   capabilities: string | null;
+  /** 1: e-mailed when a task is offered where they are on duty (issue 35). */
+  offer_mail: 0 | 1;
   areas: Area[];
 }
 
@@ -39,7 +41,7 @@ const statements = statementsFor((db) => ({
     'UPDATE human_workers SET revoked_at = ?, on_duty = 0, on_duty_until = NULL WHERE account_id = ? AND revoked_at IS NULL',
   ),
   worker: db.prepare(
-    'SELECT account_id, verified_at, revoked_at, note, on_duty, on_duty_until, capabilities FROM human_workers WHERE account_id = ?',
+    'SELECT account_id, verified_at, revoked_at, note, on_duty, on_duty_until, capabilities, offer_mail FROM human_workers WHERE account_id = ?',
   ),
   areas: db.prepare(
     'SELECT country_iso, city_slug FROM human_worker_areas WHERE account_id = ? ORDER BY country_iso, city_slug',

@@ -35,6 +35,8 @@ export interface NewEvent {
   /** The event's own data (a task, a call…): what the receiver needs without calling back. */
   data: Record<string, unknown>;
   now: number;
+  /** false: the event is recorded (listed, replayable) but queued to no endpoint (a saved search by e-mail only). */
+  deliver?: boolean;
 }
 
 interface EventRow {
@@ -97,6 +99,7 @@ export function emitEvent(db: Db, event: NewEvent): { id: string } {
   if (!EVENT_TYPE_PATTERN.test(event.type) || !Object.hasOwn(EVENT_TYPES, event.type))
     throw new Error(`webhook event type ${event.type} is not listed in lib/webhooks/event-types.ts`);
   const row = insertEvent(db, event);
+  if (event.deliver === false) return { id: row.public_id };
   for (const endpoint of statements(db).endpoints.all(event.accountId, event.environment) as Array<{
     id: number;
     event_types: string;

@@ -3,9 +3,16 @@
  * per address over 15 minutes (a locked account refuses even the right password until the window
  * passes); sign-ups per address over an hour. A wrong e-mail and a wrong password get the same answer
  * in about the same time (an unknown e-mail still pays for one scrypt).
+ *
+ * With mail configured (issue 35), sign-up sends a link to the address and the account signs in only
+ * once it is followed (./verify.ts): an invented address gets no account that works, so no key. The
+ * address must then be one plain address (lib/mail/address.ts), the only kind that reaches a header.
  */
 import * as v from 'valibot';
 import { AccountError, createAccount, findAccount } from '../../db/accounts.ts';
+import { markUnverified, sendVerification } from '../../db/email-verification.ts';
+import { mailAddress } from '../../lib/mail/address.ts';
+import { checkInbox } from './verify.ts';
 import { attemptStore, SESSION_DAYS, sessionStore } from '../../db/sessions.ts';
 import { html } from '../../lib/html.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
@@ -25,7 +32,13 @@ export const SIGNUP_WINDOW_MS = 60 * 60_000;
 
 const credentials = v.object({ email, password });
 
-function authForm(state: ConsoleState, kind: 'sign-in' | 'sign-up', values: { email?: string }, message?: string) {
+function authForm(
+  state: ConsoleState,
+  kind: 'sign-in' | 'sign-up',
+  values: { email?: string },
+  message?: string,
+  mail = false,
+) {
   const signUp = kind === 'sign-up';
   return html`
 ${message ? notice('error', message) : ''}
@@ -38,11 +51,19 @@ ${message ? notice('error', message) : ''}
   <button type="submit">${signUp ? 'Create account' : 'Sign in'}</button>
 </form>
 <p>${signUp ? html`Have an account? <a href="/console/sign-in">Sign in</a>.` : html`New here? <a href="/console/sign-up">Create an account</a>.`}</p>
-${signUp ? '' : html`<p class="hint">Forgot your password, or the operator made your account? Ask the operator of this site for a one-time link (<code>account password-link</code>): there is no mail server to send one.</p>`}`;
+${
+  signUp
+    ? mail
+      ? html`<p class="hint">We e-mail a link to the address: the account works once you open it.</p>`
+      : ''
+    : mail
+      ? html`<p class="hint"><a href="/console/forgot">Forgot your password?</a> We e-mail you a link to choose a new one (also if the operator made your account).</p>`
+      : html`<p class="hint">Forgot your password, or the operator made your account? Ask the operator of this site for a one-time link (<code>account password-link</code>): there is no mail server to send one.</p>`
+}`;
 }
 
 const statements = statementsFor((db) => ({
-  passwordOf: db.prepare('SELECT id, email, password_hash FROM accounts WHERE email = ?'),
+  passwordOf: db.prepare('SELECT id, email, password_hash, email_status FROM accounts WHERE email = ?'),
 }));
 
 export function authRoutes(ctx: AppContext, secret: Buffer) {
@@ -50,6 +71,8 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
   const attempts = attemptStore(ctx.db);
   const passwordOf = statements(ctx.db).passwordOf;
   const title = { 'sign-in': 'Sign in', 'sign-up': 'Create an account' } as const;
+  const mail = ctx.config.mail.transport !== null;
+  const signUpCredentials = mail ? v.object({ email: v.pipe(email, mailAddress), password }) : credentials;
 
   /** Renders the form again with the problem, keeping what was typed (never the password). */
   const refuse = (
@@ -60,7 +83,7 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
     typed: string | null,
     headers: Record<string, string> = {},
   ): Reply => {
-    const reply = page(state, status, title[kind], authForm(state, kind, { email: typed ?? '' }, message));
+    const reply = page(state, status, title[kind], authForm(state, kind, { email: typed ?? '' }, message, mail));
     return { ...reply, headers: { ...reply.headers, ...headers } };
   };
 
@@ -69,7 +92,7 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
     const form = await readForm(req, state, secret);
     const typed = form.get('email')?.slice(0, 254) ?? null;
     try {
-      return { input: fields(form, credentials), typed };
+      return { input: fields(form, kind === 'sign-up' ? signUpCredentials : credentials), typed };
     } catch (err) {
       if (err instanceof HttpError) return refuse(state, kind, 400, err.message, typed);
       throw err;
@@ -83,8 +106,10 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
   };
 
   return {
-    showSignIn: (req: ApiRequest) => page(stateOf(req), 200, title['sign-in'], authForm(stateOf(req), 'sign-in', {})),
-    showSignUp: (req: ApiRequest) => page(stateOf(req), 200, title['sign-up'], authForm(stateOf(req), 'sign-up', {})),
+    showSignIn: (req: ApiRequest) =>
+      page(stateOf(req), 200, title['sign-in'], authForm(stateOf(req), 'sign-in', {}, undefined, mail)),
+    showSignUp: (req: ApiRequest) =>
+      page(stateOf(req), 200, title['sign-up'], authForm(stateOf(req), 'sign-up', {}, undefined, mail)),
 
     async signIn(req: ApiRequest): Promise<Reply> {
       const state = stateOf(req);
@@ -111,7 +136,7 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
         }
       }
       const row = passwordOf.get(input.email) as
-        { id: number; email: string; password_hash: string | null } | undefined;
+        { id: number; email: string; password_hash: string | null; email_status: string | null } | undefined;
       const ok = await verifyPassword(input.password, row?.password_hash ?? DUMMY_HASH);
       if (!ok || !row?.password_hash) {
         attempts.add(emailBucket, req.now);
@@ -119,6 +144,14 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
         return refuse(state, 'sign-in', 401, 'That e-mail and password do not match an account.', typed);
       }
       attempts.clear(emailBucket);
+      // Signed up with mail configured: in once the address is confirmed (without mail, as before).
+      if (mail && row.email_status === 'unverified')
+        return page(
+          state,
+          403,
+          'Confirm your address first',
+          html`${notice('error', 'This account’s address is not confirmed yet: open the link we e-mailed to it.')}${checkInbox(state, row.email)}`,
+        );
       begin(state, { id: row.id, email: row.email }, req.now);
       return redirect(state, '/console/keys');
     },
@@ -147,14 +180,25 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
           state,
           'sign-up',
           409,
-          'An account with this e-mail exists already: sign in. If the operator made it for you, or you forgot the password, ask them for a one-time link to set one (account password-link).',
+          mail
+            ? 'An account with this e-mail exists already: sign in. If the operator made it for you, or you forgot the password, use “Forgot your password?” on the sign-in page: we e-mail you a link.'
+            : 'An account with this e-mail exists already: sign in. If the operator made it for you, or you forgot the password, ask them for a one-time link to set one (account password-link).',
           input.email,
         );
       }
       const hashed = await hashPassword(input.password);
       let account;
       try {
-        account = createAccount(ctx.db, input.email, req.now, hashed);
+        account = ctx.db
+          .transaction(() => {
+            const made = createAccount(ctx.db, input.email, req.now, hashed);
+            if (mail) {
+              markUnverified(ctx.db, made.id);
+              sendVerification(ctx.db, made.id, req.now); // queued with the account: sent when SMTP takes it
+            }
+            return made;
+          })
+          .immediate();
       } catch (err) {
         // Another sign-up with this e-mail won the race while we were hashing.
         if (err instanceof AccountError)
@@ -168,6 +212,7 @@ export function authRoutes(ctx: AppContext, secret: Buffer) {
         throw err;
       }
       attempts.add(ipBucket, req.now);
+      if (mail) return page(state, 200, 'Check your inbox', checkInbox(state, account.email));
       begin(state, account, req.now);
       return redirect(state, '/console/keys');
     },

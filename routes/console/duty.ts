@@ -2,12 +2,15 @@
  * Going on and off duty (/console/worker): a verified person on duty counts as available in coverage
  * and quotes, and live orders in their areas and capabilities are taken (issue 26; who counts:
  * lib/human/availability.ts). On duty for some hours, or until they go off; off duty, live orders
- * where nobody else is on duty are refused instead of held for nobody.
+ * where nobody else is on duty are refused instead of held for nobody. With mail configured (issue
+ * 35) they may also choose to be e-mailed when a task is offered where they are on duty
+ * (db/human/offer-mail.ts).
  */
 import { html, type Html } from '../../lib/html.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import { isVerified, setDuty, workerOf, type Worker } from '../../db/human/workers.ts';
+import { setOfferMail } from '../../db/human/offer-mail.ts';
 import type { AppContext } from '../context.ts';
 import { readForm } from './form.ts';
 import { redirect } from './layout.ts';
@@ -22,8 +25,18 @@ const CHOICES: Array<[string, string]> = [
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 
+/** With mail configured: whether task offers are e-mailed, and the form to change it. */
+function offerMailForm(state: ConsoleState, worker: Worker): Html {
+  const on = worker.offer_mail === 1;
+  return html`<form method="post" action="/console/worker/offer-mail" class="inline">
+  <input type="hidden" name="csrf" value="${state.csrf}"><input type="hidden" name="offer_mail" value="${on ? 'off' : 'on'}">
+  <span data-offer-mail="${on ? 'on' : 'off'}">${on ? 'New tasks where you are on duty are e-mailed to you (to a confirmed address).' : 'New tasks are not e-mailed to you.'}</span>
+  <button type="submit">${on ? 'Stop e-mailing me tasks' : 'E-mail me new tasks while I am on duty'}</button>
+</form>`;
+}
+
 /** Whether the person is on duty now, and the form to change it. */
-export function dutySection(state: ConsoleState, worker: Worker, now: number): Html {
+export function dutySection(state: ConsoleState, worker: Worker, now: number, mail = false): Html {
   const onDuty = worker.on_duty === 1 && (worker.on_duty_until === null || worker.on_duty_until > now);
   const capabilities = worker.capabilities === null ? 'every capability' : worker.capabilities.split(' ').join(', ');
   return html`<section aria-labelledby="h-duty"><h2 id="h-duty">On duty</h2>
@@ -39,7 +52,21 @@ export function dutySection(state: ConsoleState, worker: Worker, now: number): H
       ? html`<input type="hidden" name="duty" value="off"><button type="submit">Go off duty</button>`
       : html`<label for="duty">Go on duty</label> <select id="duty" name="duty">${CHOICES.map(([v, label]) => html`<option value="${v}">${label}</option>`)}</select> <button type="submit">Go on duty</button>`
   }
-</form></section>`;
+</form>${mail ? offerMailForm(state, worker) : ''}</section>`;
+}
+
+export function offerMailRoute(ctx: AppContext, secret: Buffer) {
+  return async (req: ApiRequest): Promise<Reply> => {
+    const state = stateOf(req);
+    if (!state.account) return redirect(state, '/console/sign-in');
+    const form = await readForm(req, state, secret);
+    if (!isVerified(workerOf(ctx.db, state.account.id)))
+      throw new HttpError(403, 'forbidden_scope', 'Only people verified by the operator are offered tasks.');
+    const choice = form.get('offer_mail');
+    if (choice !== 'on' && choice !== 'off') throw new HttpError(400, 'bad_request', 'offer_mail is on or off.');
+    setOfferMail(ctx.db, state.account.id, choice === 'on');
+    return redirect(state, '/console/worker');
+  };
 }
 
 export function dutyRoute(ctx: AppContext, secret: Buffer) {

@@ -19,10 +19,13 @@ import { keyRoutes } from './keys.ts';
 import { notice, page, redirect } from './layout.ts';
 import { loadState, stateOf } from './state.ts';
 import { workerRoutes } from './worker.ts';
-import { dutyRoute } from './duty.ts';
+import { dutyRoute, offerMailRoute } from './duty.ts';
 import { passwordRoutes } from './password.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { savedSearchRoutes } from './saved-searches.ts';
+import { forgotRoutes } from './forgot.ts';
+import { verifyRoutes } from './verify.ts';
+import { unsubscribeRoutes } from './unsubscribe.ts';
 
 const asset = (file: string, type: string) => staticAsset(join(import.meta.dirname, 'assets', file), type);
 
@@ -36,6 +39,9 @@ export function consoleRoutes(ctx: AppContext) {
   const password = passwordRoutes(ctx, secret);
   const webhooks = webhookRoutes(ctx, secret);
   const saved = savedSearchRoutes(ctx, secret);
+  const forgot = forgotRoutes(ctx, secret);
+  const verify = verifyRoutes(ctx, secret);
+  const unsubscribe = unsubscribeRoutes(ctx);
   const css = asset('console.css', 'text/css; charset=utf-8');
   const js = asset('console.js', 'text/javascript; charset=utf-8');
 
@@ -93,6 +99,12 @@ export function consoleRoutes(ctx: AppContext) {
     .get('/sign-up', auth.showSignUp)
     .post('/sign-up', auth.signUp)
     .post('/sign-out', auth.signOut)
+    .get('/forgot', forgot.show)
+    .post('/forgot', forgot.submit)
+    .get('/verify/:token', verify.follow)
+    .post('/verify', verify.send)
+    .get('/unsubscribe/:scope/:mac', unsubscribe.show)
+    .post('/unsubscribe/:scope/:mac', unsubscribe.apply)
     .get('/password/:token', password.show)
     .post('/password/:token', password.submit)
     .get('/webhooks', webhooks.list)
@@ -102,6 +114,8 @@ export function consoleRoutes(ctx: AppContext) {
     .post('/saved-searches', saved.create)
     .get('/saved-searches/:id', saved.show)
     .post('/saved-searches/:id/delete', saved.remove)
+    .post('/saved-searches/:id/alerts', saved.alerts)
+    .post('/mail-language', saved.language)
     .get('/keys', keys.list)
     .post('/keys', keys.create)
     .post('/keys/:id/rotate', keys.rotate)
@@ -110,6 +124,7 @@ export function consoleRoutes(ctx: AppContext) {
     .get('/worker', worker.queue)
     .get('/worker/tasks/:ref', worker.show)
     .post('/worker/duty', dutyRoute(ctx, secret))
+    .post('/worker/offer-mail', offerMailRoute(ctx, secret))
     .post('/worker/tasks/:ref/accept', worker.accept)
     .post('/worker/tasks/:ref/start', worker.start)
     .post('/worker/tasks/:ref/deliver', worker.deliver)

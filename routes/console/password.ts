@@ -4,7 +4,7 @@
  * signed in; the link then stops working, and a reset also ends the account's other sessions.
  */
 import * as v from 'valibot';
-import { openLink, useLink } from '../../db/password-links.ts';
+import { linkProblem, openLink, useLink } from '../../db/password-links.ts';
 import { sessionStore, SESSION_DAYS } from '../../db/sessions.ts';
 import { html } from '../../lib/html.ts';
 import type { ApiRequest, Reply } from '../../lib/http/types.ts';
@@ -31,23 +31,31 @@ function form(state: ConsoleState, token: string, email: string, purpose: 'set' 
 </form>`;
 }
 
-const gone = (state: ConsoleState) =>
-  page(
-    state,
-    404,
-    'This link does not work',
-    html`${notice('error', 'This link has expired, or was used already, or was replaced by a newer one.')}
-<p>Ask the operator of this site for a new one (they issue it with <code>account password-link</code>).</p>`,
-  );
+export const LINK_PROBLEMS = {
+  altered:
+    'This link is not one this site made: it may have been cut or changed on the way. Copy the whole link from the message.',
+  used: 'This link was used already, or a newer one replaced it: it works once.',
+  expired: 'This link has expired.',
+} as const;
 
 export function passwordRoutes(ctx: AppContext, secret: Buffer) {
   const sessions = sessionStore(ctx.db);
   const tokenOf = (req: ApiRequest) => String(req.params.token ?? '');
+  const mail = ctx.config.mail.transport !== null;
+  const gone = (req: ApiRequest) =>
+    page(
+      stateOf(req),
+      404,
+      'This link does not work',
+      html`${notice('error', LINK_PROBLEMS[linkProblem(ctx.db, tokenOf(req), req.now)])}
+<p>${mail ? html`Ask for a new one: <a href="/console/forgot">Forgot your password?</a>` : html`Ask the operator of this site for a new one (they issue it with <code>account password-link</code>).`}</p>`,
+    );
+
   return {
     show(req: ApiRequest): Reply {
       const state = stateOf(req);
       const link = openLink(ctx.db, tokenOf(req), req.now);
-      if (!link) return gone(state);
+      if (!link) return gone(req);
       return page(
         state,
         200,
@@ -61,7 +69,7 @@ export function passwordRoutes(ctx: AppContext, secret: Buffer) {
       const submitted = await readForm(req, state, secret);
       const token = tokenOf(req);
       const link = openLink(ctx.db, token, req.now);
-      if (!link) return gone(state);
+      if (!link) return gone(req);
       const title = link.purpose === 'set' ? 'Set your password' : 'Reset your password';
       let input: v.InferOutput<typeof twice>;
       try {
@@ -76,7 +84,7 @@ export function passwordRoutes(ctx: AppContext, secret: Buffer) {
         (input.password === input.confirm ? null : 'The two passwords differ. Type the same password twice.');
       if (problem) return page(state, 400, title, form(state, token, link.email, link.purpose, problem));
       const used = useLink(ctx.db, token, await hashPassword(input.password), req.now);
-      if (!used) return gone(state); // used by another request while this one was hashing
+      if (!used) return gone(req); // used by another request while this one was hashing
       const { token: session } = sessions.create(used.account_id, req.now);
       startSession(state, secret, session, { id: used.account_id, email: used.email }, SESSION_DAYS * 86_400);
       return redirect(state, '/console/keys');

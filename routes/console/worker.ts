@@ -164,7 +164,7 @@ ${notice('info', 'Your account is not verified for tasks. The operator verifies 
         200,
         'Your task queue',
         html`<p>You work in: ${areas}. Owed to you so far: <strong>${euros(balanceOf(ctx.db, account.id).payable_cents)}</strong>.</p>
-${dutySection(state, worker, req.now)}
+${dutySection(state, worker, req.now, ctx.config.mail.transport !== null)}
 <section aria-labelledby="h-yours"><h2 id="h-yours">Your tasks</h2>
 ${open.length ? taskRows(open, (t) => html`<a href="/console/worker/tasks/${t.ref}">Open ${t.ref}</a>`) : html`<p>None in hand.</p>`}</section>
 <section aria-labelledby="h-offered"><h2 id="h-offered">Offered to you</h2>

@@ -59,7 +59,7 @@ test('account create prints a link; the person sets a password with it and is si
   // The link works once.
   const again = await person.get(new URL(made.password_link).pathname);
   assert.equal(again.status, 404);
-  assert.match(again.text, /expired, or was used already/);
+  assert.match(again.text, /This link was used already, or a newer one replaced it/);
   // A fresh browser signs in with the password.
   const later = new ConsoleClient(server);
   const signedIn = await later.signIn('walker@example.org', PASSWORD);
@@ -98,11 +98,14 @@ test('an expired link is refused; sign-up of an operator-made account says how t
   server.clock.advance(1);
   const expired = await new ConsoleClient(server).get(new URL(made.password_link).pathname);
   assert.equal(expired.status, 404);
+  assert.match(expired.text, /This link has expired\./, 'the page says which');
   const signUp = await new ConsoleClient(server).signUp('late@example.org');
   assert.equal(signUp.status, 409);
   assert.match(signUp.text, /ask them for a one-time link/);
   const signIn = await new ConsoleClient(server).get('/console/sign-in');
   assert.match(signIn.text, /account password-link/);
-  // A made-up token is refused the same way.
-  assert.equal((await new ConsoleClient(server).get('/console/password/' + 'A'.repeat(43))).status, 404);
+  // A made-up (or altered) token is refused, saying so.
+  const madeUp = await new ConsoleClient(server).get('/console/password/' + 'A'.repeat(43));
+  assert.equal(madeUp.status, 404);
+  assert.match(madeUp.text, /not one this site made/);
 });

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { RETRY_DELAYS_MS } from '../../../lib/webhooks/schedule.ts';
+import { RETRY_DELAYS_MS } from '../../../lib/outbox/schedule.ts';
 import { advance, SANDBOX_DELAY_MS as D, startHumanServer, verifyOrder, type HumanServer } from '../human/harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 

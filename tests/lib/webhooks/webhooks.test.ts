@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { EVENT_TYPES, isSubscription, subscribed } from '../../../lib/webhooks/event-types.ts';
-import { MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_MS } from '../../../lib/webhooks/schedule.ts';
+import { MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_MS } from '../../../lib/outbox/schedule.ts';
 import { newSecret, sign, signedHeaders, verify } from '../../../lib/webhooks/signing.ts';
 import { checkEndpointUrl } from '../../../lib/webhooks/inputs.ts';
 

@@ -1,9 +1,10 @@
 /**
- * When a failed webhook delivery is tried again. Pure: times are arguments.
+ * When a failed outbox delivery (a webhook, an e-mail: db/outbox/deliverer.ts) is tried again. Pure:
+ * times are arguments.
  *
- * Backoff over one day (issue 26: "retried with backoff for a day"): the first attempt at once, then
+ * Backoff over one day (issue 26: "retried with backoff for a day"; issue 35 sends mail on the same plan): the first attempt at once, then
  * after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h and 8 h: ten attempts, the last 23 h 36 min after
- * the first; then the delivery has failed for good (a replay can still send it). The shape follows
+ * the first; then the delivery has failed for good (a webhook replay can still send it). The shape follows
  * Standard Webhooks' example schedule, cut to a day. A Retry-After the receiver sent is honoured when
  * it asks for longer, up to an hour (a receiver cannot park a delivery for days).
  */
