@@ -30,6 +30,7 @@ import { startSyncScheduler, type SchedulerOptions } from './db/funding/sync/sch
 import { createHumanService, type HumanService } from './db/human/service.ts';
 import { WebhookDispatcher } from './db/webhooks/dispatcher.ts';
 import { FundingSearch } from './db/funding/search.ts';
+import { BillingService } from './db/billing/stripe-service.ts';
 import { RateLimiter, type Limiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
 import { buildRoutes } from './routes/index.ts';
@@ -267,6 +268,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     activePlan: activePlanLookup(db),
     human,
     fundingSearch: new FundingSearch(db),
+    ...(config.stripe ? { billing: new BillingService({ db, log, config: config.stripe, human }) } : {}),
     ...(lag ? { replica: { lag, maxLagMs: config.scaling.maxLagMs } } : {}),
     dependencies,
   };

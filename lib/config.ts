@@ -8,6 +8,7 @@ import { readFundingSyncConfig, type FundingSyncConfig } from './funding/sync-co
 import { integer } from './env-integer.ts';
 import { readWebhookConfig, type WebhookConfig } from './webhooks/config.ts';
 import { documentedLimits, type ServiceLimits } from './limits.ts';
+import { readStripeConfig, type StripeConfig } from './billing/config.ts';
 
 export interface Config {
   port: number;
@@ -32,6 +33,8 @@ export interface Config {
   scaling: ScalingConfig;
   /** Per service and tier, the documents' numbers (lib/limits.ts); benchmarks and tests pass their own. */
   rateLimits: ServiceLimits;
+  /** STRIPE_* (lib/billing/config.ts): payments through Stripe; null when not set up (operators grant). */
+  stripe: StripeConfig | null;
 }
 
 export interface ScalingConfig {
@@ -82,6 +85,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       maxLagMs: integer(env.READ_ONLY_MAX_LAG_MS, 30_000, 'READ_ONLY_MAX_LAG_MS', 1, 86_400_000),
     },
     rateLimits: documentedLimits(),
+    stripe: readStripeConfig(env),
   };
 }
 
