@@ -66,6 +66,10 @@ const statements = statementsFor((db) => ({
     `INSERT INTO subscriptions (account_id, service, plan, starts_at, ends_at, created_at)
                   VALUES (?, 'funding', ?, ?, ?, ?)`,
   ),
+  currentSubscription: db.prepare(
+    `SELECT plan, source, stripe_subscription_id, ends_at FROM subscriptions WHERE account_id = ? AND service = 'funding'
+       AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?) ORDER BY starts_at DESC, id DESC LIMIT 1`,
+  ),
   activePlan: db
     .prepare(
       `SELECT plan FROM subscriptions WHERE account_id = ? AND service = 'funding'
@@ -223,21 +227,36 @@ export function keyLookup(db: Db): (hash: string) => KeyRow | undefined {
   };
 }
 
-/** Ends the current subscription (if any) and, unless plan is null, starts a new one now. */
+/** A funding plan row and who granted it: an operator (`subscription set`) or a Stripe subscription. */
+export interface PlanGrant {
+  plan: 'pro';
+  source: 'operator' | 'stripe';
+  stripe_subscription_id: string | null;
+  ends_at: number | null;
+}
+
+/**
+ * An operator's grant: ends the current subscription (if any, whoever granted it) and, unless plan is
+ * null, starts a new one now, granted by the operator. Returns the plan it replaced.
+ */
 export function setSubscription(
   db: Db,
   accountId: number,
   plan: 'pro' | null,
   now: number,
   endsAt: number | null = null,
-): void {
+): { replaced: PlanGrant | null } {
   if (endsAt !== null && endsAt <= now) throw new AccountError('the end of a subscription must be in the future');
-  db.transaction(() => {
-    statements(db).endSubscription.run(now, accountId, now, now);
-    if (plan) {
-      statements(db).startSubscription.run(accountId, plan, now, endsAt, now);
-    }
-  }).immediate();
+  return db
+    .transaction(() => {
+      const replaced = (statements(db).currentSubscription.get(accountId, now, now) as PlanGrant | undefined) ?? null;
+      statements(db).endSubscription.run(now, accountId, now, now);
+      if (plan) {
+        statements(db).startSubscription.run(accountId, plan, now, endsAt, now);
+      }
+      return { replaced };
+    })
+    .immediate();
 }
 
 export function activePlanLookup(db: Db): (accountId: number, now: number) => 'pro' | null {

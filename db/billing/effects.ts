@@ -14,7 +14,6 @@ import { credit, debitAvailable } from '../human/ledger.ts';
 import { centsText } from '../../lib/billing/config.ts';
 import {
   accountOfCustomer,
-  currentPlanOf,
   customerOf,
   statements,
   tieCustomer,
@@ -250,9 +249,9 @@ export function applyDispute(db: Db, dispute: DisputeFacts, now: number): Effect
 
 /**
  * A Stripe subscription as Stripe has it now: stored, and the account's funding plan follows it. A
- * live subscription (active, trialing) grants pro until its period ends (plus PLAN_GRACE_MS), replacing
- * whatever plan row is current; any other status ends the plan row this subscription granted (an
- * operator's grant is left alone).
+ * live subscription (active, trialing) grants pro until its period ends (plus PLAN_GRACE_MS) with a plan
+ * row of its own; any other status ends that row. A plan an operator granted is a row of its own too,
+ * left alone either way: the tier is pro while any row is current.
  */
 export function applySubscription(db: Db, sub: SubscriptionFacts, now: number): Effect {
   if (!sub.isPro) return ignored(`subscription ${sub.id} is not to the pro plan's price`);
@@ -268,15 +267,11 @@ export function applySubscription(db: Db, sub: SubscriptionFacts, now: number): 
     cancel_at_period_end: sub.cancelAtPeriodEnd ? 1 : 0,
     updated_at: now,
   });
-  const current = currentPlanOf(db, account, now);
-  const ours = current?.stripe_subscription_id === sub.id;
+  const mine = s.livePlanOfStripe.get(sub.id, { now }) as number | undefined;
   if (LIVE_STATUSES.has(sub.status)) {
     const endsAt = sub.periodEnd === null ? null : sub.periodEnd + PLAN_GRACE_MS;
-    if (current && ours) s.extendPlan.run(endsAt, current.id);
-    else {
-      if (current) s.endPlan.run(now, current.id);
-      s.startStripePlan.run(account, now, endsAt, now, sub.id);
-    }
+    if (mine !== undefined) s.extendPlan.run(endsAt, mine);
+    else s.startStripePlan.run(account, now, endsAt, now, sub.id);
     const until = sub.periodEnd === null ? '' : `, paid until ${new Date(sub.periodEnd).toISOString()}`;
     return {
       outcome: 'subscription',
@@ -284,10 +279,10 @@ export function applySubscription(db: Db, sub: SubscriptionFacts, now: number): 
       detail: `pro from Stripe subscription ${sub.id} (${sub.status}${until})`,
     };
   }
-  if (current && ours) s.endPlan.run(now, current.id);
+  if (mine !== undefined) s.endPlan.run(now, mine);
   return {
     outcome: 'subscription',
     accountId: account,
-    detail: `Stripe subscription ${sub.id} is ${sub.status}: ${ours ? 'the pro plan it granted ended' : 'no plan of it was current'}`,
+    detail: `Stripe subscription ${sub.id} is ${sub.status}: ${mine !== undefined ? 'the pro plan it granted ended' : 'it grants no plan'}`,
   };
 }

@@ -78,6 +78,12 @@ export const statements = statementsFor((db) => ({
     `SELECT id, plan, source, stripe_subscription_id, ends_at FROM subscriptions WHERE account_id = ? AND service = 'funding'
        AND starts_at <= @now AND (ends_at IS NULL OR ends_at > @now) ORDER BY starts_at DESC, id DESC LIMIT 1`,
   ),
+  livePlanOfStripe: db
+    .prepare(
+      `SELECT id FROM subscriptions WHERE stripe_subscription_id = ? AND starts_at <= @now AND (ends_at IS NULL OR ends_at > @now)
+     ORDER BY id DESC LIMIT 1`,
+    )
+    .pluck(),
   endPlan: db.prepare('UPDATE subscriptions SET ends_at = ? WHERE id = ?'),
   extendPlan: db.prepare('UPDATE subscriptions SET ends_at = ? WHERE id = ?'),
   startStripePlan: db.prepare(

@@ -86,7 +86,7 @@ export function topUpSection(ctx: AppContext, csrf: string, query: ApiRequest['q
 <input id="amount" name="amount" inputmode="decimal" required pattern="[0-9]{1,7}([.,][0-9]{1,2})?" placeholder="${centsText(min)}">
 <button type="submit">Pay with Stripe</button>
 </form>
-<p>You pay on Stripe's page; the amount is credited when Stripe confirms the payment, once. A refund takes it back out of what is still available.</p></section>`;
+<p>You pay on Stripe's page; the amount is credited when Stripe confirms the payment, once. A refund takes it back out of what is still available. The funding pro plan: <a href="/console/plan">your plan</a>.</p></section>`;
 }
 
 const topUpSchema = v.object({

@@ -87,23 +87,22 @@ export async function startTopUp(billing: BillingServer, client: ConsoleClient, 
   };
 }
 
-/** The operator's `ledger check`, run as the CLI on the test server's database file. */
-export async function ledgerCheck(server: HumanServer): Promise<{ code: number; stdout: string }> {
+/** An operator's command, run as the CLI on the test server's database file (while it serves). */
+export async function cliOn(server: HumanServer, ...args: string[]): Promise<{ code: number; stdout: string }> {
   try {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'main.ts', 'ledger', 'check', '--json'],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_PATH: server.databasePath, LOG_LEVEL: 'silent' },
-      },
-    );
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_PATH: server.databasePath, LOG_LEVEL: 'silent' },
+    });
     return { code: 0, stdout };
   } catch (err) {
     const e = err as { code: number; stdout: string };
     return { code: e.code, stdout: e.stdout };
   }
 }
+
+/** The operator's `ledger check` on the test server's database file. */
+export const ledgerCheck = (server: HumanServer) => cliOn(server, 'ledger', 'check', '--json');
 
 /** The outcome trio recorded for an event (null: not recorded). */
 export const outcomeOf = (server: HumanServer, eventId: string) =>
