@@ -143,7 +143,7 @@ export function placeHold(
   const available = account(db, 'customer_available', accountId, false);
   const short = () =>
     insufficientBalance(
-      `The available balance does not cover ${amount} cents; nothing was ordered or held. ${balanceCall} shows what is available; top-ups are made by an operator.`,
+      `The available balance does not cover ${amount} cents; nothing was ordered or held. ${balanceCall} shows what is available; top up on the console's balance page (/console/balance), or ask the site's operator.`,
     );
   if (available === undefined) throw short();
   const after = s.take.get({ amount, id: available }) as number | undefined;
