@@ -1,6 +1,6 @@
 /**
  * What a signed Stripe event does to trio's books, as synchronous functions of the facts read from
- * the event or re-read from Stripe (db/billing/stripe-events.ts reads them; this module only writes).
+ * the event or re-read from Stripe (db/billing/stripe-service.ts reads them; this module only writes).
  * Each runs inside one job of the human service's group commit, with the event's id recorded first:
  * the id and the effect commit together or not at all, so an event is applied once however often
  * Stripe delivers it.

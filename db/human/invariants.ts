@@ -10,7 +10,7 @@
  * 6. Live tasks and holds agree: an unfinished live task has an open hold of its price; a completed
  *    one a captured hold; a cancelled, failed, expired or refunded one a released hold. Sandbox
  *    tasks have no hold and no journal.
- * 7. A Stripe top-up (db/billing/topups.ts) is one credit journal of its amount to its account's
+ * 7. A Stripe top-up (db/billing/effects.ts) is one credit journal of its amount to its account's
  *    available balance; a refund or lost dispute's debit takes exactly what it says it took.
  */
 import type { Db } from '../connection.ts';

@@ -4,9 +4,9 @@
  * which is cached on the account (and checked against the postings by ledgerViolations).
  *
  *   credit   external −x, customer_available +x           a top-up: an operator's (`balance credit`) or a paid
- *                                                         Stripe Checkout session (db/billing/topups.ts)
+ *                                                         Stripe Checkout session (db/billing/effects.ts)
  *   debit    customer_available −x, external +x           money back out: a Stripe refund or lost dispute,
- *                                                         at most what is available (db/billing/topups.ts)
+ *                                                         at most what is available (db/billing/effects.ts)
  *   hold     customer_available −p, customer_held +p       a live order, in the order's transaction
  *   capture  customer_held −p, worker_payable +w, platform_revenue +(p−w)   the task completed
  *   release  customer_held −p, customer_available +p       cancelled, failed, expired or refunded
