@@ -44,7 +44,7 @@ export function balanceRoutes(ctx: AppContext) {
 <p class="balance">Available: <strong data-available="${balance.available_cents}">${euros(balance.available_cents)}</strong>.
 Held for ${balance.open_holds} order(s) in progress: <strong data-held="${balance.held_cents}">${euros(balance.held_cents)}</strong>.</p>
 <p>A live order (a <code>ho_live_</code> key) holds its price here until the task completes (then it is paid) or is cancelled, fails, expires or is refunded (then it comes back). Sandbox orders move no money.</p>
-${topUpSection(ctx, state.csrf, req.query)}
+${topUpSection(ctx, state.account.id, state.csrf, req.query)}
 ${balance.payable_cents > 0 ? html`<p>Owed to you for tasks you did: <strong>${euros(balance.payable_cents)}</strong>.</p>` : ''}
 <section aria-labelledby="h-ledger"><h2 id="h-ledger">Ledger</h2>
 ${

@@ -8,7 +8,7 @@
  */
 import * as v from 'valibot';
 import Stripe from 'stripe';
-import { currentPlanOf, stripeSubscriptionOf } from '../../db/billing/store.ts';
+import { currentPlanOf, stripeSubscriptionOf, topUpOf } from '../../db/billing/store.ts';
 import type { BillingService } from '../../db/billing/stripe-service.ts';
 import { centsText, parseAmount } from '../../lib/billing/config.ts';
 import { html, type Html } from '../../lib/html.ts';
@@ -64,18 +64,23 @@ async function askStripe<T>(ctx: AppContext, req: ApiRequest, call: () => Promis
 }
 
 /** The top-up form of the balance page (or why there is none). */
-export function topUpSection(ctx: AppContext, csrf: string, query: ApiRequest['query']): Html {
+export function topUpSection(ctx: AppContext, accountId: number, csrf: string, query: ApiRequest['query']): Html {
   const billing = ctx.billing;
   if (!billing)
     return html`<section aria-labelledby="h-top-up"><h2 id="h-top-up">Top up</h2>
 <p data-payments="off">Payments are not set up on this site: top-ups are made by its operator.</p></section>`;
   const { topUpMinCents: min, topUpMaxCents: max } = billing.config;
+  // Back from Checkout: credited already if Stripe's event came first (it usually does), else soon.
+  const sessionId = typeof query.session_id === 'string' ? query.session_id : null;
+  const credited = sessionId ? topUpOf(ctx.db, sessionId) : undefined;
   const back =
     query.checkout === 'done'
-      ? notice(
-          'info',
-          'Thank you: your payment is with Stripe. Your balance is credited as soon as Stripe confirms it (usually within seconds); reload this page to see it.',
-        )
+      ? credited && credited.account_id === accountId
+        ? notice('info', `Thank you: your top-up of €${centsText(credited.amount_cents)} is credited.`)
+        : notice(
+            'info',
+            'Thank you: your payment is with Stripe. Your balance is credited as soon as Stripe confirms it (usually within seconds); reload this page to see it.',
+          )
       : query.checkout === 'cancelled'
         ? notice('info', 'The payment was cancelled: nothing was charged.')
         : '';

@@ -103,6 +103,13 @@ export class StripeStandIn {
       if (idempotencyKey && req.method === 'POST' && status === 200) this.replays.set(idempotencyKey, text);
       res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') }).end(text);
     };
+    // The hosted pages a browser is sent to (Checkout, the portal): a page naming what it is for.
+    const hosted = /^\/(c\/pay|p\/session)\/([A-Za-z0-9_]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && hosted) {
+      const what = hosted[1] === 'c/pay' ? 'Stand-in Checkout' : 'Stand-in customer portal';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return void res.end(`<!doctype html><title>${what}</title><h1>${what}</h1><p id="object">${hosted[2]}</p>`);
+    }
     if (req.headers.authorization !== `Bearer ${SECRET_KEY}`)
       return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
     if (this.failing) return send(500, { error: { type: 'api_error', message: 'The stand-in is down' } });
