@@ -66,10 +66,6 @@ const statements = statementsFor((db) => ({
     `INSERT INTO subscriptions (account_id, service, plan, starts_at, ends_at, created_at)
                   VALUES (?, 'funding', ?, ?, ?, ?)`,
   ),
-  currentSubscription: db.prepare(
-    `SELECT plan, source, stripe_subscription_id, ends_at FROM subscriptions WHERE account_id = ? AND service = 'funding'
-       AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?) ORDER BY starts_at DESC, id DESC LIMIT 1`,
-  ),
   activePlan: db
     .prepare(
       `SELECT plan FROM subscriptions WHERE account_id = ? AND service = 'funding'
@@ -227,6 +223,15 @@ export function keyLookup(db: Db): (hash: string) => KeyRow | undefined {
   };
 }
 
+// Apart from `statements`: the columns it reads came with migration 024, and every key lookup prepares
+// `statements` (a read-only node may serve a copy from an older primary).
+const currentSubscription = statementsFor((db) =>
+  db.prepare(
+    `SELECT plan, source, stripe_subscription_id, ends_at FROM subscriptions WHERE account_id = ? AND service = 'funding'
+       AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?) ORDER BY starts_at DESC, id DESC LIMIT 1`,
+  ),
+);
+
 /** A funding plan row and who granted it: an operator (`subscription set`) or a Stripe subscription. */
 export interface PlanGrant {
   plan: 'pro';
@@ -249,7 +254,7 @@ export function setSubscription(
   if (endsAt !== null && endsAt <= now) throw new AccountError('the end of a subscription must be in the future');
   return db
     .transaction(() => {
-      const replaced = (statements(db).currentSubscription.get(accountId, now, now) as PlanGrant | undefined) ?? null;
+      const replaced = (currentSubscription(db).get(accountId, now, now) as PlanGrant | undefined) ?? null;
       statements(db).endSubscription.run(now, accountId, now, now);
       if (plan) {
         statements(db).startSubscription.run(accountId, plan, now, endsAt, now);
