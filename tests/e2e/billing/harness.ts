@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createKey } from '../../../db/accounts.ts';
+import { createAccount, createKey } from '../../../db/accounts.ts';
+import { hashPassword } from '../../../lib/passwords.ts';
 import { ConsoleClient } from '../../helpers/console.ts';
 import { ROOT } from '../../helpers/cli.ts';
 import type { TestResponse } from '../../helpers/server.ts';
@@ -37,12 +38,18 @@ export async function startBillingServer(env: Record<string, string> = {}): Prom
 
 let people = 0;
 
-/** A person signed in at the console, with a live human key to read the balance over the API. */
+/**
+ * A person signed in at the console, with a live human key to read the balance over the API. The
+ * account is made as an operator makes one (sign-ups from one address are limited per hour), then the
+ * person signs in through the console's form.
+ */
 export async function customer(server: HumanServer) {
   const client = new ConsoleClient(server);
   const email = `payer${++people}-${process.pid}@example.org`;
-  await client.signUp(email);
-  const accountId = server.app.db.prepare('SELECT id FROM accounts WHERE email = ?').pluck().get(email) as number;
+  const password = 'a long enough password';
+  const accountId = createAccount(server.app.db, email, server.clock.ms, await hashPassword(password)).id;
+  const signedIn = await client.signIn(email, password);
+  assert.equal(signedIn.status, 303, signedIn.text);
   const { key } = createKey(
     server.app.db,
     { accountId, service: 'human', name: 'live', environment: 'live' },

@@ -223,6 +223,27 @@ test('a session in another currency is refused and reported, not credited', asyn
   assert.deepEqual(row, { outcome: 'refused', account_id: accountId });
 });
 
+test('a customer belongs to one account: a session naming another account is refused, not credited to either', async () => {
+  const a = await customer(billing.server);
+  const b = await customer(billing.server);
+  const session = await startTopUp(billing, a.client, '15');
+  // The session is edited (in the Dashboard, say) to name account b while its customer is a's.
+  billing.stripe.sessions.get(session.id)!.client_reference_id = String(b.accountId);
+  const res = await deliver(billing, billing.stripe.pay(session.id));
+  assert.equal(res.json.outcome, 'refused');
+  assert.match(
+    res.json.detail,
+    new RegExp(`belongs to account ${a.accountId}, but the object names account ${b.accountId}`),
+  );
+  assert.deepEqual(await balance(billing.server, a.key), { available: 0, held: 0 });
+  assert.deepEqual(await balance(billing.server, b.key), { available: 0, held: 0 });
+  const tie = billing.server.app.db
+    .prepare('SELECT account_id FROM stripe_customers WHERE customer_id = ?')
+    .pluck()
+    .get(session.customer);
+  assert.equal(tie, a.accountId);
+});
+
 test('a balance race: a top-up arriving while orders take the balance', async () => {
   const { client, key } = await customer(billing.server);
   const first = await startTopUp(billing, client, '18');
@@ -252,7 +273,23 @@ test('the webhook endpoint refuses what is not an event POST', async () => {
   const other = await billing.server.request('POST', '/billing/paypal/webhook', { body: '{}' });
   assert.equal(other.status, 404);
   assert.equal(other.json.error.code, 'not_found');
-  // Signed but not JSON cannot happen with Stripe; a signed unknown type is acknowledged and ignored.
+  // Signed but not JSON: 400, nothing recorded.
+  const before = events();
+  const notJson = await billing.server.request('POST', '/billing/stripe/webhook', {
+    headers: { 'content-type': 'application/json', 'stripe-signature': billing.stripe.sign('not json') },
+    body: 'not json',
+  });
+  assert.equal(notJson.status, 400, notJson.text);
+  assert.equal(notJson.json.error.code, 'bad_request');
+  // Larger than BODY_LIMIT_BYTES: 413, before any signature is checked.
+  const huge = await billing.server.request('POST', '/billing/stripe/webhook', {
+    headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+    body: 'x'.repeat(1_048_577),
+  });
+  assert.equal(huge.status, 413);
+  assert.equal(huge.json.error.code, 'payload_too_large');
+  assert.equal(events(), before);
+  // A signed unknown type is acknowledged and ignored.
   const unknown = await deliver(billing, billing.stripe.event('invoice.paid', { id: 'in_1', object: 'invoice' }));
   assert.equal(unknown.status, 200);
   assert.equal(unknown.json.outcome, 'ignored');
