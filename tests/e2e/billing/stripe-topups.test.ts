@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { checkLedgerAfterEach, verifyOrder } from '../human/harness.ts';
 import {
   balance,
+  cliOn,
   customer,
   deliver,
   ledgerCheck,
@@ -295,7 +296,21 @@ test('the webhook endpoint refuses what is not an event POST', async () => {
   assert.equal(unknown.json.outcome, 'ignored');
 });
 
-test("the operator's ledger check agrees", async () => {
+test("the operator's ledger check agrees, and billing report lists what needs a person", async () => {
   const check = await ledgerCheck(billing.server);
   assert.equal(check.code, 0, check.stdout);
+  const report = await cliOn(billing.server, 'billing', 'report', '--json');
+  assert.equal(report.code, 0, report.stdout);
+  const outcomes = (JSON.parse(report.stdout).events as Array<{ outcome: string; detail: string }>).map(
+    (e) => e.outcome,
+  );
+  assert.ok(outcomes.includes('refused') && outcomes.includes('shortfall'), outcomes.join(','));
+  assert.ok(
+    outcomes.every((o) => o === 'refused' || o === 'shortfall'),
+    'only what needs a person, without --all',
+  );
+  const all = await cliOn(billing.server, 'billing', 'report', '--all', '--json');
+  assert.ok((JSON.parse(all.stdout).events as Array<{ outcome: string }>).some((e) => e.outcome === 'credited'));
+  const bad = await cliOn(billing.server, 'billing', 'report', '--days', 'ten');
+  assert.notEqual(bad.code, 0);
 });
