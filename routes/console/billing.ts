@@ -131,14 +131,16 @@ export function billingRoutes(ctx: AppContext, secret: Buffer) {
       const sub = billing ? stripeSubscriptionOf(ctx.db, state.account.id) : undefined;
       const source = currentPlanOf(ctx.db, state.account.id, req.now)?.source;
       const back =
-        req.query.checkout === 'done'
-          ? notice(
-              'info',
-              'Thank you: your subscription is with Stripe. Your plan changes as soon as Stripe confirms it (usually within seconds); reload this page to see it.',
-            )
-          : req.query.checkout === 'cancelled'
-            ? notice('info', 'Checkout was cancelled: nothing was charged.')
-            : '';
+        req.query.checkout === 'done' && source === 'stripe'
+          ? notice('info', 'Thank you: your pro plan is active.')
+          : req.query.checkout === 'done'
+            ? notice(
+                'info',
+                'Thank you: your subscription is with Stripe. Your plan changes as soon as Stripe confirms it (usually within seconds); reload this page to see it.',
+              )
+            : req.query.checkout === 'cancelled'
+              ? notice('info', 'Checkout was cancelled: nothing was charged.')
+              : '';
       const granted =
         tier === 'pro'
           ? html`<p>Granted by <strong data-source="${source ?? 'operator'}">${source === 'stripe' ? 'your Stripe subscription' : 'the operator of this site'}</strong>.</p>`

@@ -64,6 +64,7 @@ test('a person tops up and buys the pro plan from the console', { skip: skip ?? 
   await deliver(billing, stripe.pay(plan.id));
   await page.goto(`${server.url}/console/plan?checkout=done`);
   await page.waitForSelector('[data-tier="pro"]');
+  assert.match((await page.textContent('main'))!, /your pro plan is active/);
   await shot(page, '3-pro');
   await page.getByRole('button', { name: /Manage billing/ }).click();
   await page.waitForURL(`${stripe.url}/p/session/**`);
