@@ -32,6 +32,7 @@ import { WebhookDispatcher } from './db/webhooks/dispatcher.ts';
 import { startMail, type MailJobs } from './db/mail/jobs.ts';
 import { registerMailMetrics } from './db/mail/metrics.ts';
 import { FundingSearch } from './db/funding/search.ts';
+import { BillingService } from './db/billing/stripe-service.ts';
 import { RateLimiter, type Limiter } from './lib/rate-limit.ts';
 import type { AppContext } from './routes/context.ts';
 import { buildRoutes } from './routes/index.ts';
@@ -283,6 +284,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     activePlan: activePlanLookup(db),
     human,
     fundingSearch: new FundingSearch(db),
+    ...(config.stripe ? { billing: new BillingService({ db, log, config: config.stripe, human }) } : {}),
     ...(lag ? { replica: { lag, maxLagMs: config.scaling.maxLagMs } } : {}),
     dependencies,
   };

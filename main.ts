@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { accountCommands } from './cli/accounts.ts';
 import { backupCommands } from './cli/backup.ts';
+import { billingCommands } from './cli/billing.ts';
 import { fundingRuleCommands } from './cli/funding-rules.ts';
 import { fundingIndexCommands } from './cli/funding-index.ts';
 import { fundingSyncCommands } from './cli/funding-sync.ts';
@@ -28,6 +29,7 @@ const COMMANDS: Command[] = [
   ...humanCommands,
   ...fundingSyncCommands,
   ...mailCommands,
+  ...billingCommands,
 ];
 
 function overview(): string {

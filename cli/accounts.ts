@@ -14,6 +14,8 @@ import {
 } from '../db/accounts.ts';
 import type { Db } from '../db/connection.ts';
 import { issueLink, LINK_PATH } from '../db/password-links.ts';
+import { stripeSubscriptionOf } from '../db/billing/store.ts';
+import { LIVE_STATUSES } from '../db/billing/effects.ts';
 import { requireString, UsageError, type CliContext, type Command, type Values } from './command.ts';
 
 const SERVICES = ['impact', 'human', 'funding'];
@@ -45,6 +47,12 @@ const publicKey = (row: KeyRow) => ({
   expires_at: iso(row.expires_at),
   rotated_from: row.rotated_from,
 });
+/** The account's Stripe subscription when it is still live in Stripe (as its last event said). */
+function liveStripeSubscription(db: Db, accountId: number) {
+  const sub = stripeSubscriptionOf(db, accountId);
+  return sub && LIVE_STATUSES.has(sub.status) ? sub : null;
+}
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** '0', '90m', '24h', '7d' → milliseconds; at most 7 days (a rotation's grace period). */
@@ -212,7 +220,8 @@ export const accountCommands: Command[] = [
   },
   {
     words: ['subscription', 'set'],
-    summary: 'Give an account the pro funding plan, or end it (none); takes effect on the next request',
+    summary:
+      'Give an account the pro funding plan, or end it (none), as the operator; takes effect on the next request and says which source (operator or stripe) granted the plan it replaced',
     usage: 'subscription set --account EMAIL --plan pro|none [--until YYYY-MM-DD]',
     options: { account: { type: 'string' }, plan: { type: 'string' }, until: { type: 'string' } },
     run(ctx, values) {
@@ -223,14 +232,41 @@ export const accountCommands: Command[] = [
       if (until !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(until))
         throw new UsageError('--until is a date, YYYY-MM-DD (the plan ends at 00:00 UTC that day)');
       const account = accountByEmail(db, requireString(values, 'account'));
-      setSubscription(
+      const { replaced } = setSubscription(
         db,
         account.id,
         plan === 'pro' ? 'pro' : null,
         ctx.now(),
         until ? Date.parse(`${until}T00:00:00Z`) : null,
       );
-      return { account: account.email, plan, until: until ?? null };
+      const stripe = liveStripeSubscription(db, account.id);
+      return {
+        account: account.email,
+        plan,
+        until: until ?? null,
+        source: 'operator',
+        replaced: replaced && {
+          plan: replaced.plan,
+          source: replaced.source,
+          stripe_subscription: replaced.stripe_subscription_id,
+          until: iso(replaced.ends_at),
+        },
+        // The plan follows Stripe's events: a live Stripe subscription keeps charging and grants pro again.
+        warning: stripe
+          ? `the account's Stripe subscription ${stripe.id} is ${stripe.status}: Stripe keeps charging it, and its next event grants pro again; cancel it in the Stripe Dashboard to stop both`
+          : null,
+      };
+    },
+    text: (r) => {
+      const was = r.replaced as { plan: string; source: string; stripe_subscription: string | null } | null;
+      const granted =
+        r.plan === 'none'
+          ? `ended the plan of ${String(r.account)}`
+          : `${String(r.account)}: pro, granted by the operator${r.until ? ` until ${String(r.until)}` : ''}`;
+      const before = was
+        ? ` (replacing ${was.plan} granted by ${was.source === 'stripe' ? `Stripe subscription ${String(was.stripe_subscription)}` : 'the operator'})`
+        : '';
+      return `${granted}${before}${r.warning ? `\nwarning: ${String(r.warning)}` : ''}`;
     },
   },
 ];

@@ -233,21 +233,45 @@ export function keyLookup(db: Db): (hash: string) => KeyRow | undefined {
   };
 }
 
-/** Ends the current subscription (if any) and, unless plan is null, starts a new one now. */
+// Apart from `statements`: the columns it reads came with migration 024, and every key lookup prepares
+// `statements` (a read-only node may serve a copy from an older primary).
+const currentSubscription = statementsFor((db) =>
+  db.prepare(
+    `SELECT plan, source, stripe_subscription_id, ends_at FROM subscriptions WHERE account_id = ? AND service = 'funding'
+       AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?) ORDER BY starts_at DESC, id DESC LIMIT 1`,
+  ),
+);
+
+/** A funding plan row and who granted it: an operator (`subscription set`) or a Stripe subscription. */
+export interface PlanGrant {
+  plan: 'pro';
+  source: 'operator' | 'stripe';
+  stripe_subscription_id: string | null;
+  ends_at: number | null;
+}
+
+/**
+ * An operator's grant: ends the current subscription (if any, whoever granted it) and, unless plan is
+ * null, starts a new one now, granted by the operator. Returns the plan it replaced.
+ */
 export function setSubscription(
   db: Db,
   accountId: number,
   plan: 'pro' | null,
   now: number,
   endsAt: number | null = null,
-): void {
+): { replaced: PlanGrant | null } {
   if (endsAt !== null && endsAt <= now) throw new AccountError('the end of a subscription must be in the future');
-  db.transaction(() => {
-    statements(db).endSubscription.run(now, accountId, now, now);
-    if (plan) {
-      statements(db).startSubscription.run(accountId, plan, now, endsAt, now);
-    }
-  }).immediate();
+  return db
+    .transaction(() => {
+      const replaced = (currentSubscription(db).get(accountId, now, now) as PlanGrant | undefined) ?? null;
+      statements(db).endSubscription.run(now, accountId, now, now);
+      if (plan) {
+        statements(db).startSubscription.run(accountId, plan, now, endsAt, now);
+      }
+      return { replaced };
+    })
+    .immediate();
 }
 
 export function activePlanLookup(db: Db): (accountId: number, now: number) => 'pro' | null {

@@ -9,6 +9,7 @@ import { integer } from './env-integer.ts';
 import { readWebhookConfig, type WebhookConfig } from './webhooks/config.ts';
 import { documentedLimits, type ServiceLimits } from './limits.ts';
 import { readMailConfig, type MailConfig } from './mail/config.ts';
+import { readStripeConfig, type StripeConfig } from './billing/config.ts';
 
 export interface Config {
   port: number;
@@ -35,6 +36,8 @@ export interface Config {
   scaling: ScalingConfig;
   /** Per service and tier, the documents' numbers (lib/limits.ts); benchmarks and tests pass their own. */
   rateLimits: ServiceLimits;
+  /** STRIPE_* (lib/billing/config.ts): payments through Stripe; null when not set up (operators grant). */
+  stripe: StripeConfig | null;
 }
 
 export interface ScalingConfig {
@@ -86,6 +89,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       maxLagMs: integer(env.READ_ONLY_MAX_LAG_MS, 30_000, 'READ_ONLY_MAX_LAG_MS', 1, 86_400_000),
     },
     rateLimits: documentedLimits(),
+    stripe: readStripeConfig(env),
   };
 }
 

@@ -8,6 +8,7 @@ import type { Db } from '../db/connection.ts';
 import type { Lag } from '../db/heartbeat.ts';
 import type { FundingSearch } from '../db/funding/search.ts';
 import type { HumanService } from '../db/human/service.ts';
+import type { BillingService } from '../db/billing/stripe-service.ts';
 import type { WriteBehind } from '../db/write-behind.ts';
 import type { KeyRow } from '../db/accounts.ts';
 import type { Config } from '../lib/config.ts';
@@ -38,6 +39,8 @@ export interface AppContext {
   human: HumanService;
   /** The funding search, one for /search and /export: its prefix, facet and count caches are shared. */
   fundingSearch: FundingSearch;
+  /** Payments through Stripe (db/billing/stripe-service.ts); absent when STRIPE_SECRET_KEY is not set. */
+  billing?: BillingService;
 }
 
 /**

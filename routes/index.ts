@@ -7,6 +7,7 @@ import type { ApiRequest, Reply } from '../lib/http/types.ts';
 import { jsonReply } from '../lib/http/types.ts';
 import type { Metrics } from '../lib/http/metrics.ts';
 import type { AppContext } from './context.ts';
+import { BILLING_BASE, billingApi } from './billing/index.ts';
 import { consoleRoutes } from './console/index.ts';
 import { exploreRoutes } from './explore/index.ts';
 import { FUNDING_BASE, fundingApi } from './funding/index.ts';
@@ -27,6 +28,7 @@ export function buildRoutes(ctx: AppContext, metrics: Metrics) {
     [IMPACT_BASE, impact],
     ['/console', console],
     ['/explore', explore],
+    [BILLING_BASE, billingApi(ctx)],
   ];
   const router = Router<ApiRequest, [], Reply>();
   for (const [base, service] of services) router.all(`${base}/*`, (req: ApiRequest) => service.fetch(req));

@@ -10,6 +10,8 @@
  * 6. Live tasks and holds agree: an unfinished live task has an open hold of its price; a completed
  *    one a captured hold; a cancelled, failed, expired or refunded one a released hold. Sandbox
  *    tasks have no hold and no journal.
+ * 7. A Stripe top-up (db/billing/effects.ts) is one credit journal of its amount to its account's
+ *    available balance; a refund or lost dispute's debit takes exactly what it says it took.
  */
 import type { Db } from '../connection.ts';
 
@@ -59,6 +61,20 @@ const CHECKS: Array<[string, string]> = [
   [
     'sandbox task touched money',
     `SELECT t.ref FROM human_tasks t JOIN human_holds h ON h.task_id = t.id WHERE t.environment = 'test'`,
+  ],
+  [
+    'Stripe top-up and its journal disagree',
+    `SELECT s.session_id || ': ' || s.amount_cents || ' cents for account ' || s.account_id || ', journal ' || j.id || ' (' || j.kind || ') moved ' || ifnull(p.amount, 0)
+    FROM stripe_topups s JOIN human_journals j ON j.id = s.journal_id
+    LEFT JOIN human_postings p ON p.journal_id = j.id AND p.ledger_account_id = (SELECT id FROM human_ledger_accounts WHERE kind = 'customer_available' AND account_id = s.account_id)
+    WHERE j.kind <> 'credit' OR p.amount IS NOT s.amount_cents`,
+  ],
+  [
+    'Stripe reversal and its journal disagree',
+    `SELECT r.kind || ' ' || r.source_id || ': debited ' || r.debited_cents || ', journal ' || j.id || ' (' || j.kind || ') moved ' || ifnull(p.amount, 0)
+    FROM stripe_reversals r JOIN stripe_topups s ON s.session_id = r.session_id JOIN human_journals j ON j.id = r.journal_id
+    LEFT JOIN human_postings p ON p.journal_id = j.id AND p.ledger_account_id = (SELECT id FROM human_ledger_accounts WHERE kind = 'customer_available' AND account_id = s.account_id)
+    WHERE j.kind <> 'debit' OR p.amount IS NOT -r.debited_cents`,
   ],
 ];
 

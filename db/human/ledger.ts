@@ -3,7 +3,10 @@
  * journal whose postings sum to zero; a posting is the signed change of one ledger account's balance,
  * which is cached on the account (and checked against the postings by ledgerViolations).
  *
- *   credit   external −x, customer_available +x           an operator's top-up (`balance credit`)
+ *   credit   external −x, customer_available +x           a top-up: an operator's (`balance credit`) or a paid
+ *                                                         Stripe Checkout session (db/billing/effects.ts)
+ *   debit    customer_available −x, external +x           money back out: a Stripe refund or lost dispute,
+ *                                                         at most what is available (db/billing/effects.ts)
  *   hold     customer_available −p, customer_held +p       a live order, in the order's transaction
  *   capture  customer_held −p, worker_payable +w, platform_revenue +(p−w)   the task completed
  *   release  customer_held −p, customer_available +p       cancelled, failed, expired or refunded
@@ -44,6 +47,7 @@ const statements = statementsFor((db) => ({
   balances: db.prepare(
     `SELECT kind, balance FROM human_ledger_accounts WHERE account_id = ? AND kind IN ('customer_available', 'customer_held', 'worker_payable')`,
   ),
+  balanceOf: db.prepare('SELECT balance FROM human_ledger_accounts WHERE id = ?').pluck(),
   openHolds: db.prepare("SELECT count(*) FROM human_holds WHERE account_id = ? AND status = 'open'").pluck(),
   entries: db.prepare(`
       SELECT j.id, j.kind, j.memo, j.created_at, t.ref AS task_ref,
@@ -70,7 +74,7 @@ function account(db: Db, kind: Kind, owner: number | null, create = true): numbe
 
 function journal(
   db: Db,
-  kind: 'credit' | 'hold' | 'capture' | 'release',
+  kind: 'credit' | 'debit' | 'hold' | 'capture' | 'release',
   holdId: number | null,
   memo: string,
   now: number,
@@ -98,6 +102,30 @@ export function credit(db: Db, accountId: number, amount: number, memo: string, 
 }
 
 /**
+ * Takes up to `amount` back out of an account's available balance (a refund or a lost dispute of a
+ * top-up): never below zero, so what is held for orders in progress or already spent stays where it
+ * is. Returns what was debited (and its journal, null when nothing was available) and what was not.
+ */
+export function debitAvailable(
+  db: Db,
+  accountId: number,
+  amount: number,
+  memo: string,
+  now: number,
+): { debited: number; shortfall: number; journalId: number | null } {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('a debit is a positive whole number of cents');
+  const available = account(db, 'customer_available', accountId, false);
+  const balance = available === undefined ? 0 : (statements(db).balanceOf.get(available) as number);
+  const debited = Math.min(amount, balance);
+  if (debited === 0) return { debited: 0, shortfall: amount, journalId: null };
+  const journalId = journal(db, 'debit', null, memo, now, [
+    [available!, -debited],
+    [account(db, 'external', null)!, debited],
+  ]);
+  return { debited, shortfall: amount - debited, journalId };
+}
+
+/**
  * Moves a live order's price from available to held; insufficient_balance (402 at the edge) when available is short. The decrement is
  * conditional in SQL, so it holds under any interleaving of orders.
  */
@@ -115,7 +143,7 @@ export function placeHold(
   const available = account(db, 'customer_available', accountId, false);
   const short = () =>
     insufficientBalance(
-      `The available balance does not cover ${amount} cents; nothing was ordered or held. ${balanceCall} shows what is available; top-ups are made by an operator.`,
+      `The available balance does not cover ${amount} cents; nothing was ordered or held. ${balanceCall} shows what is available; top up on the console's balance page (/console/balance), or ask the site's operator.`,
     );
   if (available === undefined) throw short();
   const after = s.take.get({ amount, id: available }) as number | undefined;

@@ -10,38 +10,13 @@ import { integerParam, stringParam } from '../validate.ts';
 import { invalidRequest } from './errors.ts';
 import { accepts, describeValue } from '../plain-words.ts';
 import { STATUSES } from './states.ts';
+import { next, type Transport } from './transport.ts';
 
 export const countryIso = v.pipe(
   v.string(),
   v.regex(/^[A-Z]{2}$/, 'two upper-case letters (ISO 3166-1 alpha-2), e.g. FR'),
   v.description('ISO 3166-1 alpha-2 country code, upper case.'),
 );
-export const citySlug = v.pipe(
-  v.string(),
-  v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a city slug: lower-case letters, digits and hyphens, e.g. paris'),
-  v.description('The city, as GET /coverage names it (e.g. paris, madrid).'),
-);
-const capabilityId = v.pipe(
-  v.string(),
-  v.regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, 'a capability id such as human.verify'),
-  v.description('A capability id from GET /capabilities, e.g. human.verify.'),
-);
-const slaCode = v.pipe(
-  v.string(),
-  v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'an SLA code such as standard or express'),
-  v.description('standard (default) or a faster SLA that GET /coverage lists.'),
-);
-
-export const LocationInput = v.pipe(
-  v.strictObject({ country_iso: countryIso, city_slug: citySlug }),
-  v.description('Where the task is: a country and a city, as coverage names them (FR, paris).'),
-);
-
-export const QuoteBody = v.strictObject({
-  capability: capabilityId,
-  location: LocationInput,
-  sla: v.optional(slaCode),
-});
 
 export const MAX_PRICE_LIMIT = 10_000_000;
 
@@ -50,17 +25,6 @@ export const METADATA_MAX_KEYS = 20;
 export const METADATA_KEY = /^[A-Za-z0-9_.-]{1,40}$/;
 const METADATA_KEY_WORDS = 'a key of 1 to 40 letters, digits, _ . or -';
 export const METADATA_MAX_VALUE = 500;
-
-export const Metadata = v.pipe(
-  v.record(
-    v.pipe(v.string(), v.regex(METADATA_KEY, METADATA_KEY_WORDS)),
-    v.pipe(v.string(), v.maxLength(METADATA_MAX_VALUE)),
-  ),
-  v.maxEntries(METADATA_MAX_KEYS),
-  v.description(
-    `Your own labels for the task, echoed in every answer and webhook: up to ${METADATA_MAX_KEYS} keys (1 to 40 letters, digits, _ . -), each a text of at most ${METADATA_MAX_VALUE} characters. GET /tasks filters on one key (metadata=key:value).`,
-  ),
-);
 
 const printable = (max: number, what: string) =>
   v.pipe(
@@ -71,41 +35,92 @@ const printable = (max: number, what: string) =>
     v.regex(/^[^\u0000-\u001f\u007f]+$/, `${what} of 1 to ${max} characters, without control characters`),
   );
 
-export const clientReference = v.pipe(
-  printable(200, 'a text'),
-  v.description(
-    'Your own id for this order (an order number, a row id), echoed in every answer and webhook, and a GET /tasks filter. Not required to be unique: the Idempotency-Key is what makes retries safe.',
-  ),
-);
-
-export const OrderBody = v.strictObject({
-  capability: capabilityId,
-  spec: v.pipe(
-    v.record(v.string(), v.unknown(), "an object, as the capability's spec_schema describes"),
-    v.description("What to do: an object valid against the capability's spec_schema (GET /capabilities/{capability})."),
-  ),
-  location: LocationInput,
-  sla: v.optional(slaCode),
-  max_price_cents: v.pipe(
-    v.number(),
-    v.integer('a whole number of cents'),
-    v.minValue(1, 'at least 1'),
-    v.maxValue(MAX_PRICE_LIMIT, `at most ${MAX_PRICE_LIMIT}`),
+/**
+ * The order and quote inputs with descriptions that name the next call as the transport makes it
+ * (issue 36): REST's contract says "GET /coverage", an MCP tool's arguments say get_coverage (an agent
+ * cannot call a path). The rules are the same objects either way; only the words differ.
+ */
+function inputsFor(transport: Transport) {
+  const rest = transport === 'rest';
+  const citySlug = v.pipe(
+    v.string(),
+    v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a city slug: lower-case letters, digits and hyphens, e.g. paris'),
+    v.description(`The city, as ${next(transport, 'coverage')} names it (e.g. paris, madrid).`),
+  );
+  const capabilityId = v.pipe(
+    v.string(),
+    v.regex(/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/, 'a capability id such as human.verify'),
+    v.description(`A capability id from ${next(transport, 'capabilities')}, e.g. human.verify.`),
+  );
+  const slaCode = v.pipe(
+    v.string(),
+    v.regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'an SLA code such as standard or express'),
+    v.description(`standard (default) or a faster SLA that ${next(transport, 'coverage')} lists.`),
+  );
+  const LocationInput = v.pipe(
+    v.strictObject({ country_iso: countryIso, city_slug: citySlug }),
+    v.description('Where the task is: a country and a city, as coverage names them (FR, paris).'),
+  );
+  const QuoteBody = v.strictObject({
+    capability: capabilityId,
+    location: LocationInput,
+    sla: v.optional(slaCode),
+  });
+  const Metadata = v.pipe(
+    v.record(
+      v.pipe(v.string(), v.regex(METADATA_KEY, METADATA_KEY_WORDS)),
+      v.pipe(v.string(), v.maxLength(METADATA_MAX_VALUE)),
+    ),
+    v.maxEntries(METADATA_MAX_KEYS),
     v.description(
-      'The most you accept to pay, in cents. An order priced above it is refused (409 price_above_max) and nothing is held.',
+      `Your own labels for the task, echoed in every answer and webhook: up to ${METADATA_MAX_KEYS} keys (1 to 40 letters, digits, _ . -), each a text of at most ${METADATA_MAX_VALUE} characters. ${next(transport, 'tasks')} filters on one key (${rest ? 'metadata=key:value' : 'its metadata argument'}).`,
     ),
-  ),
-  quote_id: v.optional(
-    v.pipe(
-      v.string(),
-      v.maxLength(400),
-      v.regex(/^qt_[A-Za-z0-9_.-]+$/, 'a quote_id from a quote (qt_…)'),
-      v.description('A quote_id from POST /quote: until the quote expires, the order is charged the quoted price.'),
+  );
+  const clientReference = v.pipe(
+    printable(200, 'a text'),
+    v.description(
+      `Your own id for this order (an order number, a row id), echoed in every answer and webhook, and a ${next(transport, 'tasks')} filter. Not required to be unique: the ${rest ? 'Idempotency-Key' : 'idempotency_key'} is what makes retries safe.`,
     ),
-  ),
-  metadata: v.optional(Metadata),
-  client_reference: v.optional(clientReference),
-});
+  );
+  const OrderBody = v.strictObject({
+    capability: capabilityId,
+    spec: v.pipe(
+      v.record(v.string(), v.unknown(), "an object, as the capability's spec_schema describes"),
+      v.description(
+        `What to do: an object valid against the capability's spec_schema (${next(transport, 'capability')}).`,
+      ),
+    ),
+    location: LocationInput,
+    sla: v.optional(slaCode),
+    max_price_cents: v.pipe(
+      v.number(),
+      v.integer('a whole number of cents'),
+      v.minValue(1, 'at least 1'),
+      v.maxValue(MAX_PRICE_LIMIT, `at most ${MAX_PRICE_LIMIT}`),
+      v.description(
+        `The most you accept to pay, in cents. An order priced above it is refused (${rest ? '409 ' : ''}price_above_max) and nothing is held.`,
+      ),
+    ),
+    quote_id: v.optional(
+      v.pipe(
+        v.string(),
+        v.maxLength(400),
+        v.regex(/^qt_[A-Za-z0-9_.-]+$/, 'a quote_id from a quote (qt_…)'),
+        v.description(
+          `A quote_id from ${next(transport, 'quote')}: until the quote expires, the order is charged the quoted price.`,
+        ),
+      ),
+    ),
+    metadata: v.optional(Metadata),
+    client_reference: v.optional(clientReference),
+  });
+  return { LocationInput, QuoteBody, Metadata, clientReference, OrderBody };
+}
+
+const REST_INPUTS = inputsFor('rest');
+export const { LocationInput, QuoteBody, Metadata, clientReference, OrderBody } = REST_INPUTS;
+/** The same inputs as the MCP tools advertise them: their texts name tools (quote_task, get_coverage…). */
+export const MCP_INPUTS = inputsFor('mcp');
 
 export const CANCEL_REASONS = ['no_longer_needed', 'ordered_by_mistake', 'too_slow', 'other'] as const;
 export const CancelBody = v.strictObject({

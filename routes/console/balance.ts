@@ -1,8 +1,8 @@
 /**
  * /console/balance: the account's prepaid balance for live human tasks (available, and held for
  * orders in progress) and its ledger, newest first, 50 entries a page: the same figures as
- * GET /human/v1/balance and /ledger. Top-ups are made by the operator (`balance credit`): there is no
- * payment processor in a self-hosted trio.
+ * GET /human/v1/balance and /ledger. Top-ups: through Stripe Checkout when the site has Stripe set up
+ * (routes/console/billing.ts), and by the operator (`balance credit`) either way.
  */
 import { balanceOf, ledgerEntries } from '../../db/human/ledger.ts';
 import { html } from '../../lib/html.ts';
@@ -10,6 +10,7 @@ import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { AppContext } from '../context.ts';
 import { page, redirect } from './layout.ts';
 import { stateOf } from './state.ts';
+import { topUpSection, withStripeForms } from './billing.ts';
 
 const PAGE = 50;
 const euros = (cents: number) => `${cents < 0 ? '−' : ''}€${(Math.abs(cents) / 100).toFixed(2)}`;
@@ -18,6 +19,7 @@ const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T'
 
 const KIND: Record<string, string> = {
   credit: 'Top-up',
+  debit: 'Paid back (refund or dispute)',
   hold: 'Held for an order',
   capture: 'Paid (task completed)',
   release: 'Released back',
@@ -34,14 +36,15 @@ export function balanceRoutes(ctx: AppContext) {
       const rows = ledgerEntries(ctx.db, state.account.id, { before, limit: PAGE + 1 });
       const entries = rows.slice(0, PAGE);
       const older = rows.length > PAGE ? entries[entries.length - 1]!.id : null;
-      return page(
+      const reply = page(
         state,
         200,
         'Your balance',
         html`
 <p class="balance">Available: <strong data-available="${balance.available_cents}">${euros(balance.available_cents)}</strong>.
 Held for ${balance.open_holds} order(s) in progress: <strong data-held="${balance.held_cents}">${euros(balance.held_cents)}</strong>.</p>
-<p>A live order (a <code>ho_live_</code> key) holds its price here until the task completes (then it is paid) or is cancelled, fails, expires or is refunded (then it comes back). Sandbox orders move no money. Top-ups are made by the operator of this site.</p>
+<p>A live order (a <code>ho_live_</code> key) holds its price here until the task completes (then it is paid) or is cancelled, fails, expires or is refunded (then it comes back). Sandbox orders move no money.</p>
+${topUpSection(ctx, state.account.id, state.csrf, req.query)}
 ${balance.payable_cents > 0 ? html`<p>Owed to you for tasks you did: <strong>${euros(balance.payable_cents)}</strong>.</p>` : ''}
 <section aria-labelledby="h-ledger"><h2 id="h-ledger">Ledger</h2>
 ${
@@ -61,6 +64,7 @@ ${older !== null ? html`<p><a href="/console/balance?before=${older}">Older entr
 ${before !== null ? html`<p><a href="/console/balance">Newest entries</a></p>` : ''}
 </section>`,
       );
+      return withStripeForms(reply, ctx.billing);
     },
   };
 }

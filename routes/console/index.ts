@@ -15,6 +15,7 @@ import type { ApiRequest, Reply } from '../../lib/http/types.ts';
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './auth.ts';
 import { balanceRoutes } from './balance.ts';
+import { billingRoutes } from './billing.ts';
 import { keyRoutes } from './keys.ts';
 import { notice, page, redirect } from './layout.ts';
 import { loadState, stateOf } from './state.ts';
@@ -35,6 +36,7 @@ export function consoleRoutes(ctx: AppContext) {
   const auth = authRoutes(ctx, secret);
   const keys = keyRoutes(ctx, secret);
   const balance = balanceRoutes(ctx);
+  const billing = billingRoutes(ctx, secret);
   const worker = workerRoutes(ctx, secret);
   const password = passwordRoutes(ctx, secret);
   const webhooks = webhookRoutes(ctx, secret);
@@ -121,6 +123,10 @@ export function consoleRoutes(ctx: AppContext) {
     .post('/keys/:id/rotate', keys.rotate)
     .post('/keys/:id/revoke', keys.revoke)
     .get('/balance', balance.show)
+    .post('/balance/top-up', billing.topUp)
+    .get('/plan', billing.showPlan)
+    .post('/plan/checkout', billing.proCheckout)
+    .post('/plan/portal', billing.portal)
     .get('/worker', worker.queue)
     .get('/worker/tasks/:ref', worker.show)
     .post('/worker/duty', dutyRoute(ctx, secret))

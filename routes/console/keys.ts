@@ -162,7 +162,7 @@ export function keyRoutes(ctx: AppContext, secret: Buffer) {
 <section aria-labelledby="h-${s.code}" id="${s.code}">
 <h2 id="h-${s.code}">${s.name}</h2>
 <p>${s.about}</p>
-${s.code === 'funding' ? html`<p class="tier">Your funding tier now: <strong data-tier="${tier}">${tier}</strong> (${limits.perMinute} a minute, ${limits.perDay} a day${tier === 'pro' ? ', export included' : ''}).</p>` : ''}
+${s.code === 'funding' ? html`<p class="tier">Your funding tier now: <strong data-tier="${tier}">${tier}</strong> (${limits.perMinute} a minute, ${limits.perDay} a day${tier === 'pro' ? ', export included' : ''}). <a href="/console/plan">Your plan</a></p>` : ''}
 ${keyTable(
   who.state,
   keys.filter((k) => k.service === s.code),

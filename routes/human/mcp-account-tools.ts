@@ -12,7 +12,7 @@ import { requireScope } from '../../db/human/service.ts';
 import { listEvents } from '../../db/webhooks/events.ts';
 import { ref, registerTool, WithContent, type ToolHost } from './mcp-tool.ts';
 import { BalanceResponse, EvidenceList, LedgerResponse, TaskEventList } from './schemas.ts';
-import { EventList } from './webhook-schemas.ts';
+import { McpEvent } from './webhook-schemas.ts';
 
 const cursorOf = (what: string) =>
   v.optional(
@@ -160,7 +160,7 @@ export function registerAccountTools(server: McpServer, host: ToolHost, svc: Hum
         limit: limitOf('Events', 20),
         cursor: cursorOf('the event log'),
       }),
-      output: v.object({ events: EventList.entries.data, next_cursor: v.nullable(v.string()) }),
+      output: v.object({ events: v.array(McpEvent), next_cursor: v.nullable(v.string()) }),
       annotations: readOnly,
     },
     (args) => {

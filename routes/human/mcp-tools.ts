@@ -8,7 +8,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import * as v from 'valibot';
 import { notFound } from '../../lib/human/errors.ts';
-import { CancelBody, DisputeBody, ListInput, OrderBody, QuoteBody } from '../../lib/human/inputs.ts';
+import { CancelBody, DisputeBody, ListInput, MCP_INPUTS } from '../../lib/human/inputs.ts';
 import { createOrder, quoteTask } from '../../db/human/orders.ts';
 import type { HumanCaller, HumanService } from '../../db/human/service.ts';
 import { cancelTask, disputeTask } from '../../db/human/task-actions.ts';
@@ -100,7 +100,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
       title: 'Quote a task',
       description:
         'The exact price in cents, the due time, a quote_id that holds the price 15 minutes (pass it to create_task), and availability: whether verified people are available there now (if not, alternatives lists the nearest cities where someone is, and a live create_task there would be refused with no_one_available). Or a refusal (status "refused": location_not_served, sla_not_served) with alternatives that are served. Orders nothing.',
-      input: QuoteBody,
+      input: MCP_INPUTS.QuoteBody,
       output: QuoteResponse.entries.data,
       annotations: { readOnlyHint: true },
     },
@@ -120,7 +120,7 @@ export function buildMcpServer(ctx: AppContext, svc: HumanService, caller: Human
           v.string(),
           v.description('A UUID, new for each new order; send the same one only to retry the same order.'),
         ),
-        ...OrderBody.entries,
+        ...MCP_INPUTS.OrderBody.entries,
       }),
       output: Task,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },

@@ -254,7 +254,12 @@ export const LedgerResponse = v.object({
   data: v.array(
     v.object({
       id: v.string(),
-      kind: v.picklist(['credit', 'hold', 'capture', 'release']),
+      kind: v.pipe(
+        v.picklist(['credit', 'debit', 'hold', 'capture', 'release']),
+        v.description(
+          "credit: a top-up; debit: money paid back out (a refund or lost dispute of a top-up); hold, capture, release: an order's price held, paid, or given back.",
+        ),
+      ),
       memo: v.string(),
       task_ref: v.nullable(v.string()),
       created_at: instant,

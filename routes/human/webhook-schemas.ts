@@ -1,6 +1,7 @@
 /** Response bodies of the webhook operations of the human API (the contract; tests validate real answers). */
 import * as v from 'valibot';
 import { EVENT_TYPES } from '../../lib/webhooks/event-types.ts';
+import { next, type Transport } from '../../lib/human/transport.ts';
 
 const instant = v.pipe(v.string(), v.isoTimestamp());
 
@@ -53,7 +54,8 @@ const Delivery = v.object({
   finished_at: v.nullable(instant),
 });
 
-const EventCore = {
+/** An event's fields; its texts name the next call as the transport makes it (a REST path, an MCP tool). */
+const eventCoreOf = (transport: Transport) => ({
   id: v.pipe(v.string(), v.description('evt_…: the webhook-id header of every delivery of it.')),
   type: v.pipe(v.picklist(Object.keys(EVENT_TYPES) as [string, ...string[]]), v.description('What happened.')),
   subject: v.pipe(v.string(), v.description("What it is about ('task:tsk_…'): deliveries go in order per subject.")),
@@ -61,9 +63,12 @@ const EventCore = {
   created_at: instant,
   data: v.pipe(
     v.record(v.string(), v.unknown()),
-    v.description('human.task.*: {task, previous_status}, the task as GET /tasks/{ref} showed it then.'),
+    v.description(`human.task.*: {task, previous_status}, the task as ${next(transport, 'task')} showed it then.`),
   ),
-};
+});
+const EventCore = eventCoreOf('rest');
+/** An event as the MCP tool list_events gives it. */
+export const McpEvent = v.object(eventCoreOf('mcp'));
 export const EventList = v.object({
   data: v.array(v.object(EventCore)),
   meta: v.object({ limit: v.number(), next_cursor: v.nullable(v.string()) }),

@@ -102,8 +102,13 @@ test('accounts, keys and subscriptions from the command line', async () => {
     account: 'ops@example.org',
     plan: 'pro',
     until: null,
+    source: 'operator',
+    replaced: null,
+    warning: null,
   });
-  assert.equal((await json('subscription', 'set', '--account', 'ops@example.org', '--plan', 'none')).plan, 'none');
+  const ended = await json('subscription', 'set', '--account', 'ops@example.org', '--plan', 'none');
+  assert.equal(ended.plan, 'none');
+  assert.deepEqual(ended.replaced, { plan: 'pro', source: 'operator', stripe_subscription: null, until: null });
 });
 
 test('bad input: a clear message and a non-zero exit, nothing written', async () => {
