@@ -20,7 +20,7 @@ import { acquireServerLock, type ServerLock } from './db/server-lock.ts';
 import { persistedDayCount, WriteBehind } from './db/write-behind.ts';
 import type { Config } from './lib/config.ts';
 import { createDispatch, httpListener, type Dispatch } from './lib/http/adapter.ts';
-import type { ApiRequest, Refusal } from './lib/http/types.ts';
+import type { Refusal } from './lib/http/types.ts';
 import { DEFAULT_LIMITS, listen, type ServerLimits } from './lib/http/server.ts';
 import { createLogger } from './lib/http/log.ts';
 import { createMetrics } from './lib/http/metrics.ts';
@@ -301,9 +301,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     metrics.cluster = ipc.clusterMetrics;
   }
   const router = buildRoutes(ctx, metrics);
-  const fetch = readOnly
-    ? refuseWritesOutsideServices((req) => router.fetch(req), config.scaling.primaryUrl)
-    : (req: ApiRequest) => router.fetch(req);
+  const fetch = readOnly ? refuseWritesOutsideServices(router.fetch, config.scaling.primaryUrl) : router.fetch;
   const dispatch = createDispatch({
     fetch,
     log,

@@ -88,8 +88,22 @@ const FIGURES: Record<string, (b: Blocks) => string> = {
   'human.orders': (b) => cell(b('human'), 'POST /tasks (sandbox, durable', '32 conn req/s'),
   'human.cpuOrder': (b) => match(b('human'), /Server CPU per durable order at 32 connections: ([\d,]+ µs)/),
   'human.perFsync': (b) => match(b('human'), /\(([\d.]+) per fsync on average/),
+  // The HTTP adapter beside Fastify and raw node:http (bench/adapter.ts)
+  'adapter.date': (b) => match(b('adapter'), /Run (\d{4}-\d{2}-\d{2})/),
+  'adapter.load': (b) => match(b('adapter'), /load average ([\d.]+ before the run and [\d.]+ after)/),
+  'adapter.vsFastify': (b) => match(b('adapter'), /- trio ([\d.]+) × Fastify/),
+  'adapter.vsRaw': (b) => match(b('adapter'), /- trio ([\d.]+) × raw/),
+  'adapter.fastifyVsRaw': (b) => cell(b('adapter'), 'Fastify 5', '× raw (1 / 32 conn)').split(' / ')[1]!,
   // The cost of one request (bench/request-path.ts)
   'path.date': (b) => match(b('request-path'), /Run (\d{4}-\d{2}-\d{2})/),
+  'path.load': (b) => match(b('request-path'), /load average ([\d.]+ before the run and [\d.]+ after)/),
+  'path.cpuKeyedRaw': (b) =>
+    cell(
+      b('request-path'),
+      'GET /human/v1/tasks/{ref}/result',
+      'server CPU µs/request (1 / 32 conn)',
+      'raw node:http, same bytes',
+    ).split(' / ')[1]!,
   'path.cpuKeyed': (b) =>
     cell(b('request-path'), 'GET /human/v1/tasks/{ref}/result', 'server CPU µs/request (1 / 32 conn)', 'trio').split(
       ' / ',

@@ -35,6 +35,11 @@ const BENCHMARKS: Record<string, Bench> = {
       'the cost of one request on the whole path (issue 29): /healthz, an authenticated task result, a cached funding search, an impact product, at 1 and 32 connections beside raw node:http on the same bytes; server CPU per request. Options: --duration S, --warmup S, --rounds N, --profile (where each µs goes; --profile=DIR keeps the .cpuprofile files for a flame graph), --no-write',
     run: async (args) => (await import('./request-path.ts')).run(args),
   },
+  'keyed-read': {
+    describe:
+      "GET /human/v1/tasks/{ref}/result with a key in process (no socket): the human router through itty-router's fetch, the grouped walk, and the walk with the request's reads in one read transaction; the fastest of N rounds in turns. Options: --rounds N, --no-write",
+    run: async (args) => (await import('./keyed-read.ts')).run(args),
+  },
   'impact-run': {
     describe:
       'impact run pipeline on a synthetic catalogue (200 materials; 500 and 2,000 products; 1 and 5 scenarios; 1,000 draws): time and peak memory. Options: --products 500,2000 --scenarios 1,5 --draws N --materials M',

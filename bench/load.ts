@@ -286,6 +286,15 @@ export interface Turn {
   child?: ChildProcess;
   /** The best round at each connection count (most requests/s). */
   best: Map<number, Measurement & { cpuUs?: number }>;
+  /** Every round at each connection count, in order (for medians and per-round ratios). */
+  rounds?: Map<number, Array<Measurement & { cpuUs?: number }>>;
+}
+
+/** The median of some numbers (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /**
@@ -307,6 +316,7 @@ export async function inTurns(
         const run = () => measure(turn.url, c, time.warmupS, time.durationS, turn.idleUrl, load);
         const m: Measurement & { cpuUs?: number } = turn.child ? await withCpu(turn.child, run) : await run();
         if (!turn.best.has(c) || m.rps > turn.best.get(c)!.rps) turn.best.set(c, m);
+        if (turn.rounds) turn.rounds.set(c, [...(turn.rounds.get(c) ?? []), m]);
         const cpu = m.cpuUs === undefined ? '' : `  CPU ${fmt(m.cpuUs, 1)} µs/req`;
         console.log(
           `${turn.label} ${name.padEnd(60)} ${String(c).padStart(2)} conn, round ${round}: ${describe(m, cpu)}  (load ${loadavg()[0]!.toFixed(2)})`,

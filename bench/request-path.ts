@@ -1,8 +1,10 @@
 /**
  * `npm run bench -- request-path [--duration S] [--warmup S] [--rounds N] [--profile[=DIR]] [--no-write]`
  *
- * What one request costs on trio's whole path (issue 29), for the requests users send most, beside
- * raw node:http answering the very bytes trio sent for each path, in the same run:
+ * What one request costs on trio's whole path (issues 29 and 37), for the requests users send most,
+ * beside raw node:http answering the very bytes trio sent for each path, and beside Fastify answering
+ * the same bytes from routes of the same patterns, in the same run, each in its own process, in turns,
+ * `--rounds` rounds (5), medians (a ratio: the median of the rounds' ratios):
  *  - GET /healthz: the whole app's router and adapter, no service;
  *  - GET /human/v1/tasks/{ref}/result with a key: key lookup, per-minute limit, one task read;
  *  - GET /funding/v1/search, anonymous, each query already in the page cache;
@@ -36,6 +38,7 @@ import {
   replayableHeaders,
   inTurns,
   loadSentence,
+  median,
   not2xx,
   startChild,
   stopChild,
@@ -57,8 +60,9 @@ interface Row {
   paths: string[];
   headers?: Record<string, string>;
   target?: number;
-  trio: Map<number, Cpu>;
-  raw: Map<number, Cpu>;
+  trio: Map<number, Cpu[]>;
+  raw: Map<number, Cpu[]>;
+  fastify: Map<number, Cpu[]>;
   /** trio's own work a request, in process (no socket). */
   ownUs?: number;
   profile?: string;
@@ -67,7 +71,7 @@ interface Row {
 export async function run(args: string[]): Promise<void> {
   const durationS = option(args, '--duration', 6);
   const warmupS = option(args, '--warmup', 1.5);
-  const rounds = option(args, '--rounds', 2);
+  const rounds = option(args, '--rounds', 5);
   const loadBefore = loadavg()[0]!;
   const dir = mkdtempSync(join(tmpdir(), 'trio-bench-path-'));
   // --profile=DIR keeps the .cpuprofile files there (a flame graph: Chrome DevTools' Performance panel, speedscope).
@@ -76,6 +80,7 @@ export async function run(args: string[]): Promise<void> {
   const databasePath = join(dir, 'trio.sqlite');
   let trio: { child: ChildProcess; port: number } | undefined;
   let raw: { child: ChildProcess; port: number } | undefined;
+  let fastify: { child: ChildProcess; port: number } | undefined;
   try {
     const { key, slugs, sqlite } = prepare(databasePath);
     trio = await startChild('request-path-server.ts', ['trio', databasePath], { stdout: 'ignore' });
@@ -88,6 +93,7 @@ export async function run(args: string[]): Promise<void> {
       paths,
       trio: new Map(),
       raw: new Map(),
+      fastify: new Map(),
       ...extra,
     });
     const rows = [
@@ -126,6 +132,7 @@ export async function run(args: string[]): Promise<void> {
       }
     writeFileSync(join(dir, 'recorded.json'), JSON.stringify(recorded));
     raw = await startChild('request-path-server.ts', ['raw', join(dir, 'recorded.json')]);
+    fastify = await startChild('request-path-server.ts', ['fastify', join(dir, 'recorded.json')]);
     for (const r of rows) {
       const at = (port: number) => `http://127.0.0.1:${port}`;
       await inTurns(
@@ -135,14 +142,24 @@ export async function run(args: string[]): Promise<void> {
             url: at(trio.port) + r.paths[0],
             idleUrl: `${at(trio.port)}/healthz`,
             child: trio.child,
-            best: r.trio,
+            best: new Map(),
+            rounds: r.trio,
           },
           {
             label: 'raw ',
             url: at(raw.port) + r.paths[0],
             idleUrl: at(raw.port) + r.paths[0],
             child: raw.child,
-            best: r.raw,
+            best: new Map(),
+            rounds: r.raw,
+          },
+          {
+            label: 'fast',
+            url: at(fastify.port) + r.paths[0],
+            idleUrl: at(fastify.port) + r.paths[0],
+            child: fastify.child,
+            best: new Map(),
+            rounds: r.fastify,
           },
         ],
         r.name,
@@ -169,6 +186,15 @@ export async function run(args: string[]): Promise<void> {
       } finally {
         await stopChild(adapter.child);
       }
+      // Fastify on the same row, the same load: where a Node framework spends its microseconds.
+      const fastifyRow = await startChild('adapter-server.ts', ['fastify']);
+      try {
+        const light: Row = row('adapter-fastify', 'Fastify 5 alone, the same JSON row (bench -- adapter)', ['/row']);
+        light.profile = await profileOf(fastifyRow, light, profileDir, durationS);
+        profiled.push(light);
+      } finally {
+        await stopChild(fastifyRow.child);
+      }
       for (const r of rows) {
         r.profile = await profileOf(trio, r, profileDir, durationS);
         profiled.push(r);
@@ -177,6 +203,9 @@ export async function run(args: string[]): Promise<void> {
       const floor = row('raw', 'raw node:http answering the result bytes (the floor)', keyed.paths);
       floor.profile = await profileOf(raw, floor, profileDir, durationS);
       profiled.push(floor);
+      const framework = row('fastify', 'Fastify answering the result bytes', keyed.paths, { headers: keyed.headers! });
+      framework.profile = await profileOf(fastify, framework, profileDir, durationS);
+      profiled.push(framework);
     }
     const report = render(rows, profiled, { durationS, warmupS, rounds, load: [loadBefore, loadavg()[0]!], sqlite });
     console.log('\n' + report.figures + (report.profiles ? '\n\n' + report.profiles : ''));
@@ -198,6 +227,7 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     if (trio) await stopChild(trio.child);
     if (raw) await stopChild(raw.child);
+    if (fastify) await stopChild(fastify.child);
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -260,38 +290,75 @@ function render(
   profiled: Row[],
   run: { durationS: number; warmupS: number; rounds: number; load: [number, number]; sqlite: string },
 ): { figures: string; profiles: string | null } {
-  const measured = rows;
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine(run.sqlite)}.`,
-    `Each figure: ${run.warmupS} s warm-up (discarded), then ${run.durationS} s of closed-loop load from one process; trio and the baseline each in their own process, measured in turn, ${run.rounds} rounds, the best kept. Demo database; trio as \`serve\` runs it (access log at info), limits lifted but every request counted.`,
+    `Each figure: ${run.warmupS} s warm-up (discarded), then ${run.durationS} s of closed-loop load from one process; trio, raw node:http and Fastify each in their own process, measured in turn, ${run.rounds} rounds, medians (a ratio: the median of the rounds' ratios, each round's servers measured in the same minute). Demo database; trio as \`serve\` runs it (access log at info), limits lifted but every request counted.`,
     loadSentence(...run.load),
     '',
-    '| request | server | 1 conn req/s | p50 ms | p99 ms | 32 conn req/s | p50 ms | p99 ms | × raw (32 conn) | server CPU µs/request (1 / 32 conn) | own work in process µs/request |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| request | server | 1 conn req/s | p50 ms | p99 ms | 32 conn req/s | p50 ms | p99 ms | × raw (32 conn) | × Fastify (32 conn) | server CPU µs/request (1 / 32 conn) | own work in process µs/request |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const targets: string[] = [];
-  for (const r of measured) {
+  const med = (m: Map<number, Cpu[]>, c: number, f: (x: Cpu) => number) => median(m.get(c)!.map(f));
+  const ratio = (a: Map<number, Cpu[]>, b: Map<number, Cpu[]>) =>
+    median(a.get(32)!.map((m, i) => m.rps / b.get(32)![i]!.rps));
+  for (const r of rows) {
     for (const [server, m] of [
       ['trio', r.trio],
       ['raw node:http, same bytes', r.raw],
+      ['Fastify, same bytes', r.fastify],
     ] as const) {
-      const one = m.get(1)!;
-      const many = m.get(32)!;
+      const not2xxOf = (c: number) => not2xx({ non2xx: Math.max(...m.get(c)!.map((x) => x.non2xx)) } as Measurement);
       lines.push(
-        `| ${r.name} | ${server} | ${fmt(one.rps)}${not2xx(one)} | ${fmt(one.p50, 2)} | ${fmt(one.p99, 2)} | ${fmt(many.rps)}${not2xx(many)} | ${fmt(many.p50, 2)} | ${fmt(many.p99, 2)} | ${fmt(many.rps / r.raw.get(32)!.rps, 2)} | ${fmt(one.cpuUs, 1)} / ${fmt(many.cpuUs, 1)} | ${server === 'trio' && r.ownUs !== undefined ? fmt(r.ownUs, 1) : ''} |`,
+        `| ${r.name} | ${server} | ${fmt(med(m, 1, (x) => x.rps))}${not2xxOf(1)} | ${fmt(
+          med(m, 1, (x) => x.p50),
+          2,
+        )} | ${fmt(
+          med(m, 1, (x) => x.p99),
+          2,
+        )} | ` +
+          `${fmt(med(m, 32, (x) => x.rps))}${not2xxOf(32)} | ${fmt(
+            med(m, 32, (x) => x.p50),
+            2,
+          )} | ${fmt(
+            med(m, 32, (x) => x.p99),
+            2,
+          )} | ` +
+          `${fmt(ratio(m, r.raw), 2)} | ${fmt(ratio(m, r.fastify), 2)} | ${fmt(
+            med(m, 1, (x) => x.cpuUs),
+            1,
+          )} / ${fmt(
+            med(m, 32, (x) => x.cpuUs),
+            1,
+          )} | ` +
+          `${server === 'trio' && r.ownUs !== undefined ? fmt(r.ownUs, 1) : ''} |`,
       );
     }
     if (r.target === undefined) continue;
-    const ratio = r.trio.get(32)!.rps / r.raw.get(32)!.rps;
+    const vsRaw = ratio(r.trio, r.raw);
     targets.push(
-      `- ${r.name}: ${fmt(ratio, 2)} × raw ${ratio >= r.target ? '≥' : '<'} ${r.target} — ${ratio >= r.target ? 'met' : '**missed**'}.`,
+      `- ${r.name}: ${fmt(vsRaw, 2)} × raw ${vsRaw >= r.target ? '≥' : '<'} ${r.target} — ${vsRaw >= r.target ? 'met' : '**missed**'} (${fmt(ratio(r.trio, r.fastify), 2)} × Fastify).`,
     );
   }
-  const keyed = rows.find((r) => r.id === 'keyed')!.trio.get(32)!.cpuUs;
+  const keyed = rows.find((r) => r.id === 'keyed')!;
+  const keyedCpu = med(keyed.trio, 32, (x) => x.cpuUs);
   targets.push(
-    `- server CPU per authenticated read: ${fmt(keyed, 1)} µs ${keyed <= KEYED_CPU_TARGET_US ? '≤' : '>'} ${KEYED_CPU_TARGET_US} µs — ${keyed <= KEYED_CPU_TARGET_US ? 'met' : '**missed**'} (raw node:http on the same bytes: ${fmt(rows.find((r) => r.id === 'keyed')!.raw.get(32)!.cpuUs, 1)} µs).`,
+    `- server CPU per authenticated read: ${fmt(keyedCpu, 1)} µs ${keyedCpu <= KEYED_CPU_TARGET_US ? '≤' : '>'} ${KEYED_CPU_TARGET_US} µs — ${keyedCpu <= KEYED_CPU_TARGET_US ? 'met' : '**missed**'} (raw node:http on the same bytes: ${fmt(
+      med(keyed.raw, 32, (x) => x.cpuUs),
+      1,
+    )} µs; Fastify: ${fmt(
+      med(keyed.fastify, 32, (x) => x.cpuUs),
+      1,
+    )} µs).`,
   );
-  lines.push('', 'Targets at 32 connections (issue 29):', ...targets);
+  const light = rows.find((r) => r.id === 'light')!;
+  targets.push(
+    `- ${light.name}: ${fmt(ratio(light.trio, light.fastify), 2)} × Fastify (per round: ${light.trio
+      .get(32)!
+      .map((m, i) => fmt(m.rps / light.fastify.get(32)![i]!.rps, 2))
+      .join(', ')}).`,
+  );
+  lines.push('', 'Targets at 32 connections (issues 29 and 37):', ...targets);
   const profiles = profiled.length
     ? profiled.map((r) => `#### ${r.name}, 32 connections\n\n${r.profile}`).join('\n\n')
     : null;

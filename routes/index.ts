@@ -3,9 +3,11 @@
  * Everything else is a 404.
  */
 import { Router } from 'itty-router';
+import { DOT_SEGMENT, PLAIN_PATH, routeWalk, type Walk, type WalkedRouter } from '../lib/http/route-walk.ts';
 import type { ApiRequest, Reply } from '../lib/http/types.ts';
 import { jsonReply } from '../lib/http/types.ts';
 import type { Metrics } from '../lib/http/metrics.ts';
+import { readTogether } from '../db/read-together.ts';
 import type { AppContext } from './context.ts';
 import { BILLING_BASE, billingApi } from './billing/index.ts';
 import { consoleRoutes } from './console/index.ts';
@@ -15,14 +17,17 @@ import { HUMAN_BASE, humanApi } from './human/index.ts';
 import { IMPACT_BASE, impactApi } from './impact/index.ts';
 import { healthz, home, metricsEndpoint, readyz } from './ops.ts';
 
+/** A service: an itty-router (walked by its route table), or anything with a router's fetch. */
+type Service = WalkedRouter | { fetch(req: ApiRequest): Promise<Reply | undefined> };
+
 export function buildRoutes(ctx: AppContext, metrics: Metrics) {
   const funding = fundingApi(ctx);
   const human = humanApi(ctx);
   const impact = impactApi(ctx);
   const console = consoleRoutes(ctx);
   // The explorer calls the APIs in process through this same router (routes/explore/api.ts).
-  const explore = exploreRoutes(ctx, (req) => router.fetch(req));
-  const services: Array<[string, { fetch(req: ApiRequest): Promise<Reply | undefined> }]> = [
+  const explore = exploreRoutes(ctx, async (req) => (await fetch(req)) as Reply | undefined);
+  const services: Array<[string, Service]> = [
     [FUNDING_BASE, funding],
     [HUMAN_BASE, human],
     [IMPACT_BASE, impact],
@@ -30,20 +35,36 @@ export function buildRoutes(ctx: AppContext, metrics: Metrics) {
     ['/explore', explore],
     [BILLING_BASE, billingApi(ctx)],
   ];
+  // Each router is walked by its own route table (lib/http/route-walk.ts), not through itty-router's fetch.
+  const walks = services.map(([base, service]): [string, Walk] => [
+    base,
+    'routes' in service ? routeWalk(service) : (req) => service.fetch(req),
+  ]);
+  // A keyed read of the human API reads the key generation and its row in one transaction (db/read-together.ts).
+  for (const entry of walks) if (entry[0] === HUMAN_BASE) entry[1] = readTogether(ctx.db, entry[1]);
   const router = Router<ApiRequest, [], Reply>();
-  for (const [base, service] of services) router.all(`${base}/*`, (req: ApiRequest) => service.fetch(req));
+  for (const [base, walk] of walks) router.all(`${base}/*`, walk);
   router
     .get('/healthz', healthz)
     .get('/readyz', readyz(ctx.db, ctx.replica, ctx.dependencies, ctx.clock))
     .get('/metrics', metricsEndpoint(metrics))
     .get('/', home)
     .all('*', (req: ApiRequest) => jsonReply(404, { error: 'not_found', message: `No such path: ${req.path}` }));
-  return { fetch: (req: ApiRequest) => serviceOf(services, req)?.fetch(req) ?? router.fetch(req) };
+  const top = routeWalk(router);
+  /** The app's answer to a request: synchronous when every stage that ran answered synchronously. */
+  const fetch = (req: ApiRequest): unknown => {
+    const walk = serviceOf(walks, req);
+    return walk ? walk(req) : top(req);
+  };
+  return {
+    fetch,
+    /** Every [method, pattern] the app's routers hold, services first (the benchmarks' whole route table). */
+    routes: (): Array<[string, string]> =>
+      [...services.map(([, service]) => service), router].flatMap((r) =>
+        ('routes' in r ? r.routes : []).map(([method, , , path]): [string, string] => [method, path ?? '']),
+      ),
+  };
 }
-
-// A path the URL parser leaves as it is: no dot segment (nor an encoded one), nothing it would encode.
-const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
-const DOT_SEGMENT = /\/\.|%2e/i;
 
 /**
  * The service a request goes to, found by its base without this router parsing the URL a second time

@@ -4,12 +4,16 @@
  * owns what every route shares: the request id, the client address, the body size limit, HEAD,
  * the 500 for an unexpected fault, and the access log line. All of it but the socket is `dispatch`
  * (createDispatch), which the tests also call in-process; the listener only reads and writes.
+ *
+ * A request whose router answers synchronously (lib/http/route-walk.ts: no stage returned a promise)
+ * is dispatched and written without a promise (issue 37: each was a microtask and an allocation on
+ * every request); one that is not goes through the same steps when its answer settles.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { Logger } from 'pino';
-import { addressBucket, clientAddress, type TrustProxy } from './client-address.ts';
+import { addressBucket, clientAddress, unmapIPv4, type TrustProxy } from './client-address.ts';
 import { HttpError } from './errors.ts';
 import { accessLog, type AccessFields } from './log.ts';
 import { GRANT, isReply, jsonReply, type ApiRequest, type Refusal, type Reply, type ReplyBody } from './types.ts';
@@ -17,7 +21,8 @@ import { redactKeys } from '../keys.ts';
 import { refusalOf, serviceUnavailable } from './unavailable.ts';
 
 export interface AdapterOptions {
-  fetch: (req: ApiRequest) => Promise<unknown>;
+  /** The router: its answer, or a promise of it (a Reply; anything else is a 404). */
+  fetch: (req: ApiRequest) => unknown;
   log: Logger;
   clock: () => number;
   trustProxy: TrustProxy;
@@ -55,7 +60,8 @@ export interface Outbound {
   finish(): void;
 }
 
-export type Dispatch = (inbound: Inbound) => Promise<Outbound>;
+/** The pipeline: synchronous when the router answered synchronously (callers may always `await` it). */
+export type Dispatch = (inbound: Inbound) => Outbound | Promise<Outbound>;
 
 /** Where a light request keeps what its body is read from, the limit, and the read once started. */
 const INBOUND = Symbol('inbound');
@@ -82,40 +88,78 @@ export function createDispatch(options: AdapterOptions): Dispatch {
   const { fetch, log, clock, trustProxy, bodyLimitBytes } = options;
   const done: Finish = { log, access: accessLog(log), observe: options.observe };
 
-  return async function dispatch(inbound: Inbound): Promise<Outbound> {
+  return function dispatch(inbound: Inbound): Outbound | Promise<Outbound> {
     const started = performance.now();
     const { target, socketAddress, headers } = inbound;
     const id = requestIdOf(headers['x-request-id']);
-    const ip = clientAddress(socketAddress, headers['x-forwarded-for'], trustProxy);
+    const peer = peerOf(socketAddress);
+    const forwarded = headers['x-forwarded-for'];
+    // Through a trusted proxy, the nearest untrusted hop; otherwise the socket's address and its bucket, kept.
+    const ip =
+      forwarded === undefined || !trustProxy(peer.ip) ? peer.ip : clientAddress(socketAddress, forwarded, trustProxy);
+    const bucket = ip === peer.ip ? peer.bucket : addressBucket(ip);
     const secure = inbound.encrypted || (trustProxy(socketAddress) && headers['x-forwarded-proto'] === 'https');
-    const req = new LightRequest(inbound, id, ip, secure, clock(), bodyLimitBytes);
+    const req = new LightRequest(inbound, id, ip, bucket, secure, clock(), bodyLimitBytes);
 
-    let reply: Reply;
     if (target.charCodeAt(0) !== 47 /* '/' */) {
       // Absolute-form and asterisk-form targets are for proxies; we are an origin server.
-      reply = jsonReply(400, { error: 'bad_request', message: 'The request target must be a path starting with /.' });
-    } else {
-      try {
-        const result = await fetch(req);
-        reply = isReply(result) ? result : jsonReply(404, { error: 'not_found', message: 'No such path.' });
-      } catch (err) {
-        reply = faultReply(err, req, log);
-      }
+      const refused = jsonReply(400, {
+        error: 'bad_request',
+        message: 'The request target must be a path starting with /.',
+      });
+      return new SentReply(req, refused, started, done);
     }
-    return new SentReply(req, reply, started, done);
+    let result: unknown;
+    try {
+      result = fetch(req);
+    } catch (err) {
+      return new SentReply(req, faultReply(err, req, log), started, done);
+    }
+    if (isThenable(result))
+      return Promise.resolve(result).then(
+        (settled) => new SentReply(req, replyOf(settled), started, done),
+        (err: unknown) => new SentReply(req, faultReply(err, req, log), started, done),
+      );
+    return new SentReply(req, replyOf(result), started, done);
   };
+}
+
+const NO_SUCH_PATH = (): Reply => jsonReply(404, { error: 'not_found', message: 'No such path.' });
+const replyOf = (result: unknown): Reply => (isReply(result) ? result : NO_SUCH_PATH());
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
+
+/**
+ * A socket address as a client address (an IPv4-mapped IPv6 one unmapped) and its bucket, kept: a
+ * keep-alive connection sends many requests from one address, and parsing it was 5 % of a light request.
+ */
+const peers = new Map<string, { ip: string; bucket: string }>();
+const PEERS_KEPT = 4096;
+function peerOf(socketAddress: string): { ip: string; bucket: string } {
+  let peer = peers.get(socketAddress);
+  if (peer === undefined) {
+    const ip = unmapIPv4(socketAddress);
+    peer = { ip, bucket: addressBucket(ip) };
+    if (peers.size >= PEERS_KEPT) peers.clear();
+    peers.set(socketAddress, peer);
+  }
+  return peer;
 }
 
 /** The node:http listener: the dispatch between reading an IncomingMessage and writing a ServerResponse. */
 export function httpListener(dispatch: Dispatch, log: Logger) {
-  return async function listener(raw: IncomingMessage, res: ServerResponse): Promise<void> {
-    const out = await dispatch(new NodeInbound(raw));
+  const send = (res: ServerResponse, out: Outbound): void | Promise<void> => {
     const { body } = out;
     if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {
+      // One write: node sends the head with a string body in one chunk, with a Buffer in one writev.
       res.writeHead(out.status, out.headers);
       res.end(body ?? undefined);
-    } else await writeStream(res, out, body, log);
+    } else return writeStream(res, out, body, log).then(() => out.finish());
     out.finish();
+  };
+  return function listener(raw: IncomingMessage, res: ServerResponse): void | Promise<void> {
+    const out = dispatch(new NodeInbound(raw));
+    return out instanceof Promise ? out.then((settled) => send(res, settled)) : send(res, out);
   };
 }
 
@@ -222,7 +266,7 @@ class LightRequest implements ApiRequest {
   [LIMIT]: number;
   [READ]: Promise<Buffer> | undefined = undefined;
 
-  constructor(inbound: Inbound, id: string, ip: string, secure: boolean, now: number, limit: number) {
+  constructor(inbound: Inbound, id: string, ip: string, bucket: string, secure: boolean, now: number, limit: number) {
     const { method, target } = inbound;
     const queryAt = target.indexOf('?');
     this.method = method === 'HEAD' ? 'GET' : method;
@@ -233,7 +277,7 @@ class LightRequest implements ApiRequest {
     this.id = id;
     this.secure = secure;
     this.ip = ip;
-    this.ipBucket = addressBucket(ip);
+    this.ipBucket = bucket;
     this.now = now;
     this[INBOUND] = inbound;
     this[LIMIT] = limit;

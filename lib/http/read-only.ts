@@ -31,10 +31,10 @@ export const readOnlyRefusal = (node: { primaryUrl: string | null }) =>
 const SERVICES = ['/impact/v1', '/funding/v1', '/human/v1'];
 
 /** Wraps the router of a read-only node: marks every request, answers non-service writes itself. */
-export function refuseWritesOutsideServices(fetch: (req: ApiRequest) => Promise<unknown>, primaryUrl: string | null) {
+export function refuseWritesOutsideServices(fetch: (req: ApiRequest) => unknown, primaryUrl: string | null) {
   const node = { primaryUrl };
   const message = readOnlyMessage(primaryUrl) + '\n';
-  return async (req: ApiRequest): Promise<unknown> => {
+  return (req: ApiRequest): unknown => {
     req.readOnly = node;
     if (isWrite(req) && !SERVICES.some((base) => req.path === base || req.path.startsWith(`${base}/`))) {
       req.refused = READ_ONLY_REFUSAL;

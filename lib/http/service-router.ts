@@ -76,7 +76,8 @@ export function serviceRouter(options: ServiceRouterOptions) {
   const router = Router<ApiRequest, [], Reply>({
     base,
     before: [
-      async (req) => {
+      // Synchronous when the access stage is (the counters in this process): no promise per request.
+      (req): Reply | undefined | Promise<void> => {
         req.service = name;
         Object.assign(req.replyHeaders, corsHeaders);
         if (req.originalMethod === 'OPTIONS') {
@@ -84,8 +85,8 @@ export function serviceRouter(options: ServiceRouterOptions) {
           if (allow.length && options.accessOnPreflight) countPreflight(req);
           return allow.length ? preflight(allow.join(', ')) : undefined;
         }
-        await access(req);
-        return undefined;
+        const counted = access(req);
+        return counted instanceof Promise ? counted : undefined;
       },
     ],
     catch: (thrown: unknown, req: ApiRequest) => {
