@@ -14,13 +14,27 @@ import { parse } from 'csv-parse/sync';
 import { buildRegister, ROOT } from '../../db/impact/load.ts';
 
 type Rec = Record<string, string>;
+interface BomRow {
+  product: string;
+  line: number;
+  role: string;
+  component_type: string;
+  component_key: string | null;
+  qty: number;
+  qty_low: number | null;
+  qty_high: number | null;
+  unit: string;
+  source_text: string;
+  provenance: number;
+  citations: Array<Record<string, string | number>> | null;
+}
 const csv = (path: string): Rec[] =>
   parse(readFileSync(join(ROOT, 'data', 'impact', path), 'utf8'), { columns: true, bom: true, trim: true }) as Rec[];
 
 const built = buildRegister('published');
 const t = built.tables;
 const provenance = new Map(t.impact_provenance!.map((p) => [p.id as number, p]));
-const lines = t.impact_bom_lines!;
+const lines = t.impact_bom_lines! as unknown as BomRow[];
 const line = (product: string, role: string) => {
   const l = lines.find((x) => x.product === product && x.role === role);
   assert.ok(l, `${product}: a line "${role}"`);
@@ -30,7 +44,7 @@ const line = (product: string, role: string) => {
     source: provenance.get(l.provenance as number)!.source,
   };
 };
-const citations = (l: { citations: unknown }) => (l.citations ?? []) as Array<Record<string, string | number>>;
+const citations = (l: BomRow) => l.citations ?? [];
 const compositions = csv('standard-compositions/compositions.csv');
 const composition = (designation: RegExp, element: string) => {
   const r = compositions.find((x) => designation.test(x.designation!) && x.element_or_input === element);
