@@ -6,7 +6,7 @@
  * (its mean over the headline's mean) stands in, after checking the served key is the stored one.
  *
  * Targets: every product whose composition a standard, a published conversion or its own definition
- * fixes rests wholly (100 %) on published or derived lines; at least the 18 products this branch
+ * fixes rests wholly (100 %) on published or derived lines; at least the 19 products this branch
  * brought to 80 % stay there; the issue's 40 of 48 is recorded as a todo with its reason (the lines
  * still illustrative are listed in docs/methodology/v3-bom.md).
  */
@@ -55,6 +55,7 @@ const FIXED = [
   'solder', // SAC305
   'gold-alloy-18k', // fineness 750
   'gold-ring', // 18 carat, the wedding-ring range
+  'gold-necklace', // 18 carat, a jewellery guide's chain weights
   'tungsten-carbide', // WC-Co masonry grades
   'brass', // C26000
   'ndfeb-magnet',
@@ -71,10 +72,10 @@ test('products a standard, a published conversion or their definition fixes rest
   }
 });
 
-test('no product rests less on published bills of materials than this branch measured (18 of 48 at 80 %)', () => {
+test('no product rests less on published bills of materials than this branch measured (19 of 48 at 80 %)', () => {
   assert.equal(measured.size, 48);
   const at80 = [...measured].filter(([, s]) => s >= 0.8).map(([k]) => k);
-  assert.ok(at80.length >= 18, `${at80.length} products at 80 % or more: ${at80.join(', ')}`);
+  assert.ok(at80.length >= 19, `${at80.length} products at 80 % or more: ${at80.join(', ')}`);
   for (const slug of ['smartphone', 'electric-car', 'petrol-car', 'wind-turbine-mw', 'pcb-assembly'])
     assert.ok(measured.get(slug)! >= 0.8, `${slug}: ${(measured.get(slug)! * 100).toFixed(1)} %`);
 });
