@@ -199,7 +199,7 @@ describe('pages', () => {
       assert.ok(product.includes(`rests on ${restsOn(f.provenance)}`), `${f.unit}: its shares`);
     const cobalt = p.data.bill_of_materials.find((l: Json) => l.component.key === 'cobalt');
     for (const c of cobalt.citations) assert.ok(product.includes(`href="${escapeHtml(c.url)}"`), `citation ${c.row}`);
-    assert.match(product, /Bill of materials \(8 lines, 4 resting on cited figures\)/);
+    assert.match(product, /Bill of materials \(10 lines, 6 resting on cited figures\)/);
   });
 
   test('the data-sources page lists every dataset with its release, licence and what it feeds', async () => {
