@@ -96,7 +96,7 @@ const CONF: Array<[RegExp, Confidence]> = [
 const RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
 
 /** The catalogue itself (fixtures/impact/products.json): what a product's definition fixes. */
-export const CATALOGUE: TableSource = {
+const CATALOGUE: TableSource = {
   source: 'trio-catalogue',
   release: 'products.json',
   file: 'fixtures/impact/products.json',
