@@ -114,6 +114,12 @@ export function importBomEvidence(
   // each row's strongest use: a row that sets or widens any line is imported, one only cited beside is a check
   const used = new Map<string, Citation['use']>();
   const refOf = (r: Ref) => (typeof r === 'number' ? `bom:${r}` : r);
+  const seen = new Set<string>();
+  for (const s of specs)
+    for (const key of [`${s.product}|${s.role}`, ...(s.line === undefined ? [] : [`${s.product}|line ${s.line}`])]) {
+      if (seen.has(key)) throw new ImportError(specFile, `two lines for ${key.replace('|', ' ')}`);
+      seen.add(key);
+    }
   const lines = specs.map((spec): EvidenceLine => {
     const where = `${spec.product} ${spec.role}`;
     const citations: Citation[] = [];
