@@ -1,0 +1,92 @@
+/**
+ * What each product's headline rests on, by its bill of materials (issue 33), read as a journalist
+ * reads it: GET /product/{slug}/contributions?type=basis_bom on the default register and run (S-MAX).
+ * The share resting on published or derived bills of materials is the served shares of those two keys;
+ * where a part is INDICATIVE the API serves no share (rule 6) and the run's stored share of that key
+ * (its mean over the headline's mean) stands in, after checking the served key is the stored one.
+ *
+ * Targets: every product whose composition a standard, a published conversion or its own definition
+ * fixes rests wholly (100 %) on published or derived lines; at least the 19 products this branch
+ * brought to 80 % stay there; the issue's 40 of 48 is recorded as a todo with its reason (the lines
+ * still illustrative are listed in docs/methodology/v3-bom.md).
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startImpactServer, type ImpactServer } from './harness.ts';
+
+let server: ImpactServer;
+const measured = new Map<string, number>();
+
+before(async () => {
+  server = await startImpactServer({ inProcess: true });
+  const run = server.app.db
+    .prepare("SELECT run_id FROM impact_current_runs WHERE scenario = 'S-MAX'")
+    .pluck()
+    .get() as number;
+  const stored = server.app.db
+    .prepare(
+      "SELECT share FROM impact_contributions WHERE run_id = ? AND product = ? AND metric = 'deaths' AND route = 'material' AND dimension = 'basis_bom' AND key = ?",
+    )
+    .pluck();
+  const slugs = server.app.db.prepare('SELECT slug FROM impact_products ORDER BY slug').pluck().all() as string[];
+  for (const slug of slugs) {
+    const res = await server.api(`/product/${slug}/contributions?type=basis_bom`);
+    assert.equal(res.status, 200, `${slug}: ${res.text}`);
+    assert.equal(res.json.scenario, 'S-MAX');
+    const parts = res.json.data.results.breakdowns.basis_bom as Array<{ key: string; share: number | null }>;
+    let share = 0;
+    for (const p of parts) {
+      if (p.key !== 'published' && p.key !== 'derived') continue;
+      const s = p.share ?? (stored.get(run, slug, p.key) as number | undefined);
+      assert.ok(s !== undefined, `${slug} ${p.key}: the run stores the part it serves`);
+      share += s;
+    }
+    measured.set(slug, share);
+  }
+});
+after(() => server.cleanup());
+
+/** Products whose bill of materials a standard designation, a published ratio or their definition fixes. */
+const FIXED = [
+  'aluminium-ingot', // bauxite per kg of aluminium (producers' ranges)
+  'steel', // worldsteel BF-BOF ratio, EN 10025-2 S235JR
+  'stainless-steel', // 304
+  'copper-wire', // Cu-ETP CW004A
+  'solder', // SAC305
+  'gold-alloy-18k', // fineness 750
+  'gold-ring', // 18 carat, the wedding-ring range
+  'gold-necklace', // 18 carat, a jewellery guide's chain weights
+  'tungsten-carbide', // WC-Co masonry grades
+  'brass', // C26000
+  'ndfeb-magnet',
+  'battery-cell-nmc', // BatPaC NMC 622
+  'rubber-compound', // BTMA
+  'car-tyre',
+];
+
+test('products a standard, a published conversion or their definition fixes rest wholly on published bills of materials', () => {
+  for (const slug of FIXED) {
+    const share = measured.get(slug);
+    assert.ok(share !== undefined, slug);
+    assert.ok(share > 1 - 1e-9, `${slug}: ${(share * 100).toFixed(2)} % published or derived`);
+  }
+});
+
+test('no product rests less on published bills of materials than this branch measured (19 of 48 at 80 %)', () => {
+  assert.equal(measured.size, 48);
+  const at80 = [...measured].filter(([, s]) => s >= 0.8).map(([k]) => k);
+  assert.ok(at80.length >= 19, `${at80.length} products at 80 % or more: ${at80.join(', ')}`);
+  for (const slug of ['smartphone', 'electric-car', 'petrol-car', 'wind-turbine-mw', 'pcb-assembly'])
+    assert.ok(measured.get(slug)! >= 0.8, `${slug}: ${(measured.get(slug)! * 100).toFixed(1)} %`);
+});
+
+test(
+  "the issue's target: 40 of 48 products at 80 % or more",
+  {
+    todo: 'component masses of devices, appliances, arms and recipes have no source read yet (docs/methodology/v3-bom.md §5.4); food conversions are issue-33b',
+  },
+  () => {
+    const at80 = [...measured].filter(([, s]) => s >= 0.8).length;
+    assert.ok(at80 >= 40, `${at80} of 48`);
+  },
+);
