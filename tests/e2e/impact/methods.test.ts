@@ -148,10 +148,12 @@ test('parseHead reads the method, target and headers of the bytes the parser ref
   assert.equal(parseHead(Buffer.from('F(O) /x HTTP/1.1\r\n\r\n')), null);
 });
 
-test("a GET and a FOO in one packet: node's own answer, never the GET answered a second time for the FOO", async () => {
-  // The parser refuses the packet at FOO before the GET is answered; its bytes begin with the GET, so
-  // they are not read as the refused request (that would serve the GET again).
+test("a GET and a FOO in one packet: the GET answered once, never a second time for the FOO", async () => {
+  // The GET is answered as soon as it is parsed (the adapter answers a synchronous handler without a
+  // promise, issue 37), then the parser refuses the packet at FOO. The refused bytes begin with the GET,
+  // so they are not read as the refused request (that would serve the GET again): node's own handling
+  // follows, which sends no second answer while one is on the wire, and closes the connection.
   const res = await send(request('GET', '/impact/v1/scenarios') + request('FOO', '/impact/v1/products'), true);
-  assert.deepEqual([res.status, res.closed], [400, true]);
-  assert.ok(!res.body.includes('HTTP/1.1 200') && !res.body.includes('"status"'), res.body);
+  assert.deepEqual([res.status, res.closed], [200, true]);
+  assert.ok(!res.body.includes('HTTP/1.1 200') && !res.body.includes('HTTP/1.1 405'), res.body.slice(-300));
 });
