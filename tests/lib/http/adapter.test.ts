@@ -20,6 +20,7 @@ const logs: string[] = [];
 const log = pino({ level: 'info' }, new Writable({ write: (c, _e, done) => (logs.push(String(c)), done()) }));
 let server: RunningServer;
 let release: () => void = () => {};
+let slowArrived: () => void = () => {};
 const router = Router<ApiRequest, [], Reply>();
 
 before(async () => {
@@ -40,6 +41,7 @@ before(async () => {
       () =>
         new Promise<Reply>((resolve) => {
           release = () => resolve(jsonReply(200, { slow: true }));
+          slowArrived();
         }),
     )
     .get('/web', async (req: ApiRequest) => jsonReply(200, { url: (await req.toWebRequest()).url }));
@@ -140,8 +142,10 @@ test('the query string never reaches the log', async () => {
 });
 
 test('graceful stop finishes the request in flight, then closes', async () => {
+  // Stop only once the handler holds the request: a fixed wait lost the race on a loaded machine.
+  const arrived = new Promise<void>((r) => (slowArrived = r));
   const inFlight = fetch(`${server.url}/slow`);
-  await new Promise((r) => setTimeout(r, 50));
+  await arrived;
   const stopped = server.stop(5_000);
   release();
   const res = await inFlight;
