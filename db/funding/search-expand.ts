@@ -15,7 +15,7 @@ import { statementsFor } from '../statements.ts';
 import { typoIndex, type TypoIndex } from './typo-index.ts';
 
 /** A unit matched by more calls than this weighs as little as any (its count stops here). */
-const WEIGHT_COUNT_CAP = 2000;
+const WEIGHT_COUNT_CAP = 1000;
 
 const statements = statementsFor((db) => ({
   generation: db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck(),

@@ -86,7 +86,10 @@ export function segments(ctx: SearchContext, f: SearchFilters, want: number): Se
     // Relevance: the tiers of lib/funding/search-tiers.ts, each read newest first.
     // CROSS JOIN: the index's matches drive; a filter index must not (it would run the MATCH once per row it walks).
     return text.tiers.map((tier) => ({
-      match: ctx.match(f, tier.match),
+      // Compiled when the tier is read: a page is often full before the partial tiers.
+      get match() {
+        return ctx.match(f, tier.match);
+      },
       missing: tier.missing,
       sql: (
         keyed,
