@@ -1,61 +1,68 @@
 /**
- * The index keys a typo is looked for in (lib/funding/typos.ts): the full-text index's own vocabulary
- * (fts5vocab), read one first letter at a time when a word of that letter is first corrected, and kept
- * until the next import changes the index. A typo in a word's first letter is not corrected (as with
- * Elasticsearch's prefix_length 1): it keeps the keys read per word few. Numbers and derived terms
- * (which start with a digit or `_`) are never read.
+ * The words a typo is corrected to (lib/funding/typos.ts): the words of the titles of the newest
+ * TITLES calls, the words calls are found by, read when a word is first corrected and kept until the
+ * next import. A near word is searched as the index keys it has under both stemmers. A typo in a
+ * word's first letter is not corrected (as Elasticsearch's prefix_length 1): words are kept by their
+ * first letter, so a correction compares a few thousand words, not all. (The index's own vocabulary,
+ * fts5vocab, reads every posting of every term: 8 s for the 50,000-call benchmark corpus.)
  */
 import type { Db } from '../connection.ts';
-import { fold } from '../../lib/funding/stem.ts';
-import { nearKeys } from '../../lib/funding/typos.ts';
+import { fold, STEM_LANGUAGES, stemKey } from '../../lib/funding/stem.ts';
+import { nearWords } from '../../lib/funding/typos.ts';
 import { statementsFor } from '../statements.ts';
 
-const statements = statementsFor((db) => {
-  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.funding_vocab USING fts5vocab(main, funding_calls_fts, row)');
-  return {
-    generation: db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck(),
-    letter: db.prepare('SELECT term FROM temp.funding_vocab WHERE term >= @lo AND term < @hi').pluck(),
-  };
-});
+/** How many of the newest calls' titles the words come from. */
+const TITLES = 5_000;
+
+const statements = statementsFor((db) => ({
+  generation: db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck(),
+  titles: db
+    .prepare(`SELECT title FROM funding_calls WHERE personal_data = 0 ORDER BY seq DESC LIMIT ${TITLES}`)
+    .pluck(),
+}));
 
 export interface TypoIndex {
-  /** The keys near a folded word, nearest first. */
+  /** The index keys of the words near a folded word, nearest first. */
   near(word: string): string[];
-  /** Keys held and their characters (for BENCHMARKS.md's memory line). */
-  size(): { keys: number; chars: number };
+  /** Words held and their characters (for BENCHMARKS.md's memory line). */
+  size(): { words: number; chars: number };
 }
 
 export function typoIndex(db: Db): TypoIndex {
-  const { generation, letter } = statements(db);
-  const byLetter = new Map<string, string[]>();
+  const { generation, titles } = statements(db);
+  let byLetter = new Map<string, string[]>();
   let seen = -1;
-  const keysOf = (first: string): string[] => {
+  const load = () => {
     const current = generation.get() as number;
-    if (current !== seen) {
-      byLetter.clear();
-      seen = current;
+    if (current === seen) return;
+    seen = current;
+    const all = new Set<string>();
+    // Folded once per title, then split: words of letters only (numbers are never corrected).
+    for (const title of titles.all() as string[])
+      for (const w of fold(title).split(/[^\p{L}]+/u)) if (w.length >= 4) all.add(w);
+    byLetter = new Map();
+    for (const w of all) {
+      const first = String.fromCodePoint(w.codePointAt(0)!);
+      let list = byLetter.get(first);
+      if (!list) byLetter.set(first, (list = []));
+      list.push(w);
     }
-    let keys = byLetter.get(first);
-    if (!keys) {
-      const hi = String.fromCodePoint(first.codePointAt(0)! + 1);
-      keys = (letter.all({ lo: first, hi }) as string[]).filter((k) => /^\p{L}+$/u.test(k));
-      byLetter.set(first, keys);
-    }
-    return keys;
   };
   return {
     near(word) {
+      load();
       const w = fold(word);
-      return /^\p{L}/u.test(w) ? nearKeys(w, keysOf(String.fromCodePoint(w.codePointAt(0)!))) : [];
+      const near = nearWords(w, byLetter.get(String.fromCodePoint(w.codePointAt(0)!)) ?? []);
+      return [...new Set(near.flatMap((n) => STEM_LANGUAGES.map((l) => stemKey(n, l))))];
     },
     size() {
-      let keys = 0;
+      let count = 0;
       let chars = 0;
       for (const list of byLetter.values()) {
-        keys += list.length;
-        for (const k of list) chars += k.length;
+        count += list.length;
+        for (const w of list) chars += w.length;
       }
-      return { keys, chars };
+      return { words: count, chars };
     },
   };
 }
