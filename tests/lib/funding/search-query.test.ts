@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { MAX_TERMS, parseSearch, QueryError, toFtsQuery, type ParsedQuery } from '../../../lib/funding/search-query.ts';
+import { MAX_TERMS, parseSearch, QueryError, type ParsedQuery } from '../../../lib/funding/search-query.ts';
+import { toFtsQuery } from '../../../lib/funding/search-tiers.ts';
 import { miniFundingFts, type MiniCall } from '../../helpers/funding-fts.ts';
 
 // What the parser makes of what users type: groups (all must match; a group is any of its atoms) and
@@ -102,7 +103,7 @@ test('property: any text either is refused with QueryError or compiles into expr
           return;
         }
         for (const c of compiled)
-          for (const expr of [c.all, c.primary!, c.secondary!, ...(c.firstTierSplit ?? [])]) search.get(expr); // throws if FTS5 cannot parse it
+          for (const expr of [c.all, c.primary!, c.secondary!, ...c.tiers.map((t) => t.match)]) search.get(expr); // throws if FTS5 cannot parse it
       },
     ),
     { numRuns: 2000 },

@@ -1,0 +1,69 @@
+/**
+ * Typo tolerance (lib/funding/typos.ts, applied by lib/funding/search-expand.ts): which words a typed
+ * word is near, on real words of the demo titles, and which words are never corrected.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { expandQuery, type Corpus } from '../../../lib/funding/search-expand.ts';
+import { parseSearch } from '../../../lib/funding/search-query.ts';
+import { editDistance, editsAllowed, nearWords } from '../../../lib/funding/typos.ts';
+import { shippedVocabulary } from '../../../lib/funding/vocabulary.ts';
+
+// Words of real demo titles, folded, as db/funding/typo-index.ts keeps them.
+const WORDS = [
+  'discapacidad',
+  'discapacitados',
+  'forestales',
+  'forestal',
+  'voluntariado',
+  'voluntarios',
+  'fomento',
+  'formacion',
+  'forestaciones',
+];
+
+test('one edit from five letters, two from nine; a swap of two letters is one', () => {
+  assert.equal(editsAllowed('salud'), 1);
+  assert.equal(editsAllowed('forestles'), 2);
+  assert.equal(editDistance('salud', 'salid', 1), 1);
+  assert.equal(editDistance('saldu', 'salud', 1), 1);
+  assert.equal(editDistance('salud', 'sxlxd', 1), Infinity);
+  assert.equal(editDistance('discapacidd', 'discapacidad', 2), 1);
+});
+
+test('the words near the issue’s typos; two edits only when nothing is nearer', () => {
+  const cases: Array<[string, string[]]> = [
+    ['discapacidd', ['discapacidad']],
+    ['forestles', ['forestales']],
+    ['voluntariao', ['voluntariado']],
+  ];
+  for (const [word, expected] of cases) assert.deepEqual(nearWords(word, WORDS), expected, word);
+  // fomento is two edits from "forestles" too far; forestales is one.
+  assert.ok(!nearWords('forestles', WORDS).includes('fomento'));
+  assert.deepEqual(nearWords('xyzzy', WORDS), []);
+});
+
+test('which words are corrected: plain words of five letters or more the corpus lacks; never numbers, identifiers, phrases or prefixes', () => {
+  const asked: string[] = [];
+  const corpus: Corpus = {
+    occurs: () => true,
+    typos: (w) => {
+      asked.push(w);
+      return ['x'];
+    },
+  };
+  const v = shippedVocabulary();
+  for (const q of [
+    'discapacidd',
+    'salud',
+    'agua',
+    '20266',
+    'HORIZON-CL5-2026',
+    '"discapacidd"',
+    'discapac*',
+    'discapacidd -vinno',
+  ])
+    expandQuery(parseSearch(q), v, corpus);
+  // salud is a label (the vocabulary's forms stand for it, no correction); agua is short; the rest are not plain words.
+  assert.deepEqual(asked, ['discapacidd', 'discapacidd']);
+});
