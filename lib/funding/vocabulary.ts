@@ -52,6 +52,13 @@ export interface Vocabulary {
   maxWords: number;
   /** Words not expanded because each language's label means another thing. */
   falseFriends: ReadonlySet<string>;
+  /**
+   * The words of the labels typing finds (both languages; target-only labels are not looked up, so not
+   * here), folded, of letters only, four or more, no function words: a word here is not a typo, and a
+   * typo may be corrected to one (db/funding/typo-index.ts). An English word with a typo has no
+   * Spanish title word to be corrected to; corrected to a label's word, it is expanded like the word.
+   */
+  words: ReadonlySet<string>;
 }
 
 /** Words that negate what follows, in either language. */
@@ -214,7 +221,7 @@ export function buildVocabulary(eurovoc: readonly Concept[], glossary: readonly 
   for (const [w, k] of oneWord)
     if (!glossaryForms.has(w) && k.en.size > 0 && k.es.size > 0 && ![...k.en].some((i) => k.es.has(i)))
       falseFriends.add(w);
-  return { concepts, byKeys, maxWords: Math.min(maxWords, MAX_RUN), falseFriends };
+  return { concepts, byKeys, maxWords: Math.min(maxWords, MAX_RUN), falseFriends, words: labelWordSet(concepts) };
 }
 
 /** The longest run of query words looked up as one label. */
@@ -308,6 +315,21 @@ export function conceptsOf(vocabulary: Vocabulary, run: readonly string[]): numb
             found.add(e.concept);
   return [...found];
 }
+
+/** Vocabulary.words: the words of the looked-up labels. */
+function labelWordSet(concepts: readonly Concept[]): Set<string> {
+  const out = new Set<string>();
+  for (const c of concepts) {
+    const targetOnly = new Set(c.target_only ?? []);
+    for (const label of [...c.en, ...c.es])
+      if (!targetOnly.has(label))
+        for (const w of words(label)) if (w.length >= 4 && !isStopWord(w) && /^\p{L}+$/u.test(w)) out.add(fold(w));
+  }
+  return out;
+}
+
+/** The words a typo may be corrected to besides the corpus's titles' (Vocabulary.words), sorted. */
+export const typoWords = (vocabulary: Vocabulary): string[] => [...vocabulary.words].sort();
 
 let shipped: Vocabulary | undefined;
 
