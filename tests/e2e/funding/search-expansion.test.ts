@@ -160,6 +160,7 @@ test('English inflection and English typos over Spanish records: irregular plura
     ['animal welfere', 'bienestar animal'], // welfare
     ['gender equallity', 'igualdad de género'], // the run "gender equality", corrected
     ['employmnt', 'empleo'], // employment
+    ["women's associations", 'asociaciones de mujeres'], // a possessive is its word
   ];
   const lines: string[] = [];
   for (const [en, es] of pairs) {
