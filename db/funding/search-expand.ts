@@ -10,7 +10,7 @@ import { expandQuery, type Corpus } from '../../lib/funding/search-expand.ts';
 import type { SearchText } from '../../lib/funding/search-filters.ts';
 import { STEM_LANGUAGES, stemKey } from '../../lib/funding/stem.ts';
 import { compileTiers, type FtsQuery } from '../../lib/funding/search-tiers.ts';
-import { shippedVocabulary } from '../../lib/funding/vocabulary.ts';
+import { shippedVocabulary, typoWords } from '../../lib/funding/vocabulary.ts';
 import { statementsFor } from '../statements.ts';
 import { typoIndex, type TypoIndex } from './typo-index.ts';
 
@@ -36,8 +36,8 @@ export class SearchExpansion {
   private readonly corpus: Corpus;
 
   constructor(private readonly db: Db) {
-    this.typos = typoIndex(db);
-    shippedVocabulary(); // built now, not on the first search
+    // The vocabulary is built now, not on the first search; its words are typo candidates.
+    this.typos = typoIndex(db, typoWords(shippedVocabulary()));
     const s = statements(db);
     const occurs = (fts: string) => {
       let o = this.occurs.get(fts);

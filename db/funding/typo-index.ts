@@ -1,13 +1,14 @@
 /**
  * The words a typo is corrected to (lib/funding/typos.ts): the words of the titles of the newest
  * TITLES calls, the words calls are found by, read when a word is first corrected and kept until the
- * next import. A near word is searched as the index keys it has under both stemmers. A typo in a
+ * next import, and the words of the vocabulary's labels in both languages (an English word with a typo
+ * has no Spanish title word to be corrected to). A typo in a
  * word's first letter is not corrected (as Elasticsearch's prefix_length 1): words are kept by their
  * first letter, so a correction compares a few thousand words, not all. (The index's own vocabulary,
  * fts5vocab, reads every posting of every term: 8 s for the 50,000-call benchmark corpus.)
  */
 import type { Db } from '../connection.ts';
-import { fold, STEM_LANGUAGES, stemKey } from '../../lib/funding/stem.ts';
+import { fold } from '../../lib/funding/stem.ts';
 import { nearWords } from '../../lib/funding/typos.ts';
 import { statementsFor } from '../statements.ts';
 
@@ -22,13 +23,22 @@ const statements = statementsFor((db) => ({
 }));
 
 export interface TypoIndex {
-  /** The index keys of the words near a folded word, nearest first. */
+  /** The words near a folded word, nearest first (lib/funding/search-expand.ts searches their keys and labels). */
   near(word: string): string[];
   /** Words held and their characters (for BENCHMARKS.md's memory line). */
   size(): { words: number; chars: number };
 }
 
-export function typoIndex(db: Db): TypoIndex {
+/** Words by their first letter. */
+function addByLetter(byLetter: Map<string, string[]>, w: string): void {
+  const first = String.fromCodePoint(w.codePointAt(0)!);
+  let list = byLetter.get(first);
+  if (!list) byLetter.set(first, (list = []));
+  list.push(w);
+}
+
+/** `labels`: the vocabulary's words (lib/funding/vocabulary.ts typoWords), kept beside the titles' for good. */
+export function typoIndex(db: Db, labels: readonly string[] = []): TypoIndex {
   const { generation, titles } = statements(db);
   let byLetter = new Map<string, string[]>();
   let seen = -1;
@@ -36,24 +46,18 @@ export function typoIndex(db: Db): TypoIndex {
     const current = generation.get() as number;
     if (current === seen) return;
     seen = current;
-    const all = new Set<string>();
+    const all = new Set<string>(labels);
     // Folded once per title, then split: words of letters only (numbers are never corrected).
     for (const title of titles.all() as string[])
       for (const w of fold(title).split(/[^\p{L}]+/u)) if (w.length >= 4) all.add(w);
     byLetter = new Map();
-    for (const w of all) {
-      const first = String.fromCodePoint(w.codePointAt(0)!);
-      let list = byLetter.get(first);
-      if (!list) byLetter.set(first, (list = []));
-      list.push(w);
-    }
+    for (const w of all) addByLetter(byLetter, w);
   };
   return {
     near(word) {
       load();
       const w = fold(word);
-      const near = nearWords(w, byLetter.get(String.fromCodePoint(w.codePointAt(0)!)) ?? []);
-      return [...new Set(near.flatMap((n) => STEM_LANGUAGES.map((l) => stemKey(n, l))))];
+      return nearWords(w, byLetter.get(String.fromCodePoint(w.codePointAt(0)!)) ?? []);
     },
     size() {
       let count = 0;

@@ -11,11 +11,15 @@
  *   "igualdad de género", "pymes" finds "pequeñas y medianas empresas". A form is searched as if typed (its content words, anywhere in a call), and only when
  *   the corpus holds it.
  * - A quoted word is taken literally: no vocabulary, no typos.
- * - A plain word of five letters or more that the corpus does not hold finds the index keys one edit
- *   away (two for nine letters or more): "discapacidd" finds discapacidad. Identifiers and numbers
- *   never do. A word the corpus holds is not corrected: its own matches rank first by construction.
+ * - A plain word of five letters or more that the corpus does not hold and the vocabulary does not
+ *   know is corrected to the words one edit away (two for nine letters or more) among the titles' and
+ *   the vocabulary's labels' words: "discapacidd" finds discapacidad; "disabilty" is corrected to the
+ *   label word "disability" and then expanded like it (to "discapacidad"), alone or in a run
+ *   ("gender equallity"). Identifiers and numbers never are. A word the corpus holds is not
+ *   corrected: its own matches rank first by construction.
  */
 import { compileWords, type Atom, type ParsedQuery } from './search-query.ts';
+import { fold, STEM_LANGUAGES, stemKey } from './stem.ts';
 import { conceptsOf, labelWords, type Vocabulary } from './vocabulary.ts';
 
 /** One thing the query asks for: a group of the parsed query. */
@@ -41,7 +45,7 @@ export interface ExpandedQuery {
 export interface Corpus {
   /** Whether an FTS5 expression matches any call. */
   occurs(fts: string): boolean;
-  /** The keys near `word` (folded) when the corpus does not hold it; empty otherwise. */
+  /** The words near `word` (folded), nearest first, when the corpus does not hold it; empty otherwise. */
   typos(word: string): string[];
 }
 
@@ -97,25 +101,36 @@ const plainAtoms = (g: Atom[]): string[] =>
 export function expandQuery(parsed: ParsedQuery, vocabulary: Vocabulary, corpus: Corpus | null): ExpandedQuery {
   const groups = parsed.groups;
   const units: Unit[] = groups.map((g) => ({ text: groupText(g), typed: [g], forms: [], loose: [], typos: [] }));
-  // Each plain word's own labels ("movilidad" → mobility), then typos for a word with none the corpus holds.
+  // Each plain word's own labels ("movilidad" → mobility), then typos for a word with none the corpus
+  // holds: each near word is searched as its keys, and expanded as a label when it is one.
+  const corrected: Array<string | null> = groups.map(() => null);
   groups.forEach((g, i) => {
     const unit = units[i]!;
     for (const w of plainAtoms(g)) formsOf(conceptsOf(vocabulary, [w]), w, vocabulary, corpus, unit);
     const w = plainWord(g);
-    if (w !== null && corpus && typoCandidate(w) && unit.forms.length === 0 && unit.loose.length === 0)
-      unit.typos = corpus.typos(w);
+    if (w === null || !corpus || !typoCandidate(w) || unit.forms.length > 0 || unit.loose.length > 0) return;
+    if (vocabulary.words.has(fold(w))) return; // a label's word ("gender" of "gender equality") is no typo
+    const near = corpus.typos(w);
+    unit.typos = [...new Set(near.flatMap((n) => STEM_LANGUAGES.map((l) => stemKey(n, l))))];
+    for (const n of near) formsOf(conceptsOf(vocabulary, [n]), n, vocabulary, corpus, unit);
+    corrected[i] = near[0] ?? null;
   });
   // Runs of two words or more that are a label, the longest first: their forms stand for every word.
   for (let i = 0; i < groups.length;) {
     const plain: string[] = [];
+    const fixed: string[] = [];
     for (let j = i; j < groups.length && j - i < vocabulary.maxWords; j++) {
       const w = plainWord(groups[j]!);
       if (w === null) break;
       plain.push(w);
+      fixed.push(corrected[j] ?? w);
     }
     let run = 1;
     for (let n = plain.length; n >= 2; n--) {
-      const concepts = conceptsOf(vocabulary, plain.slice(0, n));
+      // As typed, then with its typos corrected ("gender equallity" is the label "gender equality").
+      let concepts = conceptsOf(vocabulary, plain.slice(0, n));
+      if (concepts.length === 0 && fixed.slice(0, n).some((w, k) => w !== plain[k]))
+        concepts = conceptsOf(vocabulary, fixed.slice(0, n));
       if (concepts.length === 0) continue;
       const found: Pick<Unit, 'forms' | 'loose'> = { forms: [], loose: [] };
       formsOf(concepts, plain.slice(0, n).join(' '), vocabulary, corpus, found);

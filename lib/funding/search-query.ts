@@ -60,6 +60,9 @@ function queryWords(text: string): QueryWord[] {
   return out;
 }
 
+/** An English possessive ending: 's or ’s after a letter, at the end of a token. */
+const POSSESSIVE = /(?<=\p{L})['’]s$/iu;
+
 function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
@@ -95,7 +98,9 @@ function tokenize(input: string): Token[] {
       tokens.push({ kind: op } as Token);
       continue;
     }
-    const ws = queryWords(raw);
+    // An English possessive is the word ("women's associations" asks for women's associations, not a
+    // phrase "women s"); a quoted phrase keeps it, as the index holds it.
+    const ws = queryWords(raw.replace(POSSESSIVE, ''));
     if (ws.length) tokens.push({ kind: 'atom', atom: { words: ws, phrase: false }, negated });
   }
   return tokens;

@@ -52,6 +52,13 @@ export interface Vocabulary {
   maxWords: number;
   /** Words not expanded because each language's label means another thing. */
   falseFriends: ReadonlySet<string>;
+  /**
+   * The words of the labels typing finds (both languages; target-only labels are not looked up, so not
+   * here), folded, of letters only, four or more, no function words: a word here is not a typo, and a
+   * typo may be corrected to one (db/funding/typo-index.ts). An English word with a typo has no
+   * Spanish title word to be corrected to; corrected to a label's word, it is expanded like the word.
+   */
+  words: ReadonlySet<string>;
 }
 
 /** Words that negate what follows, in either language. */
@@ -214,20 +221,74 @@ export function buildVocabulary(eurovoc: readonly Concept[], glossary: readonly 
   for (const [w, k] of oneWord)
     if (!glossaryForms.has(w) && k.en.size > 0 && k.es.size > 0 && ![...k.en].some((i) => k.es.has(i)))
       falseFriends.add(w);
-  return { concepts, byKeys, maxWords: Math.min(maxWords, MAX_RUN), falseFriends };
+  return { concepts, byKeys, maxWords: Math.min(maxWords, MAX_RUN), falseFriends, words: labelWordSet(concepts) };
 }
 
 /** The longest run of query words looked up as one label. */
 const MAX_RUN = 6;
 
-/** A word's folded forms without a plural ending (books → book, jóvenes → joven, companies → company). */
-function singulars(word: string): string[] {
+/** English plurals no ending rule gives (Snowball keeps each apart from its singular). */
+const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
+  children: 'child',
+  people: 'person',
+  men: 'man',
+  feet: 'foot',
+  teeth: 'tooth',
+  mice: 'mouse',
+  geese: 'goose',
+  oxen: 'ox',
+  criteria: 'criterion',
+  phenomena: 'phenomenon',
+};
+
+/**
+ * A word's folded forms without a plural ending, regular and irregular, in either language (books →
+ * book, companies → company, taxes → tax, women → woman, fishermen → fisherman, calves → calf or
+ * calfe, lives → life, analyses → analysis, jóvenes → joven, arroces → arroz). Candidates, not
+ * answers: a form counts only where it is a label ("archives" also gives "archif", which none is).
+ */
+export function singulars(word: string): string[] {
   const w = fold(word);
   const out = [w];
+  const irregular = IRREGULAR_PLURALS[w];
+  if (irregular) out.push(irregular);
+  // -men → -man from five letters (women, fishermen), so "omen" and "amen" stay themselves.
+  if (w.length >= 5 && w.endsWith('men')) out.push(w.slice(0, -3) + 'man');
+  if (w.endsWith('ves')) out.push(w.slice(0, -3) + 'f', w.slice(0, -3) + 'fe');
+  if (w.endsWith('ses')) out.push(w.slice(0, -2) + 'is');
+  if (w.endsWith('ces')) out.push(w.slice(0, -3) + 'z');
   if (w.endsWith('ies')) out.push(w.slice(0, -3) + 'y');
   if (w.endsWith('es')) out.push(w.slice(0, -2));
   if (w.endsWith('s')) out.push(w.slice(0, -1));
-  return out;
+  return [...new Set(out)];
+}
+
+/**
+ * The forms of a word in a run of two or more looked up besides the word itself: its irregular
+ * singulars only (Snowball already joins "farmers" and "farmer", but not "women" and "woman", "lives"
+ * and "life", "skies" and "sky").
+ */
+function runForms(word: string): string[] {
+  const w = fold(word);
+  return singulars(w).filter((s) => s === w || !(w === s + 's' || w === s + 'es'));
+}
+
+/** Key combinations looked up for one run: bounded, since most words have one key. */
+const MAX_RUN_KEYS = 32;
+
+/** The keys a run of query words is looked up by in a language: each word's key, or one of its singulars'. */
+function runKeys(run: readonly string[], lang: StemLanguage): string[] {
+  let keys = [''];
+  for (const w of run) {
+    if (isStopWord(w)) continue;
+    const own = new Set(
+      runForms(w)
+        .map((f) => labelKey([f], lang))
+        .filter(Boolean),
+    );
+    keys = keys.flatMap((k) => [...own].map((o) => (k ? `${k} ${o}` : o))).slice(0, MAX_RUN_KEYS);
+  }
+  return keys.filter(Boolean);
 }
 
 /**
@@ -247,13 +308,28 @@ export function conceptsOf(vocabulary: Vocabulary, run: readonly string[]): numb
   // One word: its singular's key too (Snowball leaves "pymes" apart from "pyme").
   const runs = run.length === 1 ? singulars(run[0]!).map((w) => [w]) : [run];
   for (const lang of ['en', 'es'] as const)
-    for (const key of new Set(runs.map((r) => labelKey(r, lang))))
+    for (const key of new Set(run.length === 1 ? runs.map((r) => labelKey(r, lang)) : runKeys(run, lang)))
       if (key)
         for (const e of vocabulary.byKeys.get(`${lang}:${key}`) ?? [])
           if (e.word === null || run.length > 1 || sameWord(run[0]!, { word: e.word, abbreviation: e.abbreviation }))
             found.add(e.concept);
   return [...found];
 }
+
+/** Vocabulary.words: the words of the looked-up labels. */
+function labelWordSet(concepts: readonly Concept[]): Set<string> {
+  const out = new Set<string>();
+  for (const c of concepts) {
+    const targetOnly = new Set(c.target_only ?? []);
+    for (const label of [...c.en, ...c.es])
+      if (!targetOnly.has(label))
+        for (const w of words(label)) if (w.length >= 4 && !isStopWord(w) && /^\p{L}+$/u.test(w)) out.add(fold(w));
+  }
+  return out;
+}
+
+/** The words a typo may be corrected to besides the corpus's titles' (Vocabulary.words), sorted. */
+export const typoWords = (vocabulary: Vocabulary): string[] => [...vocabulary.words].sort();
 
 let shipped: Vocabulary | undefined;
 

@@ -149,3 +149,32 @@ test('typos: a word one edit away (two from nine letters) finds the calls the ri
   assert.ok(vinno.length > 0 && vinno.every((id) => vino.includes(id)));
   assert.deepEqual(await full('vimo'), []);
 });
+
+test('English inflection and English typos over Spanish records: irregular plurals reach their label, a one-edit typo its word', async () => {
+  // Written from the titles: eight calls for "cofradías de pescadores", eleven for "artesanos".
+  const pairs: Array<[en: string, es: string]> = [
+    ['fishermen', 'pescadores'], // fisherman
+    ['craftsmen', 'artesanos'], // craftsman
+    ['disabilty', 'discapacidad'], // disability, one edit (nine letters: two allowed)
+    ['volunteeering', 'voluntariado'], // volunteering
+    ['animal welfere', 'bienestar animal'], // welfare
+    ['gender equallity', 'igualdad de género'], // the run "gender equality", corrected
+    ['employmnt', 'empleo'], // employment
+    ["women's associations", 'asociaciones de mujeres'], // a possessive is its word
+  ];
+  const lines: string[] = [];
+  for (const [en, es] of pairs) {
+    const [fe, fs] = [await full(en), await full(es)];
+    lines.push(`${en}: ${fe.length} / ${es}: ${fs.length}`);
+    assert.ok(fe.length * 2 >= fs.length, `${en} finds ${fe.length}, ${es} ${fs.length}`);
+    assert.ok(
+      fe.slice(0, 5).some((id) => fs.slice(0, 5).includes(id)),
+      `${en}: ${fe.slice(0, 5).join(', ')} / ${es}: ${fs.slice(0, 5).join(', ')}`,
+    );
+  }
+  // The typo finds what the right English spelling finds.
+  assert.deepEqual(await full('disabilty'), await full('disability'));
+  // Four letters are never corrected, even to a label's word ("fund" one edit from "fond").
+  assert.deepEqual(await full('fnud'), []);
+  console.log(lines.join('\n'));
+});

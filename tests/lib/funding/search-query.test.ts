@@ -50,6 +50,11 @@ test('parser: words, phrases, prefixes, identifiers and operators in any case', 
     ['  spaced   out  ', [['spaced'], ['out']], []],
     ['Ayudas', [['ayudas']], []],
     ['__proto__ constructor', [['proto'], ['constructor']], []],
+    // An English possessive is its word; a quoted phrase keeps it, and a Catalan elision is not one.
+    ["women's associations", [['women'], ['associations']], []],
+    ["children’s books -farmers's", [['children'], ['books']], ['farmers']],
+    ['"women\'s rights"', [['"women s rights"']], []],
+    ["d'associacions", [['d associacions']], []],
   ];
   for (const [input, groups, excluded] of cases)
     assert.deepEqual(show(parseSearch(input)), { groups, excluded }, input);

@@ -112,3 +112,27 @@ test('what a run of query words is a label of: plurals, people/person, abbreviat
   // ...unless the glossary says what it means: "sme" is EuroVoc's Spanish for the European Monetary System too.
   assert.ok(conceptsOf(v, ['sme']).length > 0);
 });
+
+test('English inflection reaches the labels: irregular plurals and -ves/-ies/-men forms, alone and in a run', () => {
+  const v = shippedVocabulary();
+  const labels = (run: string) => conceptsOf(v, run.split(' ')).flatMap((i) => [...v.concepts[i]!.en]);
+  // Each query word is typed as a user would; the label is EuroVoc's (a concept the corpus holds).
+  const cases: Array<[string, string]> = [
+    ['women', 'woman'],
+    ['pregnant women', 'pregnant woman'],
+    ['fishermen', 'fisherman'],
+    ['craftsmen', 'craftsman'],
+    ['children', 'child'],
+    ['calves', 'calf'],
+    ['quality of lives', 'quality of life'],
+    ['social lives', 'social life'],
+    ['taxes', 'tax'],
+  ];
+  for (const [run, label] of cases)
+    assert.ok(labels(run).includes(label), `${run} → ${label}: ${labels(run).join(', ')}`);
+  // Spanish -ces → -z.
+  assert.ok(conceptsOf(v, ['arroces']).some((i) => v.concepts[i]!.es.includes('arroz')));
+  // A candidate counts only where it is a label: "archives" is not "archif", "omen" is not "oman".
+  assert.ok(labels('archives').some((l) => /archive/i.test(l)));
+  assert.ok(!labels('omen').includes('Oman'));
+});
