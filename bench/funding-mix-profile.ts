@@ -12,6 +12,7 @@
  * every result identical. An investigation aid for BENCHMARKS.md; it writes nothing else.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { toFtsQuery } from '../lib/funding/search-tiers.ts';
 import { openDatabase } from '../db/connection.ts';
 import { FundingSearch } from '../db/funding/search.ts';
 import { toFilters, type FilterParams } from '../routes/funding/filters.ts';
@@ -82,7 +83,7 @@ for (const path of mix) {
   const t1 = process.hrtime.bigint();
   search.search(toFilters(params, CORPUS_NOW), 21, null, 0);
   const repeat = Number(process.hrtime.bigint() - t1) / 1e6;
-  const text = toFilters(params, CORPUS_NOW).text;
+  const text = params.q !== undefined || params.region !== undefined ? toFtsQuery(params.q, params.region) : null;
   results.push({
     path,
     shape: shape(params),

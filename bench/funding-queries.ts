@@ -36,6 +36,11 @@ export const QUERY_MIX: Query[] = [
   { name: 'text+status+country+sort', params: { q: 'ayudas', status: 'open', country: 'ES', sort: 'deadline' } },
   { name: 'stemmed word', params: { q: 'subvención' } },
   { name: 'identifier', params: { q: '(set from the corpus)' } },
+  // Issue 34: an English query the vocabulary expands to the Spanish calls' words, two words that never
+  // meet in one call (partial matches: posidonia is Spanish summaries', quantum English topics'), a typo.
+  { name: 'english → spanish', params: { q: 'social services' } },
+  { name: 'partial match', params: { q: `${RARE_TERM} quantum` } },
+  { name: 'typo', params: { q: 'discapacidd' } },
   { name: 'region', params: { region: 'Madrid' } },
   // Issue 27: who may apply, how much, what changed; alone and with text, status and order.
   { name: 'applicant type', params: { applicant_type: 'large_company' } },

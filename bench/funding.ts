@@ -29,7 +29,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerFundingFunctions } from '../db/funding/sql-functions.ts';
 import { FundingSearch } from '../db/funding/search.ts';
-import { toFtsQuery } from '../lib/funding/search-query.ts';
+import { toFtsQuery } from '../lib/funding/search-tiers.ts';
 import { toFilters } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, ensureCorpus, type CorpusInfo } from './funding-corpus.ts';
 import { asFilterParams, buildMix, QUERY_MIX, SEARCH, type Query } from './funding-queries.ts';

@@ -16,6 +16,7 @@
  * apply) is notified then, as it is still new to the search. Cost: one statement per saved search
  * with candidates, over that import's calls (a sync imports a few at a time).
  */
+import { SearchExpansion } from './search-expand.ts';
 import type { Db } from '../connection.ts';
 import { preparedSql, statementsFor } from '../statements.ts';
 import { emitEvent } from '../webhooks/events.ts';
@@ -57,6 +58,7 @@ export function notifySavedSearches(db: Db, seqs: readonly number[], now: number
   const sql = statements(db);
   if (sql.any.get() === undefined) return 0;
   const ids = JSON.stringify(seqs);
+  const expansion = new SearchExpansion(db);
   let sent = 0;
   for (const saved of sql.all.all() as AlertedSearch[]) {
     let filters: ReturnType<typeof toFilters>;
@@ -70,7 +72,8 @@ export function notifySavedSearches(db: Db, seqs: readonly number[], now: number
       ids,
       savedAt: saved.created_at,
       saved: saved.id,
-      match: filters.text?.all ?? null,
+      // Full matches only: a call holding some of the words is not news of the search.
+      match: filters.text ? expansion.query(filters.text, false).all : null,
     }) as CallRow[];
     for (const row of rows) {
       const call = presentCall(row, now);

@@ -11,6 +11,8 @@ import { undatedHorizon } from '../../lib/funding/status.ts';
 import { facetPlanner } from './facets.ts';
 import { filterMemory } from './filter-memory.ts';
 import { prefixExpander } from './prefix-terms.ts';
+import { SearchExpansion } from './search-expand.ts';
+import type { FtsQuery } from '../../lib/funding/search-tiers.ts';
 import { preparedSql } from '../statements.ts';
 import { FORTHCOMING, notClosed, searchParams, type SearchFilters } from './search-sql.ts';
 
@@ -36,6 +38,8 @@ export class SearchContext {
   private readonly expand: (fts: string) => string;
   readonly facets: ReturnType<typeof facetPlanner>;
   readonly memory: ReturnType<typeof filterMemory>;
+  readonly expansion: SearchExpansion;
+  private readonly queryOf = new WeakMap<SearchFilters, FtsQuery>();
   private readonly candidatesOf = new WeakMap<SearchFilters, Candidates>();
   private readonly filtersOnlyOf = new WeakMap<SearchFilters, { count: number; seqs: number[] | null } | null>();
 
@@ -44,8 +48,19 @@ export class SearchContext {
     readonly options: SearchOptions,
   ) {
     this.expand = prefixExpander(db);
+    this.expansion = new SearchExpansion(db);
     this.facets = facetPlanner(db);
     this.memory = filterMemory(db, { notClosed: notClosed(true), forthcoming: FORTHCOMING });
+  }
+
+  /**
+   * The search's text expanded and compiled into its tiers (./search-expand.ts), once per filters
+   * object; partial tiers only for sort=relevance. Throws when the filters have no text.
+   */
+  query(f: SearchFilters): FtsQuery {
+    let q = this.queryOf.get(f);
+    if (!q) this.queryOf.set(f, (q = this.expansion.query(f.text!, f.sort === 'relevance')));
+    return q;
   }
 
   /** A text expression, long prefixes expanded, with the filters' selective facets (./facets.ts). */
@@ -76,7 +91,7 @@ export class SearchContext {
       `SELECT rowid FROM funding_calls_fts WHERE funding_calls_fts MATCH @match ORDER BY rowid DESC LIMIT ${budget + 1}`,
     )
       .pluck()
-      .all({ match: this.match(f, f.text!.all) }) as number[];
+      .all({ match: this.match(f, this.query(f).all) }) as number[];
     const test =
       this.options.memory === false ? null : this.memory.test(f, this.facets(f).exact, undatedHorizon(f.now));
     const passing = test === null ? null : test === undefined ? seqs : seqs.filter(test);

@@ -24,7 +24,7 @@ export function countMatches(ctx: SearchContext, f: SearchFilters): Total {
   let sql: string;
   let match: string | null = null;
   if (f.text) {
-    match = ctx.match(f, f.text.all);
+    match = ctx.match(f, ctx.query(f).all);
     // Filters the facets decide exactly need no row: without others, the index alone counts.
     const decided = ctx.facets(f).exact;
     const rest: SearchFilters = {

@@ -7,6 +7,7 @@
 import { undatedHorizon } from '../../lib/funding/status.ts';
 import type { SearchContext } from './search-candidates.ts';
 import { TOTAL_CAP } from './search-count.ts';
+import { MAX_TIERS } from '../../lib/funding/search-tiers.ts';
 import { COLUMNS, ORDERS, where, type SearchFilters } from './search-sql.ts';
 
 /**
@@ -22,6 +23,8 @@ export interface Segment {
   ids?: string;
   sql: (keyed: boolean, paged: boolean) => string;
   match: string | null;
+  /** The query's units this stream's calls lack (a partial-match tier). */
+  missing?: number[];
 }
 
 type Plan = 'ids' | 'read' | 'list' | 'seek';
@@ -73,27 +76,28 @@ function idsSegment(
   };
 }
 
-/** The most streams a search reads: relevance's three tiers (a cursor names one of them). */
-export const MAX_SEGMENTS = 3;
+/** The most streams a search reads: relevance's tiers (a cursor names one of them). */
+export const MAX_SEGMENTS = MAX_TIERS;
 
 /** The streams a search reads, in order; `want`: how many rows the caller reads (its offset included). */
 export function segments(ctx: SearchContext, f: SearchFilters, want: number): Segment[] {
-  const text = f.text;
-  if (f.sort === 'relevance' && text?.primary && text.secondary) {
-    const tier = (match: string): Segment => ({
-      match: ctx.match(f, match),
-      // CROSS JOIN: the index's matches drive (newest first); a filter index must not (it would run
-      // the MATCH once per row it walks).
+  const text = f.text ? ctx.query(f) : null;
+  if (f.sort === 'relevance' && text && text.tiers.length > 0) {
+    // Relevance: the tiers of lib/funding/search-tiers.ts, each read newest first.
+    // CROSS JOIN: the index's matches drive; a filter index must not (it would run the MATCH once per row it walks).
+    return text.tiers.map((tier) => ({
+      // Compiled when the tier is read: a page is often full before the partial tiers.
+      get match() {
+        return ctx.match(f, tier.match);
+      },
+      missing: tier.missing,
       sql: (
         keyed,
         paged,
       ) => `SELECT ${COLUMNS}, c.seq AS k FROM funding_calls_fts f CROSS JOIN funding_calls c ON c.seq = f.rowid
           WHERE funding_calls_fts MATCH @match AND ${where(f, true)}${keyed ? ' AND f.rowid < @k' : ''}
           ORDER BY f.rowid DESC LIMIT @limit${paged ? ' OFFSET @offset' : ''}`,
-    });
-    // The words as typed in a title, then the glossary's forms there, then every other match.
-    const first = text.firstTierSplit ?? [text.primary];
-    return [...first.map(tier), tier(text.secondary)];
+    }));
   }
   const order = ORDERS[f.sort === 'relevance' ? 'published' : f.sort];
   const cmp = order.dir === 'ASC' ? '>' : '<';

@@ -46,6 +46,8 @@ export interface CallRow extends StoredCall {
   /** The row's order key and the segment it came from: a Position after it is {segment, key: k, id}. */
   k: string | number;
   segment: number;
+  /** The query's words this call does not hold (a partial match), as typed; empty for a full match. */
+  missing: string[];
 }
 
 /** The position just after a row. */
@@ -84,6 +86,9 @@ export class FundingSearch {
   rows(f: SearchFilters, limit: number, after: Position | null, offset = 0): CallRow[] {
     const base = this.ctx.params(f);
     const streams = segments(this.ctx, f, limit + (after ? 0 : offset));
+    const query = f.text ? this.ctx.query(f) : null;
+    // The last tier of full matches (relevance), which can be read from the candidates.
+    const lastFull = query && query.tiers.length > 0 ? query.fullTiers - 1 : 0;
     const rows: CallRow[] = [];
     let skip = after ? 0 : offset;
     // Every call of the tiers read so far, while each was read whole on a first page (else null).
@@ -100,7 +105,7 @@ export class FundingSearch {
         k: keyed ? after.key : null,
         id: keyed ? after.id : null,
       };
-      const last = s > 0 && s === streams.length - 1;
+      const last = s > 0 && s === lastFull;
       const got: CallRow[] =
         (last && earlier ? this.lastTierFromCandidates(f, earlier, limit - rows.length) : null) ??
         (this.ctx.stmt(seg.sql(keyed, skip > 0)).all(params) as CallRow[]);
@@ -112,7 +117,11 @@ export class FundingSearch {
         if (got.length === 0) skip -= this.segmentSize(seg, base, skip);
         else skip = 0;
       }
-      for (const row of got) row.segment = s;
+      const missing = (seg.missing ?? []).map((i) => query!.units[i]!);
+      for (const row of got) {
+        row.segment = s;
+        row.missing = missing;
+      }
       rows.push(...got);
     }
     return rows;

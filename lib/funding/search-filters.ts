@@ -6,7 +6,7 @@
  */
 import { badRequest } from '../http/errors.ts';
 import { maskOfTypes, type ApplicantType } from './applicants.ts';
-import { QueryError, toFtsQuery, type FtsQuery } from './search-query.ts';
+import { compileRegion, parseSearch, QueryError, type ParsedQuery } from './search-query.ts';
 import { isIsoDate } from './zoned-time.ts';
 
 export type Sort = 'relevance' | 'deadline' | '-deadline' | 'published';
@@ -14,9 +14,17 @@ export type Sort = 'relevance' | 'deadline' | '-deadline' | 'published';
 /** `applicant_type` also takes `unstated`: calls whose source does not say who may apply. */
 export const UNSTATED = 'unstated';
 
+/** A search's text as parsed (q) and its region filter compiled; expanded and matched by db/funding/search-expand.ts. */
+export interface SearchText {
+  q: string | null;
+  parsed: ParsedQuery | null;
+  /** The region filter's FTS5 expression. */
+  region: string | null;
+}
+
 export interface SearchFilters {
-  /** The compiled text (q) and region filter; null when neither is given. */
-  text: FtsQuery | null;
+  /** The text (q) and region filter; null when neither is given. */
+  text: SearchText | null;
   country: string | null;
   status: 'open' | 'forthcoming' | 'closed' | null;
   source: string | null;
@@ -81,7 +89,9 @@ function budget(p: FilterParams): SearchFilters['budget'] {
 export function toFilters(params: FilterParams, now: number): SearchFilters {
   let text: SearchFilters['text'];
   try {
-    text = toFtsQuery(params.q, params.region);
+    const parsed = params.q === undefined ? null : parseSearch(params.q);
+    const region = params.region === undefined ? null : compileRegion(params.region);
+    text = parsed || region ? { q: params.q ?? null, parsed, region } : null;
   } catch (err) {
     if (!(err instanceof QueryError)) throw err;
     const name = params.q !== undefined && !err.message.startsWith('region') ? 'q' : 'region';

@@ -11,11 +11,11 @@
  *   HORIZON-MISS-2026-02-CANCER-05, eu:HORIZON-…, 912345   an identifier: its parts as a phrase
  *
  * Each word is compiled into the keys the index holds for it in Spanish and in English (the query's
- * language is not known), and a word of the glossary (lib/funding/glossary.ts) into its group's keys too.
+ * language is not known). The path of a search is parse (here) → expand (./search-expand.ts: the
+ * vocabulary's other forms, typos) → match tiers (./search-tiers.ts) → page (db/funding/search.ts).
  * Every key is emitted as a quoted FTS5 string, so no character a user types reaches FTS5's own syntax:
  * input is either compiled safely or refused with a QueryError naming the problem, never a 500.
  */
-import { glossaryGroup } from './glossary.ts';
 import { isStopWord } from './stop-words.ts';
 import { isPlainKey, pairTerm, titleTerm } from './derived-terms.ts';
 import { fold, STEM_LANGUAGES, stemKey, words, type StemLanguage } from './stem.ts';
@@ -60,6 +60,9 @@ function queryWords(text: string): QueryWord[] {
   return out;
 }
 
+/** An English possessive ending: 's or ’s after a letter, at the end of a token. */
+const POSSESSIVE = /(?<=\p{L})['’]s$/iu;
+
 function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
@@ -95,7 +98,9 @@ function tokenize(input: string): Token[] {
       tokens.push({ kind: op } as Token);
       continue;
     }
-    const ws = queryWords(raw);
+    // An English possessive is the word ("women's associations" asks for women's associations, not a
+    // phrase "women s"); a quoted phrase keeps it, as the index holds it.
+    const ws = queryWords(raw.replace(POSSESSIVE, ''));
     if (ws.length) tokens.push({ kind: 'atom', atom: { words: ws, phrase: false }, negated });
   }
   return tokens;
@@ -207,72 +212,39 @@ function keysIn(ws: QueryWord[], language: StemLanguage, scope: Scope, derived: 
 }
 
 /**
- * One atom as an FTS5 expression in a scope: its keys in both languages, and its glossary group's keys.
+ * One atom as an FTS5 expression in a scope: its keys in both languages (the query's language is not
+ * known). The vocabulary's other forms are added by the expansion stage (./search-expand.ts).
  * `derived: false` compiles to FTS5's own phrases and column filters only (the reference the derived
  * terms are tested against).
  */
-export function compileAtom(atom: Atom, glossary = true, scope: Scope = 'all', derived = true): string {
-  const alternatives = STEM_LANGUAGES.map((l) => keysIn(atom.words, l, scope, derived));
-  const w = atom.words[0]!;
-  // A quoted word is taken literally: no glossary.
-  const group = glossary && atom.words.length === 1 && !w.prefix && !atom.phrase ? glossaryGroup(w.text) : undefined;
-  // Every form under both stemmers: Spanish texts use English terms too ("hydrogen valleys").
-  if (group)
-    for (const form of [...group.en, ...group.es])
-      for (const l of STEM_LANGUAGES)
-        alternatives.push(keysIn([{ text: words(form).join(''), prefix: false }], l, scope, derived));
-  return anyOf(alternatives);
-}
-
-function compileGroups(groups: Atom[][], scope: Scope, derived: boolean, glossary = true): string {
-  return groups.map((g) => anyOf(g.map((a) => compileAtom(a, glossary, scope, derived)))).join(' AND ');
-}
-
-export interface FtsQuery {
-  /** Every match of the text (and the region filter). */
-  all: string;
-  /** Relevance, first tier: the text's terms found in an identifier or the title. Null without text. */
-  primary: string | null;
-  /**
-   * The first tier in the order it is read when the query has a glossary word: the words as typed (no
-   * glossary forms) in an identifier or the title, then the calls there only by a glossary form. Null
-   * otherwise (the first tier is read as one).
-   */
-  firstTierSplit: [asTyped: string, glossaryOnly: string] | null;
-  /** Relevance, second tier: the other matches. Null without text. */
-  secondary: string | null;
+export function compileAtom(atom: Atom, scope: Scope = 'all', derived = true): string {
+  return anyOf(STEM_LANGUAGES.map((l) => keysIn(atom.words, l, scope, derived)));
 }
 
 /**
- * The FTS5 expressions for a search's text `q` and its `region` filter (a match in the region field),
- * or null when neither is given. Throws QueryError for a `q` that cannot be searched; a region is
- * words only (operators in it are searched as words). Every expression matches text fields only.
- * `derived: false` gives the same matches without the index's derived terms (tests compare the two).
+ * Words (a label of the vocabulary) under both stemmers: anywhere, as if typed (every one: "igualdad de
+ * género" finds what the query igualdad género finds); in an identifier or the title, as a phrase (a
+ * title that holds the label ranks first, not one that holds its words apart).
  */
-export function toFtsQuery(q: string | null | undefined, region?: string | null, derived = true): FtsQuery | null {
-  const parsed = q === undefined || q === null ? null : parseSearch(q);
-  let inRegion = '';
-  if (region !== undefined && region !== null) {
-    const ws = queryWords(region.normalize('NFC').replace(/\p{Cc}/gu, ' ')).map((w) => ({ ...w, prefix: false }));
-    if (ws.length === 0) throw new QueryError('region contains no searchable words.');
-    const inField = (w: QueryWord) => anyOf(STEM_LANGUAGES.map((l) => keyOf(w, l)));
-    inRegion = `{region} : (${ws.map(inField).join(' AND ')})`;
-  }
-  if (!parsed) return inRegion ? { all: inRegion, primary: null, firstTierSplit: null, secondary: null } : null;
+export function compileWords(ws: readonly string[], scope: Scope, derived = true): string {
+  if (scope === 'primary')
+    return compileAtom({ words: ws.map((text) => ({ text, prefix: false })), phrase: true }, scope, derived);
+  const each = ws.map((text) => compileAtom({ words: [{ text, prefix: false }], phrase: false }, scope, derived));
+  return each.length === 1 ? each[0]! : `(${each.join(' AND ')})`;
+}
 
-  const positive = compileGroups(parsed.groups, 'all', derived);
-  const primary = compileGroups(parsed.groups, 'primary', derived);
-  // An English "internships" first finds the offers titled so, then the Spanish "prácticas" its glossary adds.
-  const own = compileGroups(parsed.groups, 'primary', derived, false);
-  const excluded = parsed.excluded.length
-    ? ` NOT ${anyOf(parsed.excluded.map((a) => compileAtom(a, false, 'all', derived)))}`
-    : '';
-  const andRegion = inRegion ? ` AND ${inRegion}` : '';
-  const asTyped = `(${own})${andRegion}${excluded}`;
-  return {
-    all: `(${positive})${andRegion}${excluded}`,
-    primary: `(${primary})${andRegion}${excluded}`,
-    firstTierSplit: own === primary ? null : [asTyped, `(${primary})${andRegion} NOT (${own})${excluded}`],
-    secondary: `(${positive})${andRegion} NOT (${primary})${excluded}`,
-  };
+/** The region filter: a match of every word in the region field. Throws QueryError when it has no word. */
+export function compileRegion(region: string): string {
+  const ws = queryWords(region.normalize('NFC').replace(/\p{Cc}/gu, ' ')).map((w) => ({ ...w, prefix: false }));
+  if (ws.length === 0) throw new QueryError('region contains no searchable words.');
+  const inField = (w: QueryWord) => anyOf(STEM_LANGUAGES.map((l) => keyOf(w, l)));
+  return `{region} : (${ws.map(inField).join(' AND ')})`;
+}
+
+export { anyOf, quote };
+
+/** An index key (a typo's correction) in a scope. */
+export function compileKey(key: string, scope: Scope): string {
+  if (scope === 'all') return quote(key);
+  return isPlainKey(key) ? quote(titleTerm(key)) : `${PRIMARY_COLUMNS} : (${quote(key)})`;
 }

@@ -59,3 +59,6 @@ const STOP_WORDS = new Set(
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(fold(word));
 }
+
+/** Every function word (lower case, unaccented). */
+export const stopWords = (): Iterable<string> => STOP_WORDS;

@@ -50,7 +50,7 @@ function fingerprint(f: SearchFilters): string {
   return createHash('sha256')
     .update(
       JSON.stringify([
-        f.text?.all ?? null,
+        f.text ? [f.text.q, f.text.region] : null,
         f.country,
         f.status,
         f.source,

@@ -328,7 +328,7 @@ export const SearchResponse = v.object({
       v.number(),
       v.integer(),
       v.description(
-        'Matching calls, counted up to 10,000. With q and a filter, counted among the 10,000 newest text matches.',
+        'Calls matching q in full (every word, or its vocabulary forms) and every filter, counted up to 10,000; partial matches (meta.not_matching) are not counted. With q and a filter, counted among the 10,000 newest text matches.',
       ),
     ),
     total_exact: v.pipe(
@@ -340,6 +340,12 @@ export const SearchResponse = v.object({
     page: v.pipe(v.number(), v.integer()),
     per_page: v.pipe(v.number(), v.integer()),
     next_cursor: v.nullable(v.string()),
+    not_matching: v.pipe(
+      v.record(v.string(), v.array(v.string())),
+      v.description(
+        'For each call of this page that matches q in part (sort=relevance: after the calls holding every word, those holding most of them), the words of q it does not hold, as typed, e.g. {"bdns:890057": ["pymes"]}. Empty when every call on the page matches in full.',
+      ),
+    ),
   }),
 });
 

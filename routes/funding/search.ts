@@ -83,7 +83,7 @@ export function searchOperations(ctx: AppContext) {
       operationId: 'searchCalls',
       summary: 'Search published funding calls',
       description:
-        "Calls matching q (if given) and every filter. q is stemmed (Spanish and English) and expanded with a bilingual glossary of funding terms; it searches identifiers, title, summary, funder, programme, region and the call text. status is computed now, from the deadline in the source's time zone. Records about natural persons are never returned. meta.total counts up to 10,000 (meta.total_exact false beyond). Pages continue with meta.next_cursor (keyset: exact while calls are added or withdrawn) or by page number.",
+        "Calls matching q (if given) and every filter. q is stemmed (Spanish and English) and expanded with a bilingual vocabulary (EuroVoc's English and Spanish labels, and a glossary of funding terms), and a word of five letters or more that no call holds finds the words one typo away (two from nine letters); it searches identifiers, title, summary, funder, programme, region and the call text. With sort=relevance, the calls holding every word come first, then those holding most of them (meta.not_matching names the words each lacks). status is computed now, from the deadline in the source's time zone. Records about natural persons are never returned. meta.total counts up to 10,000 (meta.total_exact false beyond). Pages continue with meta.next_cursor (keyset: exact while calls are added or withdrawn) or by page number.",
       query: searchQuery,
       responses: {
         200: {
@@ -115,6 +115,7 @@ export function searchOperations(ctx: AppContext) {
             page: pageNo,
             per_page: perPage,
             next_cursor: hasMore ? encodeCursor(filters, positionAfter(page[page.length - 1]!), pageNo + 1) : null,
+            not_matching: Object.fromEntries(page.filter((r) => r.missing.length > 0).map((r) => [r.id, r.missing])),
           },
         }),
       );

@@ -13,7 +13,7 @@ import { openDatabase, type Db } from '../../db/connection.ts';
 import { importFundingFile, importFundingText, type ImportSummary } from '../../db/funding/import.ts';
 import { migrate } from '../../db/migrate.ts';
 import { ImportFormatError, type SourceCode } from '../../lib/funding/records.ts';
-import { toFtsQuery } from '../../lib/funding/search-query.ts';
+import { toFtsQuery } from '../../lib/funding/search-tiers.ts';
 
 // The hand-made trap fixtures (fixtures/funding/traps.json); the real records' imports are in
 // tests/db/funding-real-import.test.ts.

@@ -16,7 +16,7 @@ import { importFundingText } from '../../db/funding/import.ts';
 import { reapplyFundingRules } from '../../db/funding/rules.ts';
 import { migrate } from '../../db/migrate.ts';
 import type { SourceCode } from '../../lib/funding/records.ts';
-import { toFtsQuery } from '../../lib/funding/search-query.ts';
+import { toFtsQuery } from '../../lib/funding/search-tiers.ts';
 
 const FIX = join(import.meta.dirname, '..', '..', 'fixtures', 'funding');
 const NOW = Date.parse('2026-11-22T10:00:00Z');

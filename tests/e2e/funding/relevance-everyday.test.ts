@@ -17,16 +17,16 @@ import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 /** Precision at five per language: the mean over its queries of found / min(5, required). */
-const FLOOR_PRECISION_AT_5 = { es: 0.71, en: 0.11 };
+const FLOOR_PRECISION_AT_5 = { es: 0.9, en: 0.5 };
 /** The share of a language's queries that return no call at all: at most this. */
-const CEILING_EMPTY_SHARE = { es: 0.22, en: 0.75 };
+const CEILING_EMPTY_SHARE = { es: 0.08, en: 0.37 };
 /** The share of the parity pairs that hold. */
-const FLOOR_PARITY_SHARE = 0.31;
+const FLOOR_PARITY_SHARE = 0.71;
 /**
- * Partial-match queries (no call holds every word) whose named call comes first. 0 today: the engine
- * answers none of them (every word must meet in one call); issue 34's partial tiers raise it.
+ * Partial-match queries (no call holds every word) whose named call comes first: 0 before issue 34's
+ * partial tiers (every word had to meet in one call), 3 of 10 with them.
  */
-const FLOOR_PARTIAL_FIRST_SHARE = 0;
+const FLOOR_PARTIAL_FIRST_SHARE = 0.3;
 
 type Lang = 'en' | 'es';
 interface Judged {

@@ -25,7 +25,15 @@ describe('valid searches', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /application\/json/);
     assert.ok(res.json.data.length > 0);
-    assert.deepEqual(Object.keys(res.json.meta).sort(), ['next_cursor', 'page', 'per_page', 'total', 'total_exact']);
+    assert.deepEqual(Object.keys(res.json.meta).sort(), [
+      'next_cursor',
+      'not_matching',
+      'page',
+      'per_page',
+      'total',
+      'total_exact',
+    ]);
+    assert.deepEqual(res.json.meta.not_matching, {}, 'no text: nothing left out');
     assert.equal(res.json.meta.page, 1);
     assert.equal(res.json.meta.per_page, 20);
     const published = res.json.data.map((c: { published_on: string | null }) => c.published_on).filter(Boolean);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { MAX_TERMS, parseSearch, QueryError, toFtsQuery, type ParsedQuery } from '../../../lib/funding/search-query.ts';
+import { MAX_TERMS, parseSearch, QueryError, type ParsedQuery } from '../../../lib/funding/search-query.ts';
+import { toFtsQuery } from '../../../lib/funding/search-tiers.ts';
 import { miniFundingFts, type MiniCall } from '../../helpers/funding-fts.ts';
 
 // What the parser makes of what users type: groups (all must match; a group is any of its atoms) and
@@ -49,6 +50,11 @@ test('parser: words, phrases, prefixes, identifiers and operators in any case', 
     ['  spaced   out  ', [['spaced'], ['out']], []],
     ['Ayudas', [['ayudas']], []],
     ['__proto__ constructor', [['proto'], ['constructor']], []],
+    // An English possessive is its word; a quoted phrase keeps it, and a Catalan elision is not one.
+    ["women's associations", [['women'], ['associations']], []],
+    ["children’s books -farmers's", [['children'], ['books']], ['farmers']],
+    ['"women\'s rights"', [['"women s rights"']], []],
+    ["d'associacions", [['d associacions']], []],
   ];
   for (const [input, groups, excluded] of cases)
     assert.deepEqual(show(parseSearch(input)), { groups, excluded }, input);
@@ -102,7 +108,7 @@ test('property: any text either is refused with QueryError or compiles into expr
           return;
         }
         for (const c of compiled)
-          for (const expr of [c.all, c.primary!, c.secondary!, ...(c.firstTierSplit ?? [])]) search.get(expr); // throws if FTS5 cannot parse it
+          for (const expr of [c.all, c.primary!, c.secondary!, ...c.tiers.map((t) => t.match)]) search.get(expr); // throws if FTS5 cannot parse it
       },
     ),
     { numRuns: 2000 },
