@@ -136,7 +136,7 @@ function intensityOf(
     byConflict: new Map(),
     worldKg: new Float64Array(n),
     year: p?.year ?? null,
-    sources: new Set([m.price_source]),
+    sources: new Set([m.price_source, ...(m.also_sources ?? [])]),
     byBasis: new Map(),
     subjectBasis: new Map(),
   };
