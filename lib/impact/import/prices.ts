@@ -271,6 +271,6 @@ export function checkWeights(
     });
   }
   tally.imported(used.size);
-  tally.skip('out_of_scope', table.records.length - used.size);
+  if (table.records.length > used.size) tally.skip('out_of_scope', table.records.length - used.size);
   return tally.done();
 }
