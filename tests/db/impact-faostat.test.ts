@@ -4,7 +4,7 @@
  * (Brazil's green coffee, Côte d'Ivoire's cocoa beans, India's seed cotton as lint), the year taken
  * (the file's latest, 2019), the world totals as the sum of the countries, the conversion to lint and
  * palm oil at the country's FAO extraction rate (read from the factor file), and the crop prices of
- * the same year. Spot values were read in the file by hand (its SOURCE.md lists them).
+ * the same year. Spot values were read in the file by hand (data/impact/faostat-production/SOURCE.md lists them).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -80,7 +80,7 @@ test('world totals are the sum of the countries; no crop keeps a recalled value'
     assert.ok(Math.abs((world[0]!.world_total as number) - sum) < 1e-6 * sum, m);
     assert.ok(rows.every((r) => r.source === 'faostat' && r.year === 2019));
   }
-  // SOURCE.md's sums over the file, 2019: coffee green 10,035,576 t (85 rows, 79 with a 2019 value);
+  // data/impact/faostat-production/SOURCE.md's sums over the file, 2019: coffee green 10,035,576 t (85 rows, 79 with a 2019 value);
   // cocoa beans 5,596,397 t (62 rows, 57 with a value). A row without one (a former area, a crop given
   // up) is no producer; a country that reports 0 is one with nothing.
   const world = (m: string) => t.impact_material_world!.find((w) => w.material === m)!.world_total;

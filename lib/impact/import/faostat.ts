@@ -55,7 +55,7 @@ function uncommented(text: string): { text: string; skipped: number } {
   return { text: lines.slice(skipped).join('\n'), skipped };
 }
 
-/** FAO's M49 quirks in the TCF workbook (its SOURCE.md): China mainland is 1248, Grenada shares Denmark's 208. */
+/** FAO's M49 quirks in the TCF workbook (data/impact/fao-conversion-factors/SOURCE.md): China mainland is 1248, Grenada shares Denmark's 208. */
 const TCF_AREA_EXCEPTIONS: Record<string, string> = { '1248|China, Main': 'CHN', '208|Grenada': 'GRD' };
 
 export function readExtractionRates(
