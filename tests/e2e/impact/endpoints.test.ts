@@ -358,7 +358,7 @@ describe('every endpoint, published', () => {
       assert.equal(body.data_version, 'published-2026.2');
       assert.ok('records' in body.data && 'results' in body.data);
       assert.equal(body.citation.run_id, runId);
-      assert.match(body.citation.text, new RegExp(`run ${runId}, methodology v2`));
+      assert.match(body.citation.text, new RegExp(`run ${runId}, methodology v3`));
       const codes = body.caveats.map((x: Json) => x.code);
       for (const code of ['floor', 'production_phase', 'wording', 'quoting'])
         assert.ok(codes.includes(code), `caveat ${code}`);
