@@ -44,7 +44,15 @@ interface Product extends ProductSummary {
     confidence: string;
     qty_range: { low: number; high: number } | null;
     provenance: RowProvenance | null;
-    citations: Array<{ row: number; source: string; page: string; url: string; value: string; use: string }>;
+    citations: Array<{
+      file: string;
+      row: number;
+      source: string;
+      page: string;
+      url: string;
+      value: string;
+      use: string;
+    }>;
   }>;
   results: {
     scenarios: Array<{ code: string; name: string; run: number | null; deaths_per_unit: Figure | null }>;
@@ -247,6 +255,12 @@ function stageTable(route: string, stage: string, headline: Figure | null, parts
 <tbody>${rows}</tbody><tfoot>${foot}</tfoot></table>`)}</div>`;
 }
 
+const USES: Record<string, string> = {
+  sets: 'sets the line',
+  range: 'widens its range',
+  checks: 'cited beside it',
+};
+
 /** The bill of materials: each line's quantity (and the range its sources give), its basis and citations. */
 function bomSection(p: Product): Html {
   const cited = p.bill_of_materials.filter((l) => l.provenance && l.provenance.basis !== 'illustrative').length;
@@ -256,7 +270,7 @@ function bomSection(p: Product): Html {
       : '';
     const citations = l.citations.map(
       (c) =>
-        html`<li><a href="${c.url}">${c.source}</a>${c.page ? `, ${c.page}` : ''}: ${c.value} <span class="muted">(${c.use === 'sets' ? 'sets the line' : 'cited beside it'}; bom_figures.csv row ${c.row})</span></li>`,
+        html`<li><a href="${c.url}">${c.source}</a>${c.page ? `, ${c.page}` : ''}: ${c.value} <span class="muted">(${USES[c.use] ?? c.use}; ${c.file.split('/').pop()} row ${c.row})</span></li>`,
     );
     return html`<tr><td>${l.line}</td><td>${l.role}</td><td>${l.component.name ?? '—'}</td><td class="num">${formatSig(l.qty, 3)} ${l.unit}${range}</td><td>${l.confidence}</td><td>${sourceOf(l.provenance)}${citations.length ? html`<ul class="citations">${citations}</ul>` : ''}</td></tr>`;
   });

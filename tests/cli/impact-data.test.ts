@@ -21,7 +21,7 @@ test('--dry-run reports the register hash and each file reconciled, and loads no
   const tidy = out.reconciliation.find((r: { file: string }) => r.file.endsWith('mcs2024_world_tidy.csv'));
   assert.deepEqual(
     [tidy.rows, tidy.imported, tidy.unknown, tidy.skipped],
-    [3477, 534, 8, { out_of_scope: 2901, residual: 34 }],
+    [3477, 572, 8, { out_of_scope: 2859, residual: 38 }],
   );
   assert.equal(out.counts.impact_products, 48);
 
@@ -33,7 +33,7 @@ test('--dry-run reports the register hash and each file reconciled, and loads no
   );
   assert.match(
     text.stdout,
-    /\n {2}data\/impact\/usgs-mcs-2024-world\/mcs2024_world_tidy\.csv: 3477 rows; 534 imported; 8 unknown \(withheld or not available\); skipped: 2901 out of scope, 34 residual\n/,
+    /\n {2}data\/impact\/usgs-mcs-2024-world\/mcs2024_world_tidy\.csv: 3477 rows; 572 imported; 8 unknown \(withheld or not available\); skipped: 2859 out of scope, 38 residual\n/,
   );
   assert.match(
     text.stdout,

@@ -1,21 +1,28 @@
 /**
- * Bill-of-materials lines from cited figures (data/impact/bom-literature/bom_figures.csv: one row per
- * product, material and source, with its citation and confidence). Which line takes which rows is
- * written in fixtures/impact/published/bom-evidence.json, with the formula when the register's line
- * is not the cited quantity itself (rare-earth metal → oxide, a magnet's mass from its neodymium, a
- * whole-phone figure less what the phone's board already carries). Of the rows a line rests on:
+ * Bill-of-materials lines from published figures (bom-tables.ts reads them: cited product figures,
+ * compositions by standard designation, BatPaC's mineral content per kWh). Which line takes which rows
+ * is written in fixtures/impact/published/bom-evidence.json, with the formula when the register's line
+ * is not the published quantity itself (rare-earth metal → oxide, a magnet's mass from its neodymium,
+ * a per-kWh intensity × a pack's capacity, the carbide phase less its binder). Of the rows a line rests on:
  *  - one value: the line's quantity, its spread set by the line's confidence;
- *  - several values or a range: the quantity is their median (the geometric mean of the range's
- *    ends when the sources give only a range), and the range from the smallest to the largest feeds
- *    the draws (methodology v2 §5);
+ *  - several values or a range (a standard's min–max): the quantity is the median of the values (the
+ *    geometric mean of the range's ends when the sources give only a range), and the range from the
+ *    smallest to the largest feeds the draws (methodology v2 §5);
+ *  - `range` rows widen that range without setting the quantity (other studies of the same content);
  *  - `checks` rows are cited beside the line (a low-confidence or differently scoped figure) but do
  *    not set it.
- * Every cited row is named in the line's citations. Pure.
+ * A line whose quantity is the product's own definition (a 37 Wh power bank holds 0.037 kWh of cells)
+ * says so in `defined` and rests on the catalogue. Every row used is named in the line's citations.
+ * Pure.
  */
 import type { Basis } from '../basis.ts';
 import type { Confidence } from '../types.ts';
-import { ImportError, numberOf, readCsv } from './csv.ts';
-import { Tally, type Reconciliation } from './reconcile.ts';
+import type { EvidenceRow, EvidenceTables, TableSource } from './bom-tables.ts';
+import { ImportError } from './csv.ts';
+
+/** A row of one of the evidence tables: a number is a row of bom_figures.csv; else `bom:N`, `add:N`,
+ *  `std:N` or `batpac:<chemistry>/<mineral>`. */
+export type Ref = number | string;
 
 export interface EvidenceSpec {
   product: string;
@@ -26,23 +33,39 @@ export interface EvidenceSpec {
   component: string;
   unit: string;
   loss_factor?: number;
-  /** rows (1-based data rows of bom_figures.csv); a nested list is summed into one value; an entry
-   *  with its own scale converts that entry alone (a figure per kg of product × the product's mass) */
-  figures: Array<number | number[] | { rows: number[]; scale: number }>;
-  checks?: number[];
+  /** rows that set the quantity; a nested list is summed into one value (ranges add end to end); an
+   *  entry with its own scale converts that entry alone (a figure per kg of product × the product's mass;
+   *  with `unit`, a change of unit only, kg → g, which leaves a published value published) */
+  figures: Array<Ref | Ref[] | Scaled>;
+  /** rows that widen the range the draws take, without setting the quantity (scaled to the line's unit) */
+  range?: Array<Ref | Scaled>;
+  checks?: Ref[];
   /** value × scale − minus, in the line's unit */
   scale?: number;
   minus?: number;
   /** the formula in words, when scale or minus is set or the rows' unit differs from the line's */
   formula?: string;
-  /** an authored central quantity inside the cited range (the range still feeds the draws) */
+  /** an authored central quantity inside the cited range (the range still feeds the draws); with
+   *  `defined`, the quantity the product's definition fixes */
   qty?: number;
+  /** the product's own definition fixes the quantity (its archetype: "37 Wh pack"), in words */
+  defined?: string;
+  /** how far the line can be trusted, where its rows do not say (standards, BatPaC) */
+  confidence?: Confidence;
   note?: string;
 }
 
+export interface Scaled {
+  rows: Ref[];
+  scale: number;
+  unit?: boolean;
+}
+
 export interface Citation {
+  /** the file the row is in and its data row (1-based) */
+  file: string;
   row: number;
-  use: 'sets' | 'checks';
+  use: 'sets' | 'range' | 'checks';
   value: string;
   source: string;
   page: string;
@@ -61,6 +84,8 @@ export interface EvidenceLine {
   citations: Citation[];
   source_text: string;
   source_url: string;
+  /** the provenance of the line: the table of its first setting row, or the catalogue */
+  from: TableSource;
 }
 
 const CONF: Array<[RegExp, Confidence]> = [
@@ -70,92 +95,101 @@ const CONF: Array<[RegExp, Confidence]> = [
 ];
 const RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
 
+/** The catalogue itself (fixtures/impact/products.json): what a product's definition fixes. */
+const CATALOGUE: TableSource = {
+  source: 'trio-catalogue',
+  release: 'products.json',
+  file: 'fixtures/impact/products.json',
+};
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
 export function importBomEvidence(
-  text: string,
-  file: string,
+  tables: EvidenceTables,
   specs: EvidenceSpec[],
-): { lines: EvidenceLine[]; reconciliation: Reconciliation } {
-  const table = readCsv(text, file, [
-    'product',
-    'material',
-    'quantity',
-    'unit',
-    'min',
-    'max',
-    'source_title',
-    'publisher_or_authors',
-    'year',
-    'url',
-    'page_or_table',
-    'confidence',
-  ]);
-  const rows = table.records;
-  const used = new Set<number>();
-  const row = (n: number, spec: EvidenceSpec) => {
-    const r = rows[n - 1];
-    if (!r) throw new ImportError(file, `no row ${n} (asked for ${spec.product} ${spec.role})`);
-    used.add(n);
-    return r.values;
-  };
+): { lines: EvidenceLine[]; used: Map<string, Citation['use']> } {
+  // each row's strongest use: a row that sets or widens any line is imported, one only cited beside is a check
+  const used = new Map<string, Citation['use']>();
+  const refOf = (r: Ref) => (typeof r === 'number' ? `bom:${r}` : r);
+  const seen = new Set<string>();
+  for (const s of specs)
+    for (const key of [`${s.product}|${s.role}`, ...(s.line === undefined ? [] : [`${s.product}|line ${s.line}`])]) {
+      if (seen.has(key)) throw new ImportError(specFile, `two lines for ${key.replace('|', ' ')}`);
+      seen.add(key);
+    }
   const lines = specs.map((spec): EvidenceLine => {
-    const values: number[] = [];
-    const bounds: number[] = [];
+    const where = `${spec.product} ${spec.role}`;
     const citations: Citation[] = [];
-    let confidence: Confidence = 'high';
-    let derived = spec.scale !== undefined || spec.minus !== undefined || spec.formula !== undefined;
-    const cite = (n: number, use: Citation['use']) => {
-      const v = row(n, spec);
+    const cite = (r: Ref, use: Citation['use']): EvidenceRow => {
+      const ref = refOf(r);
+      const v = tables.rows.get(ref);
+      if (!v) throw new ImportError(specFile, `no row ${ref} (asked for ${where})`);
+      if (use !== 'checks' || !used.has(ref)) used.set(ref, use === 'checks' ? 'checks' : 'sets');
+      const value =
+        v.quantity !== null
+          ? `${v.quantity}${v.min !== null || v.max !== null ? ` (${v.min ?? '…'}–${v.max ?? '…'})` : ''}`
+          : `${v.min ?? '…'}–${v.max ?? '…'}`;
       citations.push({
-        row: n,
+        file: tables.sources[v.table].file,
+        row: v.row,
         use,
-        value: `${v.quantity || `${v.min || '…'}–${v.max || '…'}`} ${v.unit} (${v.material})`,
-        source: `${v.publisher_or_authors}${v.year ? ` ${v.year}` : ''}, ${v.source_title}`,
-        page: v.page_or_table!,
-        url: v.url!,
-        confidence: v.confidence!,
+        value: `${value} ${v.unit} (${v.material})`,
+        source: v.source,
+        page: v.page,
+        url: v.url,
+        confidence: v.confidence ?? spec.confidence ?? '',
       });
       return v;
     };
+    if (spec.defined !== undefined) return definedLine(spec);
+    const values: number[] = [];
+    const bounds: number[] = [];
+    let confidence: Confidence = 'high';
+    let derived = spec.scale !== undefined || spec.minus !== undefined || spec.formula !== undefined;
     for (const f of spec.figures) {
-      const group = typeof f === 'number' ? [f] : Array.isArray(f) ? f : f.rows;
+      const group = typeof f === 'object' && !Array.isArray(f) ? f.rows : Array.isArray(f) ? f : [f];
       const own = typeof f === 'object' && !Array.isArray(f) ? f.scale : 1;
-      if (own !== 1) derived = true;
-      let sum = 0;
-      let point = true;
-      for (const n of group) {
-        const v = cite(n, 'sets');
-        if (/DERIVED/.test(v.unit!)) derived = true;
-        const c = CONF.find(([re]) => re.test(v.confidence!))?.[1];
-        if (!c)
-          throw new ImportError(file, `row ${n}: confidence "${v.confidence}" does not say how far it can be used`);
+      if (own !== 1 && !(typeof f === 'object' && !Array.isArray(f) && f.unit)) derived = true;
+      let point: number | null = 0;
+      let lo: number | null = 0;
+      let hi: number | null = 0;
+      for (const r of group) {
+        const v = cite(r, 'sets');
+        if (v.derived) derived = true;
+        const stated = v.confidence ?? spec.confidence;
+        const c = stated === undefined ? undefined : CONF.find(([re]) => re.test(stated))?.[1];
+        if (!c) throw new ImportError(specFile, `${where}: row ${refOf(r)} does not say how far it can be used`);
         if (RANK[c] < RANK[confidence]) confidence = c;
-        const q = numberOf(v.quantity!);
-        if (q !== null) sum += q * own;
-        else {
-          point = false;
-          for (const b of [v.min!, v.max!].map(numberOf)) if (b !== null) bounds.push(b * own);
-        }
+        point = point !== null && v.quantity !== null ? point + v.quantity * own : null;
+        const [l, h] = [v.min ?? v.quantity ?? v.max, v.max ?? v.quantity ?? v.min];
+        lo = lo !== null && l !== null ? lo + l * own : null;
+        hi = hi !== null && h !== null ? hi + h * own : null;
       }
-      if (point) values.push(sum);
-      else if (group.length > 1) throw new ImportError(file, `rows ${group.join('+')}: a range cannot be summed`);
+      if (point !== null) values.push(point);
+      if (lo !== null && hi !== null) bounds.push(lo, hi);
+      else if (point === null) throw new ImportError(specFile, `${where}: rows ${group.join('+')} give no value`);
     }
-    for (const n of spec.checks ?? []) cite(n, 'checks');
+    for (const e of spec.range ?? []) {
+      const [rows, own] = typeof e === 'object' ? [e.rows, e.scale] : [[e], 1];
+      for (const r of rows) {
+        const v = cite(r, 'range');
+        for (const b of [v.min, v.quantity, v.max]) if (b !== null) bounds.push(b * own);
+      }
+    }
+    for (const r of spec.checks ?? []) cite(r, 'checks');
     const adjust = (x: number) => x * (spec.scale ?? 1) - (spec.minus ?? 0);
     const all = [...values, ...bounds].map(adjust);
     if (all.length === 0 || all.some((x) => !(x > 0)))
-      throw new ImportError(file, `${spec.product} ${spec.role}: the cited figures give no positive quantity`);
-    const sorted = values.map(adjust).sort((a, b) => a - b);
+      throw new ImportError(specFile, `${where}: the cited figures give no positive quantity`);
     const [lo, hi] = [Math.min(...all), Math.max(...all)];
-    const central =
-      spec.qty ??
-      (sorted.length
-        ? sorted.length % 2
-          ? sorted[(sorted.length - 1) / 2]!
-          : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2
-        : Math.sqrt(lo * hi));
+    const central = spec.qty ?? (values.length ? median(values.map(adjust)) : Math.sqrt(lo * hi));
     const range = hi > lo;
     const basis: Basis = spec.qty !== undefined ? 'assumption' : derived ? 'derived' : 'published';
-    const sources = citations.filter((c) => c.use === 'sets');
+    const setting = citations.filter((c) => c.use === 'sets');
+    const first = tables.rows.get(refOf(firstRef(spec.figures)))!;
     return {
       spec,
       qty: central,
@@ -168,12 +202,37 @@ export function importBomEvidence(
           ? `${spec.qty} ${spec.unit} authored, inside the ${lo}–${hi} ${spec.unit} the cited sources give${spec.formula ? `; ${spec.formula}` : ''}`
           : (spec.formula ?? (derived ? 'as the cited rows derive it (see their unit)' : null)),
       citations,
-      source_text: `Cited: ${sources.map((c) => `${c.source} (${c.page || 'page not stated'})`).join('; ')}`,
-      source_url: sources[0]!.url,
+      source_text: `Cited: ${setting.map((c) => `${c.source} (${c.page || 'page not stated'})`).join('; ')}`,
+      source_url: setting[0]!.url,
+      from: tables.sources[first.table],
     };
   });
-  const tally = new Tally(file).read(rows.length);
-  tally.imported(used.size);
-  tally.skip('out_of_scope', rows.length - used.size);
-  return { lines, reconciliation: tally.done() };
+  return { lines, used };
+}
+
+const specFile = 'fixtures/impact/published/bom-evidence.json';
+
+function firstRef(figures: EvidenceSpec['figures']): Ref {
+  const f = figures[0];
+  if (f === undefined) throw new ImportError(specFile, 'a line with no figures');
+  return typeof f === 'object' && !Array.isArray(f) ? f.rows[0]! : Array.isArray(f) ? f[0]! : f;
+}
+
+/** A line the product's definition fixes: its quantity is the definition, read from the catalogue. */
+function definedLine(spec: EvidenceSpec): EvidenceLine {
+  if (spec.qty === undefined || !(spec.qty > 0) || spec.figures.length)
+    throw new ImportError(specFile, `${spec.product} ${spec.role}: a defined line states its qty and no figures`);
+  return {
+    spec,
+    qty: spec.qty,
+    qty_low: null,
+    qty_high: null,
+    confidence: spec.confidence ?? 'high',
+    basis: 'derived',
+    method: `The product's definition: ${spec.defined}.`,
+    citations: [],
+    source_text: `The product's definition in the catalogue: ${spec.defined}.`,
+    source_url: 'fixtures/impact/products.json',
+    from: CATALOGUE,
+  };
 }

@@ -71,7 +71,9 @@ function series(text: string, file: string, key: string, extra: string[]): Serie
   return readCsv(text, file, ['material', key, 'year', 'usd_per_kg', 'conversion', ...extra]).records.map(
     ({ line, values: v }) => ({
       line,
-      material: v.material!,
+      // The collectors parenthesised series of metals that were not register materials then
+      // ("(silver)", "(palladium)"); a material added since (issue 33) takes the same series.
+      material: v.material!.replace(/^\((.+)\)$/, '$1'),
       key: v[key]!,
       year: Number(v.year),
       usd_per_kg: numberOf(v.usd_per_kg!) ?? NaN,

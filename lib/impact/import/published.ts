@@ -11,6 +11,7 @@ import { periodRows } from '../register/conflicts.ts';
 import { productRows } from '../register/products.ts';
 import type { Fixtures, Row, SourceEntry } from '../register/shapes.ts';
 import { importBomEvidence, type EvidenceSpec } from './bom-evidence.ts';
+import { evidenceReconciliation, readEvidenceTables } from './bom-tables.ts';
 import { agriculturalProduction, faostatRow, type FaostatMapping } from './faostat.ts';
 import { readGwTable } from './gleditsch-ward.ts';
 import { importConflictMinerals, importCriticality, importIncomeGroups, type CriticalityKeys } from './lists.ts';
@@ -97,8 +98,14 @@ export function publishedTables(inp: PublishedInputs): {
   Object.assign(t, mrioRows(inp.shared, prov), coicopRows(inp.shared, prov));
 
   Object.assign(t, materialTables(inp, prov, rec, isoCodes, release));
-  const evidence = importBomEvidence(f.bom_figures!.text, f.bom_figures!.file, inp.bom);
-  rec.push(evidence.reconciliation);
+  const tables = readEvidenceTables({
+    bom: { ...f.bom_figures!, source: 'bom-literature', release: release('bom-literature')! },
+    add: { ...f.bom_additions!, source: 'bom-additions', release: release('bom-additions')! },
+    std: { ...f.std_compositions!, source: 'standard-compositions', release: release('standard-compositions')! },
+    batpac: { ...f.batpac!, source: 'batpac', release: release('batpac')! },
+  });
+  const evidence = importBomEvidence(tables, inp.bom);
+  rec.push(...evidenceReconciliation(tables, evidence.used));
   Object.assign(t, productRows(inp.shared, inp.materials, prov, evidence.lines));
 
   const regionOf = new Map(countries.map((c) => [c.iso3, c.region]));

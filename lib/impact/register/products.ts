@@ -146,14 +146,8 @@ function citedLine(e: EvidenceLine, prov: ProvenanceTable): Row {
     note: e.spec.note ?? null,
     qty_low: e.qty_low,
     qty_high: e.qty_high,
-    citations: e.citations,
-    provenance: prov.id({
-      source: 'bom-literature',
-      release: 'bom-literature 2026-11',
-      basis: e.basis,
-      method: e.method,
-      file: 'data/impact/bom-literature/bom_figures.csv',
-    }),
+    citations: e.citations.length ? e.citations : null,
+    provenance: prov.id({ ...e.from, basis: e.basis, method: e.method }),
   };
 }
 

@@ -199,14 +199,14 @@ describe('pages', () => {
       assert.ok(product.includes(`rests on ${restsOn(f.provenance)}`), `${f.unit}: its shares`);
     const cobalt = p.data.bill_of_materials.find((l: Json) => l.component.key === 'cobalt');
     for (const c of cobalt.citations) assert.ok(product.includes(`href="${escapeHtml(c.url)}"`), `citation ${c.row}`);
-    assert.match(product, /Bill of materials \(8 lines, 4 resting on cited figures\)/);
+    assert.match(product, /Bill of materials \(10 lines, 6 resting on cited figures\)/);
   });
 
   test('the data-sources page lists every dataset with its release, licence and what it feeds', async () => {
     newDay();
     const text = await page('/explore/impact/sources');
     const api = (await server.api('/sources')).json;
-    assert.equal(api.data.sources.length, 23);
+    assert.equal(api.data.sources.length, 25, 'issue 33: FAOSTAT, FAO factors, ICO, standard compositions, BatPaC, bom-additions, the catalogue');
     for (const s of api.data.sources) {
       const row = rowWith(text, `href="#src-${s.code}"`);
       has(row, s.name, s.code);

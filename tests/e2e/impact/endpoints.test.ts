@@ -85,7 +85,7 @@ const CASES: Case[] = [
     everyScenario: true,
     check: (d, b) => {
       assert.equal(d.slug, 'smartphone');
-      assert.equal(d.bill_of_materials.length, 8);
+      assert.equal(d.bill_of_materials.length, 10, 'issue 33 adds the cited silver and palladium of the whole phone');
       assert.ok(d.raw_inputs.some((r: Json) => r.key === 'cobalt'));
       assert.ok(
         d.trace.nodes.some((n: Json) => n.parent === 'pcb-assembly'),

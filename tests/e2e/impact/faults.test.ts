@@ -55,7 +55,7 @@ const CASES: Array<[string, string, string, string, string, string]> = [
     'a central value on an INDICATIVE figure',
     'impact_figures',
     'central = mean',
-    `${PRODUCT} AND subject_key = 'electric-car' AND basis = 'per_kg' AND metric = 'deaths'`,
+    `${PRODUCT} AND subject_key = 'petrol-car' AND basis = 'per_kg' AND metric = 'deaths'`,
     '/products?category=vehicles',
     'INDICATIVE figure carries a central value',
   ],
