@@ -206,7 +206,11 @@ describe('pages', () => {
     newDay();
     const text = await page('/explore/impact/sources');
     const api = (await server.api('/sources')).json;
-    assert.equal(api.data.sources.length, 25, 'issue 33: FAOSTAT, FAO factors, ICO, standard compositions, BatPaC, bom-additions, the catalogue');
+    assert.equal(
+      api.data.sources.length,
+      25,
+      'issue 33: FAOSTAT, FAO factors, ICO, standard compositions, BatPaC, bom-additions, the catalogue',
+    );
     for (const s of api.data.sources) {
       const row = rowWith(text, `href="#src-${s.code}"`);
       has(row, s.name, s.code);

@@ -223,7 +223,7 @@ test('every link in a response resolves on the server; the methodology document 
   }
   // v3 leaves the place the bills-of-materials text is spliced into, and says what stays illustrative.
   const doc3 = (await server.api('/methodology/v3')).text;
-  assert.match(doc3, /^## Bills of materials$/m);
+  assert.match(doc3, /^## 5\. Bills of materials$/m);
   assert.match(doc3, /## 13\. What stays illustrative, product by product/);
   assert.equal((await server.api('/methodology/v9')).status, 404);
   assert.equal((await server.api('/methodology/V1!')).status, 400);
