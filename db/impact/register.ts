@@ -40,6 +40,18 @@ export function readRegister(db: Db): Register {
   const withBasis = (rows: Row[], column = 'provenance', as = 'basis') =>
     rows.map(({ [column]: id, ...r }) => ({ ...r, [as]: basisOf(id) }));
 
+  // Sources a material's values also rest on beyond their rows' own (a conversion factor's, v3).
+  const alsoSources = new Map<string, string[]>();
+  for (const r of all(
+    db,
+    `SELECT m.slug AS material, p.source FROM impact_materials m JOIN impact_provenance p ON p.id = m.price_provenance
+      WHERE p.source <> m.price_source
+     UNION SELECT w.material, p.source FROM impact_material_production w JOIN impact_provenance p ON p.id = w.provenance
+      WHERE p.source <> w.source
+     ORDER BY 1, 2`,
+  ))
+    alsoSources.set(r.material as string, [...(alsoSources.get(r.material as string) ?? []), r.source as string]);
+
   const production = new Map<string, Production>();
   for (const w of all(db, 'SELECT * FROM impact_material_world ORDER BY material, year')) {
     production.set(`${w.material}|${w.year}`, {
@@ -126,7 +138,7 @@ export function readRegister(db: Db): Register {
       ),
       'price_provenance',
       'price_basis',
-    ) as never,
+    ).map((m) => ({ ...m, also_sources: alsoSources.get(m.slug as string) ?? [] })) as never,
     production: [...production.values()],
     other_output: withBasis(
       all(

@@ -102,6 +102,24 @@ export function provenanceOf(map: Map<number, Float64Array>): Provenance | null 
   return Object.fromEntries(BASES.map((b) => [b, (means.get(b) ?? 0) / total])) as Provenance;
 }
 
+/** Adds a mean (a scalar) under a packed code: the reach totals keep means, not draws (v3: memory). */
+export function addMean(map: Map<number, number>, code: number, mean: number): void {
+  map.set(code, (map.get(code) ?? 0) + mean);
+}
+
+/** Shares by weakest basis of means kept per packed code; null when the total is 0. */
+export function provenanceOfMeans(map: ReadonlyMap<number, number>): Provenance | null {
+  const means = new Map<Basis, number>();
+  let total = 0;
+  for (const [code, m] of map) {
+    const b = overall(code);
+    means.set(b, (means.get(b) ?? 0) + m);
+    total += m;
+  }
+  if (!(total > 0)) return null;
+  return Object.fromEntries(BASES.map((b) => [b, (means.get(b) ?? 0) / total])) as Provenance;
+}
+
 /** A provenance that rests wholly on one basis (a route whose every path has it). */
 export function wholly(b: Basis): Provenance {
   return Object.fromEntries(BASES.map((x) => [x, x === b ? 1 : 0])) as Provenance;

@@ -8,7 +8,7 @@
  * For every draw it gives, per material, the harm per kg in total and by country, channel and
  * conflict, and world production (kg) to turn them back into totals for reach.
  */
-import { addByCode, combine, pack, weakest, type Basis } from './basis.ts';
+import { addByCode, addMean, combine, pack, weakest, type Basis } from './basis.ts';
 import type { HarmResult } from './harm.ts';
 import { lognormalFactors } from './random.ts';
 import { qualityGsd, type ScenarioParams, type Uncertainty } from './scenario.ts';
@@ -31,8 +31,12 @@ export interface MaterialIntensity {
   sources: Set<string>;
   /** perKg split by the packed bases of its inputs (lib/impact/basis.ts) */
   byBasis: Map<number, Float64Array>;
-  /** the same splits by basis per country, channel and conflict, for the reach totals */
-  subjectBasis: Map<string, Map<number, Float64Array>>;
+  /**
+   * The same split per country, channel and conflict, for the reach totals: only the mean of each part
+   * times world production (what a reach's provenance shares need), not its draws, so that 200
+   * materials × their countries × their codes do not each hold an array of draws.
+   */
+  subjectBasis: Map<string, Map<number, number>>;
 }
 
 /** The production record a scenario uses: the latest year not after its window's end. */
@@ -136,7 +140,7 @@ function intensityOf(
     byConflict: new Map(),
     worldKg: new Float64Array(n),
     year: p?.year ?? null,
-    sources: new Set([m.price_source]),
+    sources: new Set([m.price_source, ...(m.also_sources ?? [])]),
     byBasis: new Map(),
     subjectBasis: new Map(),
   };
@@ -153,6 +157,7 @@ function intensityOf(
 
   // The world total (the denominator of every country's share) is the record's own basis.
   const worldBasis = p.basis ?? 'illustrative';
+  const v = new Float64Array(n);
   for (const [iso3, kg] of prodByCountry) {
     const key = `${m.sector}|${iso3}`;
     const den = denominators.values.get(key)!;
@@ -183,15 +188,18 @@ function intensityOf(
       }
       for (const part of sh.parts.values()) {
         const code = combine(part.code, materialsCode);
-        const v = new Float64Array(n);
-        for (let d = 0; d < n; d++) v[d] = part.draws[d]! * share[d]!;
+        let reach = 0;
+        for (let d = 0; d < n; d++) {
+          v[d] = part.draws[d]! * share[d]!;
+          reach += v[d]! * result.worldKg[d]!;
+        }
         addByCode(result.byBasis, code, v);
         for (const subject of [
           `country|${iso3}`,
           `channel|${channel.code}`,
           ...(part.conflict ? [`conflict|${part.conflict}`] : []),
         ])
-          addByCode(getOrAddMap(result.subjectBasis, subject), code, v);
+          addMean(getOrAddMap(result.subjectBasis, subject), code, reach / n);
       }
     }
   }
@@ -218,9 +226,9 @@ export interface ArmsIntensity {
   perEur: Float64Array;
   byCountry: Map<string, Float64Array>;
   byConflict: Map<string, Float64Array>;
-  /** perEur split by the packed bases of its inputs, and the same per country, channel and conflict */
+  /** perEur split by the packed bases of its inputs; per country, channel and conflict the means per EUR */
   byBasis: Map<number, Float64Array>;
-  subjectBasis: Map<string, Map<number, Float64Array>>;
+  subjectBasis: Map<string, Map<number, number>>;
 }
 
 export function armsIntensity(reg: Register, harm: HarmResult, n: number): ArmsIntensity | null {
@@ -251,12 +259,14 @@ export function armsIntensity(reg: Register, harm: HarmResult, n: number): ArmsI
     for (const part of s.parts.values()) {
       const code = combine(part.code, outputCode);
       addByCode(result.byBasis, code, part.draws, 1 / outputEur);
+      let mean = 0;
+      for (let d = 0; d < n; d++) mean += part.draws[d]! / outputEur;
       for (const subject of [
         `country|${s.iso3}`,
         'channel|C1',
         ...(part.conflict ? [`conflict|${part.conflict}`] : []),
       ])
-        addByCode(getOrAddMap(result.subjectBasis, subject), code, part.draws, 1 / outputEur);
+        addMean(getOrAddMap(result.subjectBasis, subject), code, mean / n);
     }
   }
   return result;

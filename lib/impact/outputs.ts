@@ -3,7 +3,7 @@
  * conflict, country and channel, spend per EUR by COICOP code, and each product's nearest
  * neighbours by harm per kg. Pure.
  */
-import { addByCode, provenanceCap, provenanceOf, type Provenance } from './basis.ts';
+import { addMean, provenanceCap, provenanceOf, provenanceOfMeans, type Provenance } from './basis.ts';
 import { worse, type Grade } from './figure.ts';
 import type { HarmResult } from './harm.ts';
 import type { ArmsIntensity, MaterialIntensity } from './materials.ts';
@@ -83,11 +83,19 @@ export function reachRows(
     for (let d = 0; d < n; d++) t[d]! += v[d]!;
   };
   // The same totals split by the bases of their inputs: each subject's provenance.
-  const byBasis = new Map<string, Map<number, Float64Array>>();
-  const addBasis = (key: string, split: Map<number, Float64Array>, by: Float64Array | number) => {
-    let m = byBasis.get(key);
-    if (!m) byBasis.set(key, (m = new Map()));
-    for (const [code, a] of split) addByCode(m, code, scale(a, by));
+  const byBasis = new Map<string, Map<number, number>>();
+  const basisOf = (key: string) => byBasis.get(key) ?? byBasis.set(key, new Map()).get(key)!;
+  const addBasis = (key: string, split: Map<number, Float64Array>, by: Float64Array) => {
+    const m = basisOf(key);
+    for (const [code, a] of split) {
+      let mean = 0;
+      for (let d = 0; d < n; d++) mean += a[d]! * by[d]!;
+      addMean(m, code, mean / n);
+    }
+  };
+  const addMeans = (key: string, split: Map<number, number>, by: number) => {
+    const m = basisOf(key);
+    for (const [code, mean] of split) addMean(m, code, mean * by);
   };
   for (const [slug, mi] of mats) {
     add(`material|${slug}`, mi.perKg, mi.worldKg);
@@ -95,13 +103,13 @@ export function reachRows(
     for (const [k, a] of mi.byConflict) add(`conflict|${k}`, a, mi.worldKg);
     for (const [c, a] of mi.byChannel) add(`channel|${c}`, a, mi.worldKg);
     addBasis(`material|${slug}`, mi.byBasis, mi.worldKg);
-    for (const [subject, split] of mi.subjectBasis) addBasis(subject, split, mi.worldKg);
+    for (const [subject, split] of mi.subjectBasis) addMeans(subject, split, 1);
   }
   if (arms) {
     for (const [iso3, a] of arms.byCountry) add(`country|${iso3}`, a, armsEur);
     for (const [k, a] of arms.byConflict) add(`conflict|${k}`, a, armsEur);
     add('channel|C1', arms.perEur, armsEur);
-    for (const [subject, split] of arms.subjectBasis) addBasis(subject, split, armsEur);
+    for (const [subject, split] of arms.subjectBasis) addMeans(subject, split, armsEur);
   }
   const counted = (type: string, key: string): number | null => {
     if (type === 'conflict') return metric === 'deaths' ? (harm.conflictCounted.get(key) ?? 0) : null;
@@ -129,7 +137,7 @@ export function reachRows(
   const rows: ReachRow[] = [];
   for (const [type, key] of subjects) {
     const total = totals.get(`${type}|${key}`) ?? new Float64Array(n);
-    const provenance = provenanceOf(byBasis.get(`${type}|${key}`) ?? new Map());
+    const provenance = provenanceOfMeans(byBasis.get(`${type}|${key}`) ?? new Map());
     const s = statColumns(total, worse(capOf(reg), provenanceCap(provenance)), scratch);
     const cnt = counted(type, key);
     rows.push({

@@ -42,6 +42,8 @@ export interface Material {
   price_source: string;
   /** What the price rests on (lib/impact/basis.ts); a row without one is read as illustrative. */
   price_basis?: Basis;
+  /** Sources its price or production also rests on (a conversion factor's), beyond the rows' own. */
+  also_sources?: string[];
 }
 /**
  * Production of one material in one year: world total and the listed countries, in tonnes. A country's

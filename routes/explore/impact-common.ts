@@ -50,6 +50,13 @@ export interface ProductSummary {
   unit_mass_g: number | null;
   complete: boolean;
   bom_confidence: string | null;
+  /** What the bill of materials rests on (issue 33). */
+  bom_basis: {
+    lines: Record<'published' | 'derived' | 'assumption' | 'illustrative', number>;
+    published_or_derived: number | null;
+    sources: Array<{ code: string; name: string; lines: number }>;
+    summary: string;
+  };
   is_arms: boolean;
 }
 

@@ -64,13 +64,22 @@ export async function impactIndex(req: ApiRequest, api: ImpactSession) {
   const table = stackTable({
     className: 'products',
     caption: `${shown.length} of ${env.data.count} products${q ? ` whose name contains “${q}”` : ''}; deaths per unit and per kg, scenario ${env.scenario}`,
-    head: ['Product', 'Category', 'Tier', 'Unit', 'Deaths per unit (p05–p95)', 'Deaths per kg (p05–p95)'],
+    head: [
+      'Product',
+      'Category',
+      'Tier',
+      'Unit',
+      'Bill of materials on published data',
+      'Deaths per unit (p05–p95)',
+      'Deaths per kg (p05–p95)',
+    ],
     rows: shown.map((p) => ({
       header: html`<a href="/explore/impact/products/${p.slug}">${p.name}</a>${p.is_arms ? html` <span class="tag">arms</span>` : ''}`,
       cells: [
         p.category.name,
         p.tier === 'finished' ? 'finished' : 'semi-finished',
         html`${p.unit_label}${p.unit_mass_g !== null ? html` <span class="muted">(${p.unit_mass_g} g)</span>` : ''}`,
+        bomBasisCell(p.bom_basis),
         figureCell(figures?.[p.slug]?.per_unit, figures === null),
         figureCell(figures?.[p.slug]?.per_kg, figures === null),
       ],
@@ -96,4 +105,12 @@ ${shown.length === 0 ? html`<p class="notice">No product matches. <a href="/expl
 ${aboutFigures(env)}
 ${apiCalls(api.calls)}`;
   return explorePage({ title: 'Impact: deaths and injuries attributed to supply chains', body });
+}
+
+/** Share of a product's lines on published or derived values, and the sources they name (issue 33). */
+function bomBasisCell(b: ProductSummary['bom_basis']) {
+  if (b.published_or_derived === null) return html`<span class="muted">no lines</span>`;
+  const total = Object.values(b.lines).reduce((a, n) => a + n, 0);
+  const named = b.sources.filter((s) => s.code !== 'trio-demo').map((s) => s.name);
+  return html`<span title="${b.summary}">${Math.round(b.published_or_derived * 100)} % <span class="muted">(${b.lines.published + b.lines.derived} of ${total} lines)</span></span>${named.length ? html`<br><span class="muted">${named.join('; ')}</span>` : ''}`;
 }

@@ -113,7 +113,7 @@ export async function impactProduct(req: ApiRequest, api: ImpactSession) {
   const p = product.data;
   const m = contributions.data.metric;
 
-  const body = html`<p class="lede">${p.category.name}, ${p.tier === 'finished' ? 'a finished product' : 'a semi-finished product'}: ${p.archetype}. One unit is one ${p.unit_label}${p.unit_mass_g !== null ? ` (${p.unit_mass_g} g)` : ''}. Its bill of materials is ${p.complete ? 'complete' : 'incomplete'}${p.bom_confidence ? `, confidence ${p.bom_confidence}` : ''}.</p>
+  const body = html`<p class="lede">${p.category.name}, ${p.tier === 'finished' ? 'a finished product' : 'a semi-finished product'}: ${p.archetype}. One unit is one ${p.unit_label}${p.unit_mass_g !== null ? ` (${p.unit_mass_g} g)` : ''}. Its bill of materials is ${p.complete ? 'complete' : 'incomplete'}${p.bom_confidence ? `, confidence ${p.bom_confidence}` : ''}. ${bomBasisSentence(p.bom_basis)}</p>
 ${illustrativeNotice(product)}${withheldNotice(product)}
 <form class="filters" method="get" action="/explore/impact/products/${p.slug}">
 ${select('scenario', 'Scenario', scenarioOptions(), product.scenario)}
@@ -275,4 +275,10 @@ function bomSection(p: Product): Html {
     return html`<tr><td>${l.line}</td><td>${l.role}</td><td>${l.component.name ?? '—'}</td><td class="num">${formatSig(l.qty, 3)} ${l.unit}${range}</td><td>${l.confidence}</td><td>${sourceOf(l.provenance)}${citations.length ? html`<ul class="citations">${citations}</ul>` : ''}</td></tr>`;
   });
   return html`<details class="bom" open><summary>Bill of materials (${p.bill_of_materials.length} lines, ${cited} resting on cited figures)</summary>${stackLabels(html`<table><thead><tr><th scope="col">Line</th><th scope="col">Role</th><th scope="col">Component</th><th scope="col" class="num">Quantity</th><th scope="col">Confidence</th><th scope="col">Where it comes from</th></tr></thead><tbody>${rows}</tbody></table>`)}</details>`;
+}
+
+/** What the bill of materials rests on, in one sentence: its lines by basis and the sources named. */
+function bomBasisSentence(b: ProductSummary['bom_basis']): string {
+  const named = b.sources.filter((s) => s.code !== 'trio-demo');
+  return `${b.summary}${named.length ? ` Sources: ${named.map((s) => `${s.name} (${s.lines} line${s.lines === 1 ? '' : 's'})`).join('; ')}.` : ''}`;
 }

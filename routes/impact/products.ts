@@ -6,6 +6,7 @@
  */
 import type { ProductRow } from '../../db/impact/queries/catalogue.ts';
 import { notFound } from '../../lib/http/errors.ts';
+import { bomBasisOf, type BomBasis, type BomBasisCount } from '../../lib/impact/bom-basis.ts';
 import { industriesOf, traceOf } from '../../lib/impact/present-product.ts';
 import { servedLink } from '../../lib/impact/served-links.ts';
 import { productFigure, productMetrics } from './headlines.ts';
@@ -17,7 +18,14 @@ import type { Figure } from '../../lib/impact/check-figure.ts';
 const CONFIDENCE_RANK: Record<string, number> = { high: 0, medium: 1, low: 2 };
 const byName = (a: ProductRow, b: ProductRow) => a.name.localeCompare(b.name, 'en') || (a.slug < b.slug ? -1 : 1);
 
-export function listItem(p: ProductRow) {
+/** Each product's bill-of-materials basis, from the catalogue's counts by basis and source. */
+function bomBases(counts: readonly BomBasisCount[]): (slug: string) => BomBasis {
+  const by = new Map<string, BomBasisCount[]>();
+  for (const c of counts) (by.get(c.product) ?? by.set(c.product, []).get(c.product)!).push(c);
+  return (slug) => bomBasisOf(by.get(slug) ?? []);
+}
+
+export function listItem(p: ProductRow, bomBasis: BomBasis) {
   return {
     slug: p.slug,
     name: p.name,
@@ -30,6 +38,7 @@ export function listItem(p: ProductRow) {
     complete: p.complete === 1,
     bom_lines: p.bom_lines,
     bom_confidence: p.bom_confidence,
+    bom_basis: bomBasis,
     is_arms: p.is_arms === 1,
   };
 }
@@ -71,9 +80,15 @@ export const productListRoute: RouteDef<typeof productsQuery, typeof noQuery> = 
       );
       ordered = ordered.sort((a, b) => (perKg.get(b.slug) ?? -1) - (perKg.get(a.slug) ?? -1) || byName(a, b));
     }
+    const basisOf = bomBases(deps.catalogue.bomBasis());
     return {
       scenario,
-      data: { sort, count: ordered.length, products: ordered.map(listItem), records: null },
+      data: {
+        sort,
+        count: ordered.length,
+        products: ordered.map((p) => listItem(p, basisOf(p.slug))),
+        records: null,
+      },
       figures: (f: FigureSession) => {
         const figures: Record<string, { per_unit: Figure | null; per_kg: Figure | null }> = {};
         for (const p of ordered) {
@@ -110,7 +125,7 @@ export const productRoute: RouteDef<typeof scenarioQuery, typeof productParams> 
       .filter((r) => r.type === 'material' && r.key !== null && r.sector !== null)
       .map((r) => ({ key: r.key!, sector: r.sector! }));
     const data = {
-      ...listItem(p),
+      ...listItem(p, bomBases(deps.catalogue.bomBasis())(p.slug)),
       archetype: p.archetype,
       status: p.status,
       bill_of_materials: deps.catalogue.bom(p.slug).map((l) => ({

@@ -4,6 +4,7 @@
  * material production. Served whatever the state of the runs (rule 3: register facts stay available).
  * Every statement is prepared once; every list has an ORDER BY so a response is the same byte for byte.
  */
+import type { BomBasisCount } from '../../../lib/impact/bom-basis.ts';
 import type { Db } from '../../connection.ts';
 import type { BomLineFact } from '../../../lib/impact/present-product.ts';
 import { statementsFor } from '../../statements.ts';
@@ -88,6 +89,10 @@ const statements = statementsFor((db) => ({
   usedIn:
     db.prepare(`SELECT b.product, p.name, p.tier, p.unit, b.line, b.role, b.qty, b.unit AS line_unit FROM impact_bom_lines b
     JOIN impact_products p ON p.slug = b.product WHERE b.component_type = ? AND b.component_key = ? ORDER BY b.product, b.line`),
+  // What each product's lines rest on (issue 33): lines by the basis and source of their provenance.
+  bomBasis: db.prepare(`SELECT b.product, p.basis, p.source, s.name AS source_name, count(*) AS lines
+    FROM impact_bom_lines b LEFT JOIN impact_provenance p ON p.id = b.provenance LEFT JOIN impact_sources s ON s.code = p.source
+    GROUP BY b.product, p.basis, p.source ORDER BY b.product, p.basis, p.source`),
   sectors: db.prepare('SELECT code, name, kind FROM impact_sectors ORDER BY ordinal'),
   regions: db.prepare('SELECT code, name FROM impact_mrio_regions ORDER BY ordinal'),
   material:
@@ -122,6 +127,7 @@ export function catalogueReads(db: Db) {
     allBom,
     rawInputs,
     usedIn,
+    bomBasis,
     sectors,
     regions,
     material,
@@ -137,6 +143,8 @@ export function catalogueReads(db: Db) {
     product: (slug: string) => product.get(slug) as ProductRow | undefined,
     category: (code: string) => category.get(code) as { code: string; name: string } | undefined,
     bom: (slug: string) => bom.all(slug) as BomLineRow[],
+    /** Every product's lines counted by basis and source (lib/impact/bom-basis.ts composes them). */
+    bomBasis: () => bomBasis.all() as BomBasisCount[],
     /** Every line, grouped by product: what a trace walks. */
     bomByProduct(): Map<string, BomLineFact[]> {
       const out = new Map<string, BomLineFact[]>();

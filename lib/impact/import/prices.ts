@@ -15,7 +15,21 @@ import { Tally, type Reconciliation } from './reconcile.ts';
 export type PricePick =
   | { table: 'usgs'; column: string; year: number }
   | { table: 'pink'; code: string; year: number }
-  | { table: 'mean'; of: Array<{ table: 'pink'; code: string; year: number }>; rationale: string }
+  | {
+      table: 'mean';
+      of: Array<{ table: 'pink'; code: string; year: number }>;
+      rationale: string;
+      /** weights of the series, read from a cited figure (then the mean is derived, not assumed) */
+      weights?: { values: number[]; source: string; release: string; cited: string };
+    }
+  /** a crop priced by the processed product the series prices, times the crop's extraction rate to it */
+  | {
+      table: 'pink-crop';
+      code: string;
+      year: number;
+      extraction: { group: string; item_en: string };
+      rationale: string;
+    }
   | { table: 'illustrative'; eur_per_kg: number; note: string };
 
 export interface PriceFact {
@@ -27,7 +41,11 @@ export interface PriceFact {
   release: string | null;
   method: string;
   file: string | null;
+  /** the source (and release) of a conversion factor the price also rests on */
+  factor?: { source: string; release: string | null };
 }
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
 
 interface SeriesRow {
   line: number;
@@ -45,6 +63,8 @@ export interface PriceFiles {
   pink: { text: string; file: string; release: string };
   ecb: { text: string; file: string; release: string };
   register: { text: string; file: string };
+  /** per material priced through a conversion factor: the rate (per cent), how it was weighed, its source */
+  crops?: ReadonlyMap<string, { pct: number; how: string; source: string; release: string | null }>;
 }
 
 function series(text: string, file: string, key: string, extra: string[]): SeriesRow[] {
@@ -112,15 +132,38 @@ export function importPrices(
       };
     if (price.table === 'mean') {
       const parts = price.of.map((p) => find(pink, files.pink.file, material, p.code, p.year, 'pink'));
-      const eur = parts.reduce((a, r) => a + r.usd_per_kg / rateOf(r.year, material), 0) / parts.length;
+      const w = price.weights?.values ?? parts.map(() => 1);
+      if (w.length !== parts.length) throw new ImportError(files.pink.file, `${material}: one weight per series`);
+      const total = w.reduce((a, b) => a + b, 0);
+      const eur = parts.reduce((a, r, i) => a + (w[i]! * r.usd_per_kg) / rateOf(r.year, material), 0) / total;
+      const weighted = price.weights
+        ? `Mean of ${parts.map((r, i) => `${r.key} ${r.year} (weight ${w[i]})`).join(' and ')}, weighted by ${price.weights.cited}`
+        : `Mean of ${parts.map((r) => `${r.key} ${r.year}`).join(' and ')}`;
       return {
         material,
         eur_per_kg: eur,
-        basis: 'assumption',
+        basis: price.weights ? 'derived' : 'assumption',
         source: 'wb-pink-sheet',
         release: files.pink.release,
-        method: `Mean of ${parts.map((r) => `${r.key} ${r.year}`).join(' and ')}, each USD ÷ the ECB mean rate of its year: ${price.rationale}`,
+        method: `${weighted}, each USD ÷ the ECB mean rate of its year: ${price.rationale}`,
         file: files.pink.file,
+        ...(price.weights ? { factor: { source: price.weights.source, release: price.weights.release } } : {}),
+      };
+    }
+    if (price.table === 'pink-crop') {
+      const row = find(pink, files.pink.file, material, price.code, price.year, 'pink');
+      const rate = rateOf(row.year, material);
+      const crop = files.crops?.get(material);
+      if (!crop) throw new ImportError(files.pink.file, `no conversion factor for ${material}`);
+      return {
+        material,
+        eur_per_kg: (row.usd_per_kg * crop.pct) / 100 / rate,
+        basis: 'derived',
+        source: 'wb-pink-sheet',
+        release: files.pink.release,
+        method: `${price.code}, ${row.year}: ${row.conversion}, × ${round(crop.pct)} % (${crop.how}); EUR = USD ÷ ${rate} (ECB mean reference rate of ${row.year}): ${price.rationale}`,
+        file: files.pink.file,
+        factor: { source: crop.source, release: crop.release },
       };
     }
     const [rows, file, key, source, release] =
@@ -202,5 +245,34 @@ function checkRegister(
       );
     tally.checked();
   }
+  return tally.done();
+}
+
+/**
+ * The cited weights of a mean price (coffee: the ICO's production by type) must be the file's: a pick's
+ * weights name their file rows by `type` in the order of its series.
+ */
+export function checkWeights(
+  file: { text: string; file: string },
+  picks: ReadonlyArray<{ material: string; price: PricePick }>,
+): Reconciliation {
+  const table = readCsv(file.text, file.file, ['type', 'production_million_bags_60kg']);
+  const tally = new Tally(file.file).read(table.records.length);
+  const used = new Set<number>();
+  for (const { material, price } of picks) {
+    if (price.table !== 'mean' || !price.weights) continue;
+    price.weights.values.forEach((w, i) => {
+      const code = price.of[i]!.code;
+      const row = table.records.find(
+        (r) =>
+          code.toLowerCase().includes(r.values.type!.toLowerCase().slice(0, 5)) &&
+          numberOf(r.values.production_million_bags_60kg!) === w,
+      );
+      if (!row) throw new ImportError(file.file, `${material}: no row gives the weight ${w} of ${code}`);
+      used.add(row.line);
+    });
+  }
+  tally.imported(used.size);
+  if (table.records.length > used.size) tally.skip('out_of_scope', table.records.length - used.size);
   return tally.done();
 }

@@ -12,9 +12,10 @@ import { productRows } from '../register/products.ts';
 import type { Fixtures, Row, SourceEntry } from '../register/shapes.ts';
 import { importBomEvidence, type EvidenceSpec } from './bom-evidence.ts';
 import { evidenceReconciliation, readEvidenceTables } from './bom-tables.ts';
+import { agriculturalProduction, faostatRow, type FaostatMapping } from './faostat.ts';
 import { readGwTable } from './gleditsch-ward.ts';
 import { importConflictMinerals, importCriticality, importIncomeGroups, type CriticalityKeys } from './lists.ts';
-import { importPrices, type PricePick } from './prices.ts';
+import { checkWeights, importPrices, type PricePick } from './prices.ts';
 import { ProvenanceTable } from './provenance.ts';
 import { harmTables, type PublishedConflict, type ShareSpec } from './published-harm.ts';
 import type { Reconciliation } from './reconcile.ts';
@@ -32,6 +33,8 @@ export interface PublishedMaterial {
   note: string;
   usgs?: Omit<UsgsMapping, 'material'>;
   illustrative_production?: { year: number; world: number | null; countries: Record<string, number>; note: string };
+  /** the FAOSTAT item an agricultural material is, and the conversion to its register form */
+  faostat?: Omit<FaostatMapping, 'material'>;
   price: PricePick;
   criticality: Omit<CriticalityKeys, 'material'>;
 }
@@ -98,7 +101,7 @@ export function publishedTables(inp: PublishedInputs): {
   const tables = readEvidenceTables({
     bom: { ...f.bom_figures!, source: 'bom-literature', release: release('bom-literature')! },
     add: { ...f.bom_additions!, source: 'bom-additions', release: release('bom-additions')! },
-    std: { ...f.std_compositions!, source: 'std-compositions', release: release('std-compositions')! },
+    std: { ...f.std_compositions!, source: 'standard-compositions', release: release('standard-compositions')! },
     batpac: { ...f.batpac!, source: 'batpac', release: release('batpac')! },
   });
   const evidence = importBomEvidence(tables, inp.bom);
@@ -162,16 +165,20 @@ function materialTables(
   }
   const production = importProduction(tidy, mappings, isoCodes, f.usgs_tidy!.file);
   rec.push(production.reconciliation);
+  const fao = agriculturalProduction(inp.materials, inp.files, inp.m49, rec, isoCodes);
+  const picks = inp.materials.map((m) => ({ material: m.slug, price: m.price }));
   const prices = importPrices(
     {
       usgs: { ...f.usgs_salient!, release: release('usgs-mcs', 1)! },
       pink: { ...f.pink_sheet!, release: release('wb-pink-sheet')! },
       ecb: { ...f.ecb!, release: release('ecb-fx')! },
       register: f.price_register!,
+      crops: fao.crops(release('fao-tcf')),
     },
-    inp.materials.map((m) => ({ material: m.slug, price: m.price })),
+    picks,
   );
   rec.push(...prices.reconciliation);
+  rec.push(checkWeights(f.ico_coffee!, picks));
   const crit = importCriticality(
     f.eu_crma!,
     f.usgs_critical!,
@@ -221,8 +228,8 @@ function materialTables(
       price_eur_per_kg: price.eur_per_kg,
       price_source: price.source,
       price_provenance: prov.id({
-        source: price.source,
-        release: price.release,
+        source: price.factor?.source ?? price.source,
+        release: price.factor ? price.factor.release : price.release,
         basis: price.basis,
         method: price.method,
         file: price.file,
@@ -258,6 +265,14 @@ function materialTables(
           source: 'trio-demo',
           provenance: pv,
         });
+      continue;
+    }
+    if (m.faostat) {
+      for (const cell of fao.cells.filter((x) => x.material === m.slug)) {
+        const row = faostatRow(cell, prov, release, f.faostat_production!.file);
+        if (cell.iso3 === null) world.push({ ...row, unit: 't', world_total: cell.qty, note: cell.method });
+        else countries.push({ ...row, iso3: cell.iso3, qty: cell.qty });
+      }
       continue;
     }
     for (const cell of production.cells.filter((x) => x.material === m.slug)) {

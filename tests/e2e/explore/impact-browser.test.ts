@@ -86,7 +86,7 @@ for (const [label, viewport] of [
       const stage = page.locator('details.explain-stage[open] table.explain').first();
       assert.match((await stage.locator('tr.sum-row').textContent()) ?? '', /Sum of the \d+ parts/);
       assert.match((await stage.locator('tr.headline-row').textContent()) ?? '', /equal to the sum/);
-      assert.match((await page.locator('blockquote.citation').textContent()) ?? '', /run 1, methodology v2/);
+      assert.match((await page.locator('blockquote.citation').textContent()) ?? '', /run 1, methodology v3/);
       await shot(page, `product-${label}`);
       await context.close();
     },

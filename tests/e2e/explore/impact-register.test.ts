@@ -206,7 +206,11 @@ describe('pages', () => {
     newDay();
     const text = await page('/explore/impact/sources');
     const api = (await server.api('/sources')).json;
-    assert.equal(api.data.sources.length, 22, 'issue 33: standard compositions, BatPaC, bom-additions, the catalogue');
+    assert.equal(
+      api.data.sources.length,
+      25,
+      'issue 33: FAOSTAT, FAO factors, ICO, standard compositions, BatPaC, bom-additions, the catalogue',
+    );
     for (const s of api.data.sources) {
       const row = rowWith(text, `href="#src-${s.code}"`);
       has(row, s.name, s.code);
@@ -221,6 +225,10 @@ describe('pages', () => {
     const ilo = text.slice(text.indexOf('id="src-ilostat"'));
     assert.match(ilo.slice(0, ilo.indexOf('</section>')), /before the ILO&#39;s CC BY 4.0 policy of 3 May 2023/);
     assert.match(ilo.slice(0, ilo.indexOf('</section>')), /no: its own terms apply/);
+    // FAOSTAT's copy was made under FAO's former non-commercial terms (issue 33): said, and not open.
+    const fao = text.slice(text.indexOf('id="src-faostat"'));
+    assert.match(fao.slice(0, fao.indexOf('</section>')), /CC BY-NC-SA 3\.0 IGO/);
+    assert.match(fao.slice(0, fao.indexOf('</section>')), /no: its own terms apply/);
     assert.equal(calls(text), 1);
     tablesFitPhones(text, 'sources');
   });

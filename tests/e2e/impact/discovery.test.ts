@@ -169,8 +169,8 @@ describe('/figures.csv', () => {
     const pages = new Map<string, Json>();
     for (const r of rows as Json[]) {
       assert.ok(r.display && r.low && r.high && r.median && r.grade, `${r.key}: a complete figure`);
-      assert.deepEqual([r.scenario, r.run, r.methodology_version], ['S-ARMS', '4', 'v2']);
-      assert.match(r.citation, new RegExp(`run 4, methodology v2`));
+      assert.deepEqual([r.scenario, r.run, r.methodology_version], ['S-ARMS', '4', 'v3']);
+      assert.match(r.citation, new RegExp(`run 4, methodology v3`));
       assert.ok(r.citation.includes(r.url), 'the citation names the endpoint serving the same figure');
       if (!pages.has(r.url)) pages.set(r.url, await server.api(r.url.slice(BASE.length)).then((x) => x.json));
       const page = pages.get(r.url);

@@ -253,7 +253,7 @@ const CASES: Case[] = [
     check: (d) => {
       assert.deepEqual(
         d.versions.map((x: Json) => x.code),
-        ['v1', 'v2'],
+        ['v1', 'v2', 'v3'],
       );
       assert.ok(d.versions.every((x: Json) => /^[0-9a-f]{64}$/.test(x.document_sha256)));
       assert.notEqual(
@@ -354,11 +354,11 @@ describe('every endpoint, published', () => {
       assert.equal(body.scenario, scenario);
       assert.equal(body.run.id, runId);
       assert.equal(body.withheld, null);
-      assert.equal(body.methodology_version, 'v2');
-      assert.equal(body.data_version, 'published-2026.1');
+      assert.equal(body.methodology_version, 'v3');
+      assert.equal(body.data_version, 'published-2026.2');
       assert.ok('records' in body.data && 'results' in body.data);
       assert.equal(body.citation.run_id, runId);
-      assert.match(body.citation.text, new RegExp(`run ${runId}, methodology v2`));
+      assert.match(body.citation.text, new RegExp(`run ${runId}, methodology v3`));
       const codes = body.caveats.map((x: Json) => x.code);
       for (const code of ['floor', 'production_phase', 'wording', 'quoting'])
         assert.ok(codes.includes(code), `caveat ${code}`);

@@ -215,10 +215,16 @@ test('every link in a response resolves on the server; the methodology document 
     if (l.provenance.basis === 'illustrative')
       assert.equal(l.source.url, '/impact/v1/methodology/v1#the-demo-data-set');
     else assert.match(l.source.url, /^https?:\/\//);
-  const v2 = (await data('/methodology')).data.versions.find((x: Json) => x.code === 'v2');
-  const doc2 = await server.api('/methodology/v2');
-  assert.equal(createHash('sha256').update(doc2.text).digest('hex'), v2.document_sha256);
-  assert.match(doc2.text, /## 1\. What changed, what is published and what is assumed/);
+  for (const code of ['v2', 'v3']) {
+    const v = (await data('/methodology')).data.versions.find((x: Json) => x.code === code);
+    const doc2 = await server.api(`/methodology/${code}`);
+    assert.equal(createHash('sha256').update(doc2.text).digest('hex'), v.document_sha256);
+    assert.match(doc2.text, /## 1\. What changed, what is published and what is assumed/);
+  }
+  // v3 leaves the place the bills-of-materials text is spliced into, and says what stays illustrative.
+  const doc3 = (await server.api('/methodology/v3')).text;
+  assert.match(doc3, /^## 5\. Bills of materials$/m);
+  assert.match(doc3, /## 13\. What stays illustrative, product by product/);
   assert.equal((await server.api('/methodology/v9')).status, 404);
   assert.equal((await server.api('/methodology/V1!')).status, 400);
   assert.equal((await server.api('/methodology/v1', { 'if-none-match': doc.headers.get('etag')! })).status, 304);

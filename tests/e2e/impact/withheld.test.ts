@@ -42,10 +42,10 @@ const PATHS: Array<[string, (d: Json) => void]> = [
     (d) =>
       assert.deepEqual(
         d.versions.map((v: Json) => v.code),
-        ['v1', 'v2'],
+        ['v1', 'v2', 'v3'],
       ),
   ],
-  ['/sources', (d) => assert.equal(d.sources.length, 22)],
+  ['/sources', (d) => assert.equal(d.sources.length, 25)],
   ['/search?q=cobalt', (d) => assert.ok(d.count > 0)],
 ];
 
@@ -77,8 +77,8 @@ function assertWithheld(
   assert.match(b.withheld.reason, new RegExp(scenario), where);
   assert.deepEqual(b.sources, [], where);
   assert.equal(b.citation.run_id, null, where);
-  assert.equal(b.methodology_version, 'v2');
-  assert.equal(b.data_version, 'published-2026.1');
+  assert.equal(b.methodology_version, 'v3');
+  assert.equal(b.data_version, 'published-2026.2');
   assert.ok(
     !b.caveats.some((c: Json) => ['illustrative', 'not_measured', 'illustrative_inputs'].includes(c.code)),
     `${where}: the published register, and no figure to speak of`,

@@ -35,7 +35,7 @@ const tables = () =>
   readEvidenceTables({
     bom: { text: bom, file: 'bom.csv', source: 'bom-literature', release: 'r1' },
     add: { text: add, file: 'add.csv', source: 'bom-additions', release: 'r2' },
-    std: { text: std, file: 'std.csv', source: 'std-compositions', release: 'r3' },
+    std: { text: std, file: 'std.csv', source: 'standard-compositions', release: 'r3' },
     batpac: { text: batpac, file: 'batpac.csv', source: 'batpac', release: 'r4' },
   });
 const line = (spec: Partial<EvidenceSpec>) => {
@@ -46,7 +46,7 @@ const line = (spec: Partial<EvidenceSpec>) => {
 test('a standard row gives its nominal value, and its limits feed the draws', () => {
   const l = line({ figures: ['std:1'], confidence: 'high' });
   assert.deepEqual([l.qty, l.qty_low, l.qty_high, l.basis], [0.03, 0.028, 0.032, 'published']);
-  assert.equal(l.from.source, 'std-compositions');
+  assert.equal(l.from.source, 'standard-compositions');
   assert.match(l.citations[0]!.source, /SAC305/);
   assert.equal(l.citations[0]!.url, 'https://aim.example/e');
   // Limits without a nominal value: the geometric mean; a repository cited by name links to it.
