@@ -148,7 +148,7 @@ test('parseHead reads the method, target and headers of the bytes the parser ref
   assert.equal(parseHead(Buffer.from('F(O) /x HTTP/1.1\r\n\r\n')), null);
 });
 
-test("a GET and a FOO in one packet: the GET answered once, never a second time for the FOO", async () => {
+test('a GET and a FOO in one packet: the GET answered once, never a second time for the FOO', async () => {
   // The GET is answered as soon as it is parsed (the adapter answers a synchronous handler without a
   // promise, issue 37), then the parser refuses the packet at FOO. The refused bytes begin with the GET,
   // so they are not read as the refused request (that would serve the GET again): node's own handling
