@@ -28,7 +28,8 @@ import {
   slaNotServed,
 } from '../../lib/human/errors.ts';
 import { acceptWithinMs } from '../../lib/human/availability.ts';
-import { validateInput, type OrderInput, type QuoteInput } from '../../lib/human/inputs.ts';
+import type { OrderInput, QuoteInput } from '../../lib/human/inputs.ts';
+import { validateInput } from '../../lib/human/validate-input.ts';
 import { presentTask, type TaskJson } from '../../lib/human/present.ts';
 import { alternatives, checkTerms, quote, readQuote, type QuoteAnswer } from '../../lib/human/quote.ts';
 import { newTaskRef } from '../../lib/human/refs.ts';

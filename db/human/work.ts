@@ -10,7 +10,7 @@ import { inAreas, isVerified, workerOf } from './workers.ts';
 import { definition } from '../../lib/human/capabilities.ts';
 import { forbiddenScope, invalidRequest, notFound } from '../../lib/human/errors.ts';
 import { readExif } from '../../lib/human/exif.ts';
-import { validateInput } from '../../lib/human/inputs.ts';
+import { validateInput } from '../../lib/human/validate-input.ts';
 import type { HumanService } from './service.ts';
 import { fresh } from './task-actions.ts';
 import type { Delivery } from '../../lib/human/delivery-form.ts';

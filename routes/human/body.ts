@@ -10,7 +10,7 @@ import type * as v from 'valibot';
 import type { BodyParsing } from '../../lib/http/operation.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { invalidRequest } from '../../lib/human/errors.ts';
-import { validateInput } from '../../lib/human/inputs.ts';
+import { validateInput } from '../../lib/human/validate-input.ts';
 import { humanHttpError } from './errors.ts';
 
 export const humanBody: BodyParsing = {

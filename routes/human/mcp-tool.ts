@@ -13,7 +13,7 @@ import * as v from 'valibot';
 import { HttpError } from '../../lib/http/errors.ts';
 import type { Refusal } from '../../lib/http/types.ts';
 import { refusalError, refusalOf } from '../../lib/http/unavailable.ts';
-import { validateInput } from '../../lib/human/inputs.ts';
+import { validateInput } from '../../lib/human/validate-input.ts';
 import type { Decision } from '../../lib/rate-limit.ts';
 import { humanEdgeError } from './errors.ts';
 

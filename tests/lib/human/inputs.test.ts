@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { isHumanError } from '../../../lib/human/errors.ts';
 import { HUMAN_STATUS } from '../../../routes/human/errors.ts';
 import { CAPABILITIES } from '../../../lib/human/capabilities.ts';
-import { DisputeBody, OrderBody, validateInput } from '../../../lib/human/inputs.ts';
+import { DisputeBody, OrderBody } from '../../../lib/human/inputs.ts';
+import { validateInput } from '../../../lib/human/validate-input.ts';
 
 const order = {
   capability: 'human.verify',
