@@ -12,12 +12,12 @@
  */
 import type { Db } from '../connection.ts';
 import { statementsFor } from '../statements.ts';
+import type { OutboxRow } from '../outbox/deliverer.ts';
 import { safeMailAddress } from '../../lib/mail/address.ts';
 import type { Locale, MailData, MailKind } from '../../lib/mail/templates.ts';
 import { timeOrderedId } from '../../lib/random-base62.ts';
 
-export interface MailRow {
-  id: number;
+export interface MailRow extends OutboxRow {
   public_id: string;
   account_id: number | null;
   recipient: string;
@@ -26,13 +26,6 @@ export interface MailRow {
   locale: Locale;
   data: string;
   status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
-  attempts: number;
-  next_attempt_at: number | null;
-  last_attempt_at: number | null;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: number;
-  finished_at: number | null;
 }
 
 export class MailAddressError extends Error {}

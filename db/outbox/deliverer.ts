@@ -28,6 +28,18 @@ export interface DueRow {
   attempts: number;
 }
 
+/** The outbox columns as read back (a listing, an event's deliveries); a channel's row adds its own. */
+export interface OutboxRow {
+  id: number;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export type Outcome =
   | { ok: true; code: number | null }
   | {

@@ -18,6 +18,7 @@
  */
 import type { Db } from '../connection.ts';
 import { statementsFor } from '../statements.ts';
+import type { OutboxRow } from '../outbox/deliverer.ts';
 import { DomainError } from '../../lib/domain-error.ts';
 import { timeOrderedId } from '../../lib/random-base62.ts';
 import { EVENT_TYPE_PATTERN, EVENT_TYPES, subscribed, TEST_EVENT_TYPE } from '../../lib/webhooks/event-types.ts';
@@ -50,18 +51,10 @@ interface EventRow {
   created_at: number;
 }
 
-interface DeliveryRow {
-  id: number;
+interface DeliveryRow extends OutboxRow {
   endpoint: string;
   trigger: 'event' | 'replay' | 'test';
   status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  next_attempt_at: number | null;
-  last_attempt_at: number | null;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: number;
-  finished_at: number | null;
 }
 
 const statements = statementsFor((db) => ({
