@@ -16,7 +16,7 @@ import type { AppContext } from '../context.ts';
 import { mailAddress } from '../../lib/mail/address.ts';
 import { email, fields, readForm } from './form.ts';
 import { notice, page } from './layout.ts';
-import { mailAllowance, waitWords } from './mail-limits.ts';
+import { mailAllowance, tooManyLinks } from './mail-limits.ts';
 import { stateOf, type ConsoleState } from './state.ts';
 
 const TITLE = 'Forgot your password?';
@@ -61,13 +61,7 @@ export function forgotRoutes(ctx: AppContext, secret: Buffer) {
       }
       const wait = await mailAllowance(ctx, req, address);
       if (wait !== null) {
-        const reply = page(
-          state,
-          429,
-          TITLE,
-          html`${notice('error', `Too many links were asked for this address or from your network. Try again in ${waitWords(wait)}.`)}${form(state, address)}`,
-        );
-        return { ...reply, headers: { ...reply.headers, 'retry-after': String(wait) } };
+        return tooManyLinks(state, TITLE, wait, form(state, address));
       }
       const account = findAccount(ctx.db, address);
       if (account) {

@@ -18,7 +18,7 @@ import type { AppContext } from '../context.ts';
 import { mailAddress } from '../../lib/mail/address.ts';
 import { email, fields, readForm } from './form.ts';
 import { notice, page } from './layout.ts';
-import { mailAllowance, waitWords } from './mail-limits.ts';
+import { mailAllowance, tooManyLinks } from './mail-limits.ts';
 import { LINK_PROBLEMS } from './password.ts';
 import { stateOf, type ConsoleState } from './state.ts';
 
@@ -81,13 +81,7 @@ export function verifyRoutes(ctx: AppContext, secret: Buffer) {
       }
       const wait = await mailAllowance(ctx, req, address);
       if (wait !== null) {
-        const reply = page(
-          state,
-          429,
-          'Send the link again',
-          html`${notice('error', `Too many links were asked for this address or from your network. Try again in ${waitWords(wait)}.`)}${state.account ? '' : resendForm(state, address)}`,
-        );
-        return { ...reply, headers: { ...reply.headers, 'retry-after': String(wait) } };
+        return tooManyLinks(state, 'Send the link again', wait, state.account ? '' : resendForm(state, address));
       }
       const account = state.account ?? findAccount(ctx.db, address);
       // Signed out, only a sign-up waiting for its link gets one; signed in, any address not yet verified.
