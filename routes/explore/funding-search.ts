@@ -89,9 +89,16 @@ function filterForm(sent: URLSearchParams): Html {
 <p class="muted">Words: all must appear; <code>"a phrase"</code> in double quotes; <code>OR</code> between alternatives; a trailing <code>*</code> for a prefix. Accents and case do not matter. Region: words of the call's region, as Madrid or Andalucía. The deadline window keeps calls whose next cut-off falls on those days, both days included, in the call's own time zone; calls with no deadline are left out. Who may apply: a call open to any of the ticked kinds (a source that does not say is left out unless "not stated" is ticked). Budget: the call's total; a call whose source states none is kept (shown as "not stated") unless you leave such calls out. Changed since: calls in which an import saw the deadline, status, budget or title change.</p>`;
 }
 
-function resultItem(call: CallJson): Html {
-  return html`<li class="call">
+/** A partial match (issue 34): the words of the query the call lacks, as the API's meta.not_matching names them. */
+const notMatchingWords = (missing: readonly string[] | undefined): Html =>
+  missing?.length
+    ? html`<p class="not-matching">Not matching: ${missing.map((w, i) => html`${i ? ', ' : ''}<s>${w}</s>`)}</p>`
+    : html``;
+
+function resultItem(call: CallJson, missing?: readonly string[]): Html {
+  return html`<li class="call${missing?.length ? ' partial' : ''}">
 <h3><a href="/explore/funding/calls/${encodeURIComponent(call.id)}">${call.title}</a></h3>
+${notMatchingWords(missing)}
 <dl>
 <dt>Funder</dt><dd>${call.funder ?? 'not stated'}${call.programme ? html` · ${call.programme}` : ''}</dd>
 <dt>Source</dt><dd>${sourceWords(call.source)}, ${call.country}</dd>
@@ -121,15 +128,26 @@ ${meta.next_cursor ? html`<a rel="next" href="${withParams('/explore/funding', n
 function results(answer: ApiAnswer, sent: URLSearchParams): Html {
   const { data, meta } = answer.json as {
     data: CallJson[];
-    meta: { total: number; total_exact: boolean; page: number; per_page: number; next_cursor: string | null };
+    meta: {
+      total: number;
+      total_exact: boolean;
+      page: number;
+      per_page: number;
+      next_cursor: string | null;
+      not_matching?: Record<string, string[]>;
+    };
   };
+  const missing = meta.not_matching ?? {};
+  const partial = data.some((c) => missing[c.id]?.length)
+    ? html` Then calls holding only some of the words, each saying which it lacks.`
+    : html``;
   const count = meta.total_exact
     ? `${meta.total.toLocaleString('en-GB')} published call${meta.total === 1 ? '' : 's'} match`
     : `More than ${meta.total.toLocaleString('en-GB')} published calls match (the newest are listed)`;
   return html`<section aria-labelledby="results-h">
 <h2 id="results-h">Results</h2>
-<p class="count" role="status">${count}. Page ${meta.page}, ${meta.per_page} per page.</p>
-${data.length ? html`<ol class="calls" start="${(meta.page - 1) * meta.per_page + 1}">${data.map(resultItem)}</ol>` : html`<p>No published call on this page matches these filters.</p>`}
+<p class="count" role="status">${count}.${partial} Page ${meta.page}, ${meta.per_page} per page.</p>
+${data.length ? html`<ol class="calls" start="${(meta.page - 1) * meta.per_page + 1}">${data.map((c) => resultItem(c, missing[c.id]))}</ol>` : html`<p>No published call on this page matches these filters.</p>`}
 ${pager(sent, meta)}
 <p class="muted">Status is computed now from the deadline in the source's time zone: a call whose deadline has passed is closed even when its source still says open. A deadline shows a time of day only when the source stated one.</p>
 </section>`;

@@ -2,7 +2,8 @@
  * The funding search form's "who may apply" boxes in a real browser (issue 34, item 6): each box
  * beside its words on one line, the group no taller than its content, and the fields around it not
  * pushed into a column as tall as the page. Measured from the laid-out page (bounding boxes), at
- * desktop and phone widths; screenshots in test-results/screenshots/explore-funding-form-*.png.
+ * desktop and phone widths; screenshots in test-results/screenshots/explore-funding-form-*.png. And a
+ * partial match's "not matching: pymes" under its title (issue 34d), as the API names the words.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -109,5 +110,44 @@ test(
       await screenshot(page, `explore-funding-form-${width}`);
       await context.close();
     }
+  },
+);
+
+test(
+  'a partial match says which words it lacks: "not matching: pymes", from the API’s meta.not_matching',
+  { skip: skip ?? false },
+  async () => {
+    server.clock.advance(60_000);
+    const q = 'eficiencia energética pymes';
+    const api = (await server.get(`/funding/v1/search?${new URLSearchParams({ q, per_page: '20' })}`)).json as {
+      data: Array<{ id: string }>;
+      meta: { total: number; not_matching: Record<string, string[]> };
+    };
+    const partial = api.data.filter((c) => c.id in api.meta.not_matching);
+    assert.ok(api.meta.total > 0 && partial.length > 0, 'the query has full and partial matches');
+    server.clock.advance(60_000);
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/explore/funding?${new URLSearchParams({ q, per_page: '20' })}`);
+    const shown = (await page.evaluate(`[...document.querySelectorAll('ol.calls > li.call')].map((li) => ({
+      id: decodeURIComponent(li.querySelector('h3 a').getAttribute('href').split('/').pop()),
+      note: li.querySelector('p.not-matching')?.innerText ?? null,
+    }))`)) as Array<{ id: string; note: string | null }>;
+    assert.deepEqual(
+      shown.map((s) => s.id),
+      api.data.map((c) => c.id),
+      'the page lists the API’s calls in its order',
+    );
+    for (const s of shown) {
+      const lacks = api.meta.not_matching[s.id];
+      if (lacks) assert.equal(s.note, `Not matching: ${lacks.join(', ')}`, s.id);
+      else assert.equal(s.note, null, `${s.id} holds every word and says nothing`);
+    }
+    // The note is visible (not hidden by the layout), under its call's title.
+    const first = page.locator('li.call.partial p.not-matching').first();
+    assert.ok(await first.isVisible());
+    await first.scrollIntoViewIfNeeded();
+    await screenshot(page, 'explore-funding-not-matching');
+    await context.close();
   },
 );
