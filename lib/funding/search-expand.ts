@@ -108,7 +108,15 @@ export function expandQuery(parsed: ParsedQuery, vocabulary: Vocabulary, corpus:
     const unit = units[i]!;
     for (const w of plainAtoms(g)) formsOf(conceptsOf(vocabulary, [w]), w, vocabulary, corpus, unit);
     const w = plainWord(g);
-    if (w === null || !corpus || !typoCandidate(w) || unit.forms.length > 0 || unit.loose.length > 0) return;
+    if (w === null || !corpus || unit.forms.length > 0 || unit.loose.length > 0) return;
+    // A narrower or related term EuroVoc posts up ("beekeeping" under apiculture) is not looked up
+    // where the corpus holds it (it has its own meaning there), but a word no call holds would find
+    // nothing: then it finds its concept's labels.
+    if (!corpus.occurs(compileWords([w], 'all'))) {
+      formsOf(conceptsOf(vocabulary, [w], true), w, vocabulary, corpus, unit);
+      if (unit.forms.length > 0 || unit.loose.length > 0) return;
+    }
+    if (!typoCandidate(w)) return;
     if (vocabulary.words.has(fold(w))) return; // a label's word ("gender" of "gender equality") is no typo
     const near = corpus.typos(w);
     unit.typos = [...new Set(near.flatMap((n) => STEM_LANGUAGES.map((l) => stemKey(n, l))))];

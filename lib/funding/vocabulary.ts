@@ -48,6 +48,12 @@ export interface Vocabulary {
    * label's folded word when it is one word (a one-word run must be that word, up to a plural).
    */
   byKeys: ReadonlyMap<string, ReadonlyArray<{ concept: number; word: string | null; abbreviation: boolean }>>;
+  /**
+   * The same for the target-only labels (one word each): looked up only for a typed word the corpus
+   * does not hold ("beekeeping", EuroVoc's non-descriptor of apiculture, over Spanish calls), where
+   * the word alone would find nothing (lib/funding/search-expand.ts).
+   */
+  byTargetKeys: ReadonlyMap<string, ReadonlyArray<{ concept: number; word: string | null; abbreviation: boolean }>>;
   /** The most content words of a label. */
   maxWords: number;
   /** Words not expanded because each language's label means another thing. */
@@ -192,15 +198,22 @@ export function buildVocabulary(eurovoc: readonly Concept[], glossary: readonly 
   ];
   const glossaryForms = new Set(glossary.flatMap((g) => [...g.en, ...g.es, ...g.ca]).map(fold));
   const byKeys = new Map<string, Array<{ concept: number; word: string | null; abbreviation: boolean }>>();
+  const byTargetKeys = new Map<string, Array<{ concept: number; word: string | null; abbreviation: boolean }>>();
   let maxWords = 1;
   const oneWord = new Map<string, { en: Set<number>; es: Set<number> }>();
   concepts.forEach((c, i) => {
     const targetOnly = new Set(c.target_only ?? []);
     for (const lang of ['en', 'es'] as const)
       for (const label of c[lang]) {
-        if (targetOnly.has(label)) continue;
         const key = labelKey(label, lang);
         if (!key) continue;
+        if (targetOnly.has(label)) {
+          const list = byTargetKeys.get(`${lang}:${key}`) ?? [];
+          const word = fold(words(label)[0]!);
+          if (!list.some((e) => e.concept === i)) list.push({ concept: i, word, abbreviation: false });
+          byTargetKeys.set(`${lang}:${key}`, list);
+          continue;
+        }
         maxWords = Math.max(maxWords, key.split(' ').length);
         const ws = words(label);
         const word = ws.length === 1 ? fold(ws[0]!) : null;
@@ -221,7 +234,14 @@ export function buildVocabulary(eurovoc: readonly Concept[], glossary: readonly 
   for (const [w, k] of oneWord)
     if (!glossaryForms.has(w) && k.en.size > 0 && k.es.size > 0 && ![...k.en].some((i) => k.es.has(i)))
       falseFriends.add(w);
-  return { concepts, byKeys, maxWords: Math.min(maxWords, MAX_RUN), falseFriends, words: labelWordSet(concepts) };
+  return {
+    concepts,
+    byKeys,
+    byTargetKeys,
+    maxWords: Math.min(maxWords, MAX_RUN),
+    falseFriends,
+    words: labelWordSet(concepts),
+  };
 }
 
 /** The longest run of query words looked up as one label. */
@@ -302,15 +322,17 @@ const sameWord = (typed: string, label: { word: string; abbreviation: boolean })
  * The concepts a run of query words is a label of, looked up in each language by its keys; none for a
  * false friend (a single word labelled differently in each language).
  */
-export function conceptsOf(vocabulary: Vocabulary, run: readonly string[]): number[] {
+export function conceptsOf(vocabulary: Vocabulary, run: readonly string[], targetOnly = false): number[] {
   if (run.length === 1 && vocabulary.falseFriends.has(fold(run[0]!))) return [];
+  if (targetOnly && run.length !== 1) return [];
+  const index = targetOnly ? vocabulary.byTargetKeys : vocabulary.byKeys;
   const found = new Set<number>();
   // One word: its singular's key too (Snowball leaves "pymes" apart from "pyme").
   const runs = run.length === 1 ? singulars(run[0]!).map((w) => [w]) : [run];
   for (const lang of ['en', 'es'] as const)
     for (const key of new Set(run.length === 1 ? runs.map((r) => labelKey(r, lang)) : runKeys(run, lang)))
       if (key)
-        for (const e of vocabulary.byKeys.get(`${lang}:${key}`) ?? [])
+        for (const e of index.get(`${lang}:${key}`) ?? [])
           if (e.word === null || run.length > 1 || sameWord(run[0]!, { word: e.word, abbreviation: e.abbreviation }))
             found.add(e.concept);
   return [...found];

@@ -178,3 +178,23 @@ test('English inflection and English typos over Spanish records: irregular plura
   assert.deepEqual(await full('fnud'), []);
   console.log(lines.join('\n'));
 });
+
+test('issue 34d: everyday English words EuroVoc lacks or posts under another label reach the Spanish calls', async () => {
+  // A narrower term EuroVoc posts up (emigrant under migrant) is looked up when no call holds the word.
+  assert.ok((await full('emigrants')).slice(0, 5).includes('bdns:889453'), 'emigrants: personas emigrantes retornadas');
+  // Glossary groups where EuroVoc has no concept (single sports) or lacks the calls' form (apícola).
+  assert.equal((await full('beekeeping'))[0], 'bdns:887703');
+  const football = await full('football clubs');
+  const clubes = await full('clubes de fútbol');
+  assert.ok(
+    football.length >= clubes.length / 2,
+    `football clubs ${football.length} / clubes de fútbol ${clubes.length}`,
+  );
+  assert.ok(
+    football.slice(0, 5).every((id) => clubes.includes(id)),
+    football.slice(0, 5).join(' '),
+  );
+  // A word the corpus holds keeps its own meaning: no target-only expansion for it.
+  const vino = await full('vino');
+  assert.ok(vino.length > 0);
+});
