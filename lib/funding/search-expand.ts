@@ -51,9 +51,18 @@ export interface Corpus {
 
 /** A group that is one plain word: it can be part of a label, or corrected. */
 const plainWord = (g: Atom[]): string | null => {
+  const ws = boundWords(g);
+  return ws?.length === 1 ? ws[0]! : null;
+};
+
+/**
+ * The words of a group that is one unquoted atom without a prefix: one word, or the words a hyphen
+ * binds ("self-employed", "low-income"), which a label may hold ("self-employed worker").
+ */
+const boundWords = (g: Atom[]): string[] | null => {
   if (g.length !== 1) return null;
   const a = g[0]!;
-  return !a.phrase && a.words.length === 1 && !a.words[0]!.prefix ? a.words[0]!.text : null;
+  return !a.phrase && a.words.every((w) => !w.prefix) ? a.words.map((w) => w.text) : null;
 };
 
 /** The shortest word a typo is looked for in, and the length from which two edits are allowed. */
@@ -80,6 +89,8 @@ function formsOf(
   into: Pick<Unit, 'forms' | 'loose'>,
 ): void {
   const seen = new Set([typed, ...[...into.forms, ...into.loose].map((ws) => ws.join(' '))]);
+  const run = typed.split(' ');
+  const runKeys = new Set(run.flatMap((w) => STEM_LANGUAGES.map((l) => stemKey(w, l))));
   for (const c of concepts) {
     const concept = vocabulary.concepts[c]!;
     const targetOnly = new Set(concept.target_only ?? []);
@@ -88,6 +99,14 @@ function formsOf(
       const key = ws?.join(' ');
       if (!ws || seen.has(key!)) continue;
       seen.add(key!);
+      // A label that is a piece of the run typed ("camps" of "summer camps") is no other form of it:
+      // standing for every word of the run, it would let "summer" match any camp (or campo).
+      if (
+        run.length > 1 &&
+        ws.length < run.length &&
+        ws.every((w) => STEM_LANGUAGES.some((l) => runKeys.has(stemKey(w, l))))
+      )
+        continue;
       if (corpus && !corpus.occurs(compileWords(ws, 'all'))) continue;
       (targetOnly.has(label) ? into.loose : into.forms).push(ws);
     }
@@ -107,6 +126,8 @@ export function expandQuery(parsed: ParsedQuery, vocabulary: Vocabulary, corpus:
   groups.forEach((g, i) => {
     const unit = units[i]!;
     for (const w of plainAtoms(g)) formsOf(conceptsOf(vocabulary, [w]), w, vocabulary, corpus, unit);
+    const bound = boundWords(g);
+    if (bound && bound.length > 1) formsOf(conceptsOf(vocabulary, bound), bound.join(' '), vocabulary, corpus, unit);
     const w = plainWord(g);
     if (w === null || !corpus || unit.forms.length > 0 || unit.loose.length > 0) return;
     // A narrower or related term EuroVoc posts up ("beekeeping" under apiculture) is not looked up
@@ -124,24 +145,26 @@ export function expandQuery(parsed: ParsedQuery, vocabulary: Vocabulary, corpus:
     corrected[i] = near[0] ?? null;
   });
   // Runs of two words or more that are a label, the longest first: their forms stand for every word.
+  // A group's words are one word, or the words a hyphen binds ("self-employed workers").
   for (let i = 0; i < groups.length;) {
-    const plain: string[] = [];
-    const fixed: string[] = [];
+    const plain: string[][] = [];
+    const fixed: string[][] = [];
     for (let j = i; j < groups.length && j - i < vocabulary.maxWords; j++) {
-      const w = plainWord(groups[j]!);
-      if (w === null) break;
-      plain.push(w);
-      fixed.push(corrected[j] ?? w);
+      const ws = boundWords(groups[j]!);
+      if (ws === null) break;
+      plain.push(ws);
+      fixed.push(ws.length === 1 && corrected[j] ? [corrected[j]!] : ws);
     }
     let run = 1;
     for (let n = plain.length; n >= 2; n--) {
       // As typed, then with its typos corrected ("gender equallity" is the label "gender equality").
-      let concepts = conceptsOf(vocabulary, plain.slice(0, n));
-      if (concepts.length === 0 && fixed.slice(0, n).some((w, k) => w !== plain[k]))
-        concepts = conceptsOf(vocabulary, fixed.slice(0, n));
+      const typed = plain.slice(0, n).flat();
+      let concepts = typed.length <= vocabulary.maxWords ? conceptsOf(vocabulary, typed) : [];
+      const right = fixed.slice(0, n).flat();
+      if (concepts.length === 0 && right.some((w, k) => w !== typed[k])) concepts = conceptsOf(vocabulary, right);
       if (concepts.length === 0) continue;
       const found: Pick<Unit, 'forms' | 'loose'> = { forms: [], loose: [] };
-      formsOf(concepts, plain.slice(0, n).join(' '), vocabulary, corpus, found);
+      formsOf(concepts, typed.join(' '), vocabulary, corpus, found);
       for (let j = i; j < i + n; j++) {
         units[j]!.forms.push(...found.forms);
         units[j]!.loose.push(...found.loose);
