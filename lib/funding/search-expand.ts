@@ -18,6 +18,7 @@
  *   ("gender equallity"). Identifiers and numbers never are. A word the corpus holds is not
  *   corrected: its own matches rank first by construction.
  */
+import { spanishCognates } from './cognates.ts';
 import { compileWords, type Atom, type ParsedQuery } from './search-query.ts';
 import { fold, STEM_LANGUAGES, stemKey } from './stem.ts';
 import { conceptsOf, labelWords, type Vocabulary } from './vocabulary.ts';
@@ -130,6 +131,10 @@ export function expandQuery(parsed: ParsedQuery, vocabulary: Vocabulary, corpus:
     if (bound && bound.length > 1) formsOf(conceptsOf(vocabulary, bound), bound.join(' '), vocabulary, corpus, unit);
     const w = plainWord(g);
     if (w === null || !corpus || unit.forms.length > 0 || unit.loose.length > 0) return;
+    // No label: its Spanish cognate by a learned suffix, where the corpus holds it (prevention →
+    // prevención), whether or not an English call holds the word itself.
+    for (const c of spanishCognates(w)) if (corpus.occurs(compileWords([c], 'all'))) unit.forms.push([c]);
+    if (unit.forms.length > 0) return;
     // A narrower or related term EuroVoc posts up ("beekeeping" under apiculture) is not looked up
     // where the corpus holds it (it has its own meaning there), but a word no call holds would find
     // nothing: then it finds its concept's labels.
