@@ -133,7 +133,10 @@ export function expandQuery(parsed: ParsedQuery, vocabulary: Vocabulary, corpus:
     if (w === null || !corpus || unit.forms.length > 0 || unit.loose.length > 0) return;
     // No label: its Spanish cognate by a learned suffix, where the corpus holds it (prevention →
     // prevención), whether or not an English call holds the word itself.
-    for (const c of spanishCognates(w)) if (corpus.occurs(compileWords([c], 'all'))) unit.forms.push([c]);
+    const cognates = spanishCognates(w);
+    // One probe for all the candidates; most words have none the corpus holds.
+    if (cognates.length > 0 && corpus.occurs(cognates.map((c) => compileWords([c], 'all')).join(' OR ')))
+      for (const c of cognates) if (corpus.occurs(compileWords([c], 'all'))) unit.forms.push([c]);
     if (unit.forms.length > 0) return;
     // A narrower or related term EuroVoc posts up ("beekeeping" under apiculture) is not looked up
     // where the corpus holds it (it has its own meaning there), but a word no call holds would find
