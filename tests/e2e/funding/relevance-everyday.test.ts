@@ -6,8 +6,11 @@
  * written the same way; a pair holds when the English query finds at least half as many calls as the
  * Spanish one and the two share a call in their first five.
  *
- * The floors are what the engine reached when the set was written (docs/decisions.md, "Issue 34b"):
- * they guard against going back, and are raised as the search learns the words people type. Each
+ * The floors are what the engine reached when the set was written (docs/decisions.md, "Issue 34b"),
+ * raised after issue 34d's English work, which was built without this set (its own development set is
+ * fixtures/funding/relevance-dev.json): English 0.504 → 0.680 at five, answered by nothing 0.365 →
+ * 0.192, parity 32 → 41 of 45; Spanish 0.915 → 0.906. They guard against going back, and are raised as
+ * the search learns the words people type. Each
  * run prints the figures per language (t.diagnostic) and the queries that missed.
  */
 import assert from 'node:assert/strict';
@@ -17,11 +20,11 @@ import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 /** Precision at five per language: the mean over its queries of found / min(5, required). */
-const FLOOR_PRECISION_AT_5 = { es: 0.9, en: 0.5 };
+const FLOOR_PRECISION_AT_5 = { es: 0.9, en: 0.66 };
 /** The share of a language's queries that return no call at all: at most this. */
-const CEILING_EMPTY_SHARE = { es: 0.08, en: 0.37 };
+const CEILING_EMPTY_SHARE = { es: 0.08, en: 0.2 };
 /** The share of the parity pairs that hold. */
-const FLOOR_PARITY_SHARE = 0.71;
+const FLOOR_PARITY_SHARE = 0.9;
 /**
  * Partial-match queries (no call holds every word) whose named call comes first: 0 before issue 34's
  * partial tiers (every word had to meet in one call), 3 of 10 with them.
