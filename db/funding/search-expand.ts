@@ -16,6 +16,11 @@ import { typoIndex, type TypoIndex } from './typo-index.ts';
 
 /** A unit matched by more calls than this weighs as little as any (its count stops here). */
 const WEIGHT_COUNT_CAP = 1000;
+/**
+ * How many answers of the index each cache keeps: a server nobody syncs never starts a new import, and
+ * every distinct word typed adds an entry, so each cache starts again when full (a few MB at most).
+ */
+const EXPANSION_CACHE_ENTRIES = 50_000;
 
 const statements = statementsFor((db) => ({
   generation: db.prepare('SELECT coalesce(max(id), 0) FROM funding_imports').pluck(),
@@ -35,13 +40,16 @@ export class SearchExpansion {
   private seen = -1;
   private readonly corpus: Corpus;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly cacheEntries = EXPANSION_CACHE_ENTRIES,
+  ) {
     // The vocabulary is built now, not on the first search; its words are typo candidates.
     this.typos = typoIndex(db, typoWords(shippedVocabulary()));
     const s = statements(db);
     const occurs = (fts: string) => {
       let o = this.occurs.get(fts);
-      if (o === undefined) this.occurs.set(fts, (o = s.occurs.get(fts) !== undefined));
+      if (o === undefined) remember(this.occurs, this.cacheEntries, fts, (o = s.occurs.get(fts) !== undefined));
       return o;
     };
     this.corpus = {
@@ -70,9 +78,14 @@ export class SearchExpansion {
     const n = Math.max(1, s.corpus.get() as number);
     const weights = first.unitMatches.map((m) => {
       let c = this.counts.get(m);
-      if (c === undefined) this.counts.set(m, (c = s.count.get(m) as number));
+      if (c === undefined) remember(this.counts, this.cacheEntries, m, (c = s.count.get(m) as number));
       return Math.log((n + 1) / (c + 1));
     });
     return compileTiers(expanded, text.region, { weights });
   }
+}
+
+function remember<V>(cache: Map<string, V>, entries: number, key: string, value: V): void {
+  if (cache.size >= entries) cache.clear();
+  cache.set(key, value);
 }
