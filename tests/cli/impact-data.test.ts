@@ -29,7 +29,7 @@ test('--dry-run reports the register hash and each file reconciled, and loads no
   assert.equal(text.code, 0, text.stderr);
   assert.match(
     text.stdout,
-    /^published register published-2026\.2, hash [0-9a-f]{64}: built, not loaded \(--dry-run\)\n/,
+    /^published register published-2026\.3, hash [0-9a-f]{64}: built, not loaded \(--dry-run\)\n/,
   );
   assert.match(
     text.stdout,
