@@ -243,7 +243,10 @@ test('every row of every file is imported or skipped with a counted reason', () 
     // the crosswalk's areas with a 2019 value, and the conversion factors the crops take.
     ['faostat-production/faostat_qc_production_register_crops.csv', [562, 490, 0, 0], { no_value: 72 }],
     ['faostat-production/fao_area_iso3.csv', [178, 158, 0, 0], { no_value: 7, out_of_scope: 13 }],
-    ['fao-conversion-factors/tcf_key_commodities.csv', [1838, 224, 0, 0], { no_value: 1, out_of_scope: 1613 }],
+    // issue 33c: the roasted-coffee, cocoa-paste, refined-sugar and soya-curd rows bills of materials cite
+    // (55 more; the raw-cane-sugar rows they cite are production's already), and one added row (Korea's soya curd)
+    ['fao-conversion-factors/tcf_key_commodities.csv', [1839, 279, 0, 0], { no_value: 1, out_of_scope: 1559 }],
+    ['usgs-mcs-2025-rare-earths/rare_earths_us_mine_value.csv', [1, 1, 0, 0], {}],
     ['ico-coffee-production/ico_coffee_production_by_type.csv', [2, 2, 0, 0], {}],
     // Issue 33: a row that sets or widens a bill-of-materials line is imported; one cited beside a line, checked.
     ['bom-literature/bom_figures.csv', [125, 46, 0, 55], { out_of_scope: 24 }],
@@ -252,7 +255,8 @@ test('every row of every file is imported or skipped with a counted reason', () 
     ['batpac-mineral-intensity/mineral-intensity.csv', [122, 5, 0, 0], { out_of_scope: 117 }],
     ['usgs-mcs-2024-salient/usgs_salient_prices_tidy.csv', [231, 10, 0, 0], { out_of_scope: 221 }],
     ['worldbank-pink-sheet-2025-12/pink_sheet_annual_prices_tidy.csv', [147, 17, 0, 0], { out_of_scope: 130 }],
-    ['ecb-eur-usd-annual/eur_usd_annual_average.csv', [11, 2, 0, 0], { out_of_scope: 9 }],
+    // the 2024 rate prices the rare earths (issue 33c)
+    ['ecb-eur-usd-annual/eur_usd_annual_average.csv', [11, 3, 0, 0], { out_of_scope: 8 }],
     ['material-prices-register-2023/register_material_prices_2023.csv', [44, 0, 0, 17], { out_of_scope: 27 }],
     ['eu-crma-2024-raw-materials/eu_crma_2024_annex_lists.csv', [51, 24, 0, 0], { out_of_scope: 27 }],
     ['usgs-critical-minerals-2022/MCS2024_T4_Critical_Minerals_End_Use.csv', [50, 19, 0, 0], { out_of_scope: 31 }],
@@ -315,7 +319,7 @@ test('a published file removed: the build fails with a message naming it', () =>
     files: Record<string, string>;
   };
   const files = Object.values(manifest.files).map((f) => f.replace('{code}', 'cobal'));
-  assert.equal(files.length, 25);
+  assert.equal(files.length, 26);
   for (const file of files) {
     const root = rootWith((dataDir) => rmSync(join(dataDir, file)), [file.split('/')[0]!]);
     assert.throws(
@@ -361,7 +365,7 @@ test('every input row carries its provenance; bases are what they say', () => {
     if (p.basis === 'assumption') assert.ok(p.method, `assumption ${p.id} (${p.source}) states its rationale`);
   }
   // What is illustrative in the published register is what methodology v3 §1 lists, no more: the
-  // input–output table and budget shares, the rare-earth price, other output, the
+  // input–output table and budget shares, other output, the
   // bills of materials without cited figures and product prices. Harm counted never is.
   const illustrative = (table: string, col = 'provenance') =>
     t[table]!.filter((r) => basisOf(r[col]) === 'illustrative').length;
@@ -379,10 +383,11 @@ test('every input row carries its provenance; bases are what they say', () => {
       impact_mrio_coefficients: 2124,
       impact_coicop: 27,
       impact_coicop_bridge: 61,
-      impact_materials: 1, // the rare-earth price (v3: agricultural production and the sugar-cane price are FAO's)
+      // v3: agricultural production and the sugar-cane price are FAO's, the rare-earth price USGS's value of
+      // U.S. concentrates (issue 33c): no material is priced illustratively any more
       impact_sector_other_output: 12,
-      // every line but those resting on a published table or the catalogue's definition (issue 33)
-      impact_bom_lines: 174 - 69,
+      // every line but those resting on a published table, a conversion or the catalogue's definition (issues 33, 33c)
+      impact_bom_lines: 174 - 75,
       impact_products: 48,
     },
   );

@@ -12,12 +12,15 @@
  *  - `checks` rows are cited beside the line (a low-confidence or differently scoped figure) but do
  *    not set it.
  * A line whose quantity is the product's own definition (a 37 Wh power bank holds 0.037 kWh of cells)
- * says so in `defined` and rests on the catalogue. Every row used is named in the line's citations.
+ * says so in `defined` and rests on the catalogue. A crop-to-input line (`convert`: green coffee in a
+ * pack of roasted coffee) divides the input the product's definition fixes by FAO's extraction rates,
+ * step by step along the commodity tree (conversion.ts). Every row used is named in the line's citations.
  * Pure.
  */
 import type { Basis } from '../basis.ts';
 import type { Confidence } from '../types.ts';
 import type { EvidenceRow, EvidenceTables, TableSource } from './bom-tables.ts';
+import { convert, type Conversion } from './conversion.ts';
 import { ImportError } from './csv.ts';
 
 /** A row of one of the evidence tables: a number is a row of bom_figures.csv; else `bom:N`, `add:N`,
@@ -50,7 +53,9 @@ export interface EvidenceSpec {
   qty?: number;
   /** the product's own definition fixes the quantity (its archetype: "37 Wh pack"), in words */
   defined?: string;
-  /** how far the line can be trusted, where its rows do not say (standards, BatPaC) */
+  /** a crop-to-input conversion (conversion.ts); figures stay empty */
+  convert?: Conversion;
+  /** how far the line can be trusted, where its rows do not say (standards, BatPaC, FAO's factors) */
   confidence?: Confidence;
   note?: string;
 }
@@ -145,6 +150,25 @@ export function importBomEvidence(
       return v;
     };
     if (spec.defined !== undefined) return definedLine(spec);
+    if (spec.convert !== undefined) {
+      if (spec.figures.length || spec.confidence === undefined)
+        throw new ImportError(specFile, `${where}: a conversion states its confidence and no figures`);
+      const c = convert(spec.convert, spec.unit, (r) => cite(r, 'sets'), specFile);
+      const first = tables.rows.get(spec.convert.steps[0]!.rows[0]!)!;
+      return {
+        spec,
+        qty: c.qty,
+        qty_low: c.high > c.low ? c.low : null,
+        qty_high: c.high > c.low ? c.high : null,
+        confidence: spec.confidence,
+        basis: 'derived',
+        method: c.method,
+        citations,
+        source_text: `Derived: ${spec.convert.defined}, ÷ FAO's extraction rates (${spec.convert.steps.map((s) => s.step).join('; ')}), ${first.source}`,
+        source_url: first.url,
+        from: tables.sources[first.table],
+      };
+    }
     const values: number[] = [];
     const bounds: number[] = [];
     let confidence: Confidence = 'high';

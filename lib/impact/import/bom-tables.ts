@@ -6,7 +6,10 @@
  *  - `std`: data/impact/standard-compositions/compositions.csv, compositions by standard and
  *    designation, as mass fractions (kg per kg) or, for the steel rows, kg of input per kg;
  *  - `batpac`: data/impact/batpac-mineral-intensity/mineral-intensity.csv, kg of a mineral per kWh by
- *    cell chemistry (ANL BatPaC 5.2 via Busch et al.), addressed `batpac:<chemistry>/<mineral>`.
+ *    cell chemistry (ANL BatPaC 5.2 via Busch et al.), addressed `batpac:<chemistry>/<mineral>`;
+ *  - `tcf`: data/impact/fao-conversion-factors/tcf_key_commodities.csv, FAO's extraction rates (per cent
+ *    of the parent commodity's mass) by country, addressed `tcf:<row of FAO's workbook>`; its file is
+ *    reconciled by the production reader (faostat.ts), which is told the rows the lines use.
  * A row keeps its limits: a standard's range (min–max) and a nominal value both feed the line, so the
  * standard's range feeds the draws. The standards table has no confidence column: the line says how
  * far a designation can be trusted. Pure.
@@ -14,7 +17,7 @@
 import { ImportError, numberOf, readCsv } from './csv.ts';
 import { Tally, type Reconciliation } from './reconcile.ts';
 
-export type TableCode = 'bom' | 'add' | 'std' | 'batpac';
+export type TableCode = 'bom' | 'add' | 'std' | 'batpac' | 'tcf';
 
 export interface EvidenceRow {
   ref: string;
@@ -142,6 +145,30 @@ function batpacRows(f: TableFile): EvidenceRow[] {
   }));
 }
 
+const TCF_SOURCE =
+  'FAO, Technical Conversion Factors for Agricultural Commodities (spreadsheet edition, last modified 2021-05-24)';
+const TCF_URL =
+  'https://www.fao.org/economic/the-statistics-division-ess/methodology/methodology-systems/technical-conversion-factors-for-agricultural-commodities/';
+
+function tcfRows(f: TableFile): EvidenceRow[] {
+  const cols = ['source_row', 'country_name', 'item_published', 'item_en', 'extraction_rate_pct'];
+  return readCsv(f.text, f.file, cols).records.map(({ values: v }, i) => ({
+    ref: `tcf:${v.source_row}`,
+    table: 'tcf' as const,
+    row: i + 1,
+    quantity: numberOf(v.extraction_rate_pct!),
+    min: null,
+    max: null,
+    unit: "per cent of the parent commodity's mass (extraction rate)",
+    material: `${v.item_en}, ${v.country_name}`,
+    source: TCF_SOURCE,
+    page: `workbook sheet "Sheet 1", row ${v.source_row}: ${v.country_name}, ${v.item_published}, Extraction_rates_%`,
+    url: TCF_URL,
+    confidence: null,
+    derived: false,
+  }));
+}
+
 export interface EvidenceTables {
   rows: Map<string, EvidenceRow>;
   sources: Record<TableCode, TableSource>;
@@ -157,6 +184,7 @@ export function readEvidenceTables(
     ...figureRows(files.add, 'add'),
     ...standardRows(files.std),
     ...batpacRows(files.batpac),
+    ...tcfRows(files.tcf),
   ];
   const rows = new Map<string, EvidenceRow>();
   for (const r of all) {
@@ -177,18 +205,21 @@ export function readEvidenceTables(
 }
 
 /** Each table's reconciliation: the rows that set or widen a line are imported, those only cited beside
- *  a line are checks, the rest are out of scope (another product, element or chemistry). */
+ *  a line are checks, the rest are out of scope (another product, element or chemistry). FAO's factors
+ *  are left to the production reader, which reads the same file (one reconciliation per file). */
 export function evidenceReconciliation(
   t: EvidenceTables,
   used: ReadonlyMap<string, 'sets' | 'range' | 'checks'>,
 ): Reconciliation[] {
-  return (Object.keys(t.sources) as TableCode[]).map((c) => {
-    const tally = new Tally(t.sources[c].file).read(t.sizes[c]);
-    const mine = [...used].filter(([ref]) => t.rows.get(ref)?.table === c);
-    const checks = mine.filter(([, use]) => use === 'checks').length;
-    tally.imported(mine.length - checks);
-    tally.checked(checks);
-    if (t.sizes[c] > mine.length) tally.skip('out_of_scope', t.sizes[c] - mine.length);
-    return tally.done();
-  });
+  return (Object.keys(t.sources) as TableCode[])
+    .filter((c) => c !== 'tcf')
+    .map((c) => {
+      const tally = new Tally(t.sources[c].file).read(t.sizes[c]);
+      const mine = [...used].filter(([ref]) => t.rows.get(ref)?.table === c);
+      const checks = mine.filter(([, use]) => use === 'checks').length;
+      tally.imported(mine.length - checks);
+      tally.checked(checks);
+      if (t.sizes[c] > mine.length) tally.skip('out_of_scope', t.sizes[c] - mine.length);
+      return tally.done();
+    });
 }

@@ -58,12 +58,16 @@ function uncommented(text: string): { text: string; skipped: number } {
 /** FAO's M49 quirks in the TCF workbook (data/impact/fao-conversion-factors/SOURCE.md): China mainland is 1248, Grenada shares Denmark's 208. */
 const TCF_AREA_EXCEPTIONS: Record<string, string> = { '1248|China, Main': 'CHN', '208|Grenada': 'GRD' };
 
+/** The rates of the items production needs, read by country; `lines` are the workbook rows
+ *  (`source_row`) bills of materials cite (bom-tables.ts): imported too, not out of scope. */
 export function readExtractionRates(
   tcf: Text,
   m49: readonly M49Entry[],
   wanted: ReadonlyArray<{ group: string; item_en: string }>,
+  lines: ReadonlySet<string> = new Set(),
 ): { rates: Map<string, ExtractionRates>; reconciliation: Reconciliation } {
   const table = readCsv(tcf.text, tcf.file, [
+    'source_row',
     'm49_code',
     'country_name',
     'commodity_group',
@@ -81,7 +85,8 @@ export function readExtractionRates(
     const r = rates.get(`${v.commodity_group}|${v.item_en}`);
     const pct = numberOf(v.extraction_rate_pct!);
     if (!r) {
-      tally.skip('out_of_scope');
+      if (lines.has(v.source_row!)) tally.imported();
+      else tally.skip('out_of_scope');
       continue;
     }
     if (pct === null) {
@@ -200,13 +205,16 @@ export function agriculturalProduction(
   m49: readonly M49Entry[],
   rec: Reconciliation[],
   isoCodes: ReadonlySet<string>,
+  bomLines: ReadonlySet<string>,
 ) {
   const mappings = materials.flatMap((m) => (m.faostat ? [{ material: m.slug, ...m.faostat }] : []));
   const crops = materials.flatMap((m) => (m.price.table === 'pink-crop' ? [{ m, x: m.price.extraction }] : []));
-  const tcf = readExtractionRates(f.fao_tcf!, m49, [
-    ...mappings.flatMap((m) => (m.extraction ? [m.extraction] : [])),
-    ...crops.map((c) => c.x),
-  ]);
+  const tcf = readExtractionRates(
+    f.fao_tcf!,
+    m49,
+    [...mappings.flatMap((m) => (m.extraction ? [m.extraction] : [])), ...crops.map((c) => c.x)],
+    bomLines,
+  );
   rec.push(tcf.reconciliation);
   const fao = importFaostat(f.faostat_production!, f.faostat_areas!, mappings, tcf.rates, isoCodes);
   rec.push(...fao.reconciliation);

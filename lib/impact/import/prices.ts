@@ -30,6 +30,8 @@ export type PricePick =
       extraction: { group: string; item_en: string };
       rationale: string;
     }
+  /** a value of mine output over its tonnage (USGS: REO in U.S. concentrates), for a material no price series covers */
+  | { table: 'usgs-value'; year: number; rationale: string }
   | { table: 'illustrative'; eur_per_kg: number; note: string };
 
 export interface PriceFact {
@@ -63,6 +65,8 @@ export interface PriceFiles {
   pink: { text: string; file: string; release: string };
   ecb: { text: string; file: string; release: string };
   register: { text: string; file: string };
+  /** values of mine output (data/impact/usgs-mcs-2025-rare-earths/): year, tonnes, USD */
+  value?: { text: string; file: string; release: string };
   /** per material priced through a conversion factor: the rate (per cent), how it was weighed, its source */
   crops?: ReadonlyMap<string, { pct: number; how: string; source: string; release: string | null }>;
 }
@@ -97,6 +101,11 @@ export function importPrices(
     ]),
   );
   const used = { usgs: new Set<number>(), pink: new Set<number>(), ecb: new Set<number>() };
+  const values = files.value
+    ? readCsv(files.value.text, files.value.file, ['year', 'reo_t', 'value_usd', 'estimated', 'edition', 'page'])
+        .records
+    : [];
+  const valueUsed = new Set<number>();
   const rateOf = (year: number, material: string) => {
     const r = ecb.get(year);
     if (!r || !r.complete)
@@ -130,6 +139,24 @@ export function importPrices(
         method: price.note,
         file: null,
       };
+    if (price.table === 'usgs-value') {
+      const file = files.value?.file ?? 'usgs_ree_value';
+      const row = values.find((r) => Number(r.values.year) === price.year);
+      const [t, usd] = [numberOf(row?.values.reo_t ?? ''), numberOf(row?.values.value_usd ?? '')];
+      if (!row || !t || !usd) throw new ImportError(file, `no ${price.year} value of ${material} output`);
+      valueUsed.add(row.line);
+      const rate = rateOf(price.year, material);
+      const v = row.values;
+      return {
+        material,
+        eur_per_kg: usd / (t * 1000) / rate,
+        basis: 'derived',
+        source: 'usgs-mcs',
+        release: files.value!.release,
+        method: `USGS ${v.edition}, p. ${v.page}: ${t} t valued at ${usd} USD in ${price.year}${v.estimated === '1' ? ' (USGS estimates)' : ''} = ${round(usd / (t * 1000))} USD/kg; EUR = USD ÷ ${rate} (ECB mean reference rate of ${price.year}): ${price.rationale}`,
+        file,
+      };
+    }
     if (price.table === 'mean') {
       const parts = price.of.map((p) => find(pink, files.pink.file, material, p.code, p.year, 'pink'));
       const w = price.weights?.values ?? parts.map(() => 1);
@@ -183,9 +210,18 @@ export function importPrices(
     };
   });
 
+  const valueTally = files.value ? [new Tally(files.value.file).read(values.length)] : [];
+  for (const t of valueTally) {
+    t.imported(valueUsed.size);
+    if (values.length > valueUsed.size) t.skip('out_of_scope', values.length - valueUsed.size);
+  }
   return {
     prices,
-    reconciliation: [...tallies(files, usgs, pink, ecb, used), checkRegister(files.register, prices, picks)],
+    reconciliation: [
+      ...tallies(files, usgs, pink, ecb, used),
+      ...valueTally.map((t) => t.done()),
+      checkRegister(files.register, prices, picks),
+    ],
   };
 }
 

@@ -103,6 +103,7 @@ export function publishedTables(inp: PublishedInputs): {
     add: { ...f.bom_additions!, source: 'bom-additions', release: release('bom-additions')! },
     std: { ...f.std_compositions!, source: 'standard-compositions', release: release('standard-compositions')! },
     batpac: { ...f.batpac!, source: 'batpac', release: release('batpac')! },
+    tcf: { ...f.fao_tcf!, source: 'fao-tcf', release: release('fao-tcf')! },
   });
   const evidence = importBomEvidence(tables, inp.bom);
   rec.push(...evidenceReconciliation(tables, evidence.used));
@@ -165,7 +166,11 @@ function materialTables(
   }
   const production = importProduction(tidy, mappings, isoCodes, f.usgs_tidy!.file);
   rec.push(production.reconciliation);
-  const fao = agriculturalProduction(inp.materials, inp.files, inp.m49, rec, isoCodes);
+  // the factor rows bills of materials cite: reconciled with the production's (one file, one count)
+  const bomTcf = new Set(
+    inp.bom.flatMap((b) => b.convert?.steps.flatMap((s) => s.rows.map((r) => r.replace(/^tcf:/, ''))) ?? []),
+  );
+  const fao = agriculturalProduction(inp.materials, inp.files, inp.m49, rec, isoCodes, bomTcf);
   const picks = inp.materials.map((m) => ({ material: m.slug, price: m.price }));
   const prices = importPrices(
     {
@@ -173,6 +178,7 @@ function materialTables(
       pink: { ...f.pink_sheet!, release: release('wb-pink-sheet')! },
       ecb: { ...f.ecb!, release: release('ecb-fx')! },
       register: f.price_register!,
+      value: { ...f.usgs_ree_value!, release: release('usgs-mcs', 4)! },
       crops: fao.crops(release('fao-tcf')),
     },
     picks,

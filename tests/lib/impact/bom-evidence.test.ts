@@ -31,12 +31,23 @@ const batpac = [
   'chemistry,electrolyte,anode,mineral,kg_per_kwh,g_per_kwh',
   'NMC 622,Lithium liquid,Graphite,Cobalt,0.1713,171.3',
 ].join('\n');
+const tcf = [
+  'source_row,m49_code,region,country_name,item_published,commodity_group,item_en,extraction_rate_pct,waste_of_supply_pct,seeding_rate_kg_per_ha',
+  '6446,276,Europe,Germany,Coffee Roasted,coffee,"Coffee, roasted",80,,',
+  '5995,250,Europe,France,Café Torréfié,coffee,"Coffee, roasted",84,,',
+  '8646,380,Europe,Italy,Coffee Roasted,coffee,"Coffee, roasted",80,,',
+  '2119,76,South America,Brazil,Cane Sugar,sugar,Raw cane sugar,9.4,,',
+  '3598,170,South America,Colombia,Azúcar de Caña,sugar,Raw cane sugar,12,,',
+  '2121,76,South America,Brazil,Sugar Refined,sugar,Refined sugar,92,,',
+  '13550,410,Asia,Republic of Korea,Soybeans,soybeans,Soybeans,,0.7,60',
+].join('\n');
 const tables = () =>
   readEvidenceTables({
     bom: { text: bom, file: 'bom.csv', source: 'bom-literature', release: 'r1' },
     add: { text: add, file: 'add.csv', source: 'bom-additions', release: 'r2' },
     std: { text: std, file: 'std.csv', source: 'standard-compositions', release: 'r3' },
     batpac: { text: batpac, file: 'batpac.csv', source: 'batpac', release: 'r4' },
+    tcf: { text: tcf, file: 'tcf.csv', source: 'fao-tcf', release: 'r5' },
   });
 const line = (spec: Partial<EvidenceSpec>) => {
   const full = { product: 'p', role: 'r', component: 'm:x', unit: 'kg', figures: [], ...spec } as EvidenceSpec;
@@ -106,6 +117,49 @@ test('a definition rests on the catalogue, with no figures', () => {
   assert.deepEqual([l.qty, l.basis, l.from.source], [0.037, 'derived', 'trio-catalogue']);
   assert.match(l.source_text, /a 37 Wh pack/);
   assert.throws(() => line({ unit: 'kWh', qty: 0.037, defined: 'x', figures: [1] }), /states its qty and no figures/);
+});
+
+test('a crop-to-input line divides the defined input by the median rate of each step, the extremes bounding it', () => {
+  const coffee = line({
+    unit: 'g',
+    convert: {
+      of: 250,
+      defined: 'a 250 g pack',
+      steps: [{ step: 'green to roasted', rows: ['tcf:6446', 'tcf:5995', 'tcf:8646'] }],
+    },
+    confidence: 'high',
+  });
+  // 250 g ÷ 0.80 (the median of 80, 84, 80); 250 ÷ 0.84 to 250 ÷ 0.80
+  assert.ok(Math.abs(coffee.qty - 312.5) < 1e-9);
+  assert.ok(Math.abs(coffee.qty_low! - 250 / 0.84) < 1e-9);
+  assert.ok(Math.abs(coffee.qty_high! - 312.5) < 1e-9);
+  assert.deepEqual([coffee.basis, coffee.from.source, coffee.citations.length], ['derived', 'fao-tcf', 3]);
+  assert.match(coffee.citations[1]!.page, /row 5995: France, Café Torréfié/);
+  assert.match(
+    coffee.method!,
+    /^250 g \(a 250 g pack\) ÷ 80 % \(green to roasted: the median of 3 countries' rates, 80–84 %\)/,
+  );
+  // Two steps multiply: cane → raw sugar (9.4 and 12: median 10.7) → refined (92).
+  const sugar = line({
+    convert: {
+      of: 1,
+      defined: '1 kg',
+      steps: [
+        { step: 'raw', rows: ['tcf:2119', 'tcf:3598'] },
+        { step: 'refined', rows: ['tcf:2121'] },
+      ],
+    },
+    confidence: 'medium',
+  });
+  assert.ok(Math.abs(sugar.qty - 1 / (0.107 * 0.92)) < 1e-9);
+  assert.ok(Math.abs(sugar.qty_low! - 1 / (0.12 * 0.92)) < 1e-9);
+  assert.ok(Math.abs(sugar.qty_high! - 1 / (0.094 * 0.92)) < 1e-9);
+  // A row with no extraction rate, a row of another table, a conversion without its confidence: refused.
+  const spec = (rows: string[], confidence?: 'low') =>
+    line({ convert: { of: 1, defined: 'x', steps: [{ step: 's', rows }] }, ...(confidence ? { confidence } : {}) });
+  assert.throws(() => spec(['tcf:13550'], 'low'), /tcf:13550 is not an extraction rate/);
+  assert.throws(() => spec(['std:1'], 'low'), /std:1 is not an extraction rate/);
+  assert.throws(() => spec(['tcf:2119']), /states its confidence and no figures/);
 });
 
 test('each table is reconciled: rows that set or widen are imported, rows only cited beside are checks', () => {
