@@ -20,7 +20,7 @@ const tcf = csv('fao-conversion-factors/tcf_key_commodities.csv');
 const built = buildRegister('published');
 const t = built.tables;
 const provenance = new Map(t.impact_provenance!.map((p) => [p.id as number, p]));
-const line = (product: string, role: string) => {
+const line = (product: string, role: string): Record<string, unknown> & { method: string; cited: Rec[] } => {
   const l = t.impact_bom_lines!.find((x) => x.product === product && x.role === role);
   assert.ok(l, `${product} ${role}`);
   const p = provenance.get(l.provenance as number)!;
