@@ -32,7 +32,6 @@ import { FundingSearch } from '../db/funding/search.ts';
 import { toFtsQuery } from '../lib/funding/search-tiers.ts';
 import { toFilters } from '../routes/funding/filters.ts';
 import { CORPUS_NOW, ensureCorpus, type CorpusInfo } from './funding-corpus.ts';
-import { expansionMemory, type ExpansionMemory } from './funding-expansion-memory.ts';
 import { asFilterParams, buildMix, QUERY_MIX, SEARCH, type Query } from './funding-queries.ts';
 import {
   describe,
@@ -88,9 +87,6 @@ export async function run(args: string[]): Promise<void> {
   log(
     `  mix of ${facts.mix.length.toLocaleString('en')} distinct queries; identifier ${facts.identifier}; FTS index ${mb(facts.ftsBytes)}`,
   );
-
-  const expansion = await expansionMemory(databasePath);
-  log(`  ${expansionLine(expansion)}`);
 
   const rows: Row[] = [];
   const extra: Row[] = [];
@@ -210,7 +206,6 @@ export async function run(args: string[]): Promise<void> {
     render({
       corpus,
       facts,
-      expansion,
       rows,
       extra,
       baseline: baselineRow,
@@ -308,7 +303,6 @@ const mb = (bytes: number) => `${(bytes / 1_048_576).toLocaleString('en', { maxi
 interface ReportInput {
   corpus: CorpusInfo;
   facts: Facts;
-  expansion: ExpansionMemory;
   rows: Row[];
   extra: Row[];
   baseline: Row;
@@ -322,7 +316,6 @@ interface ReportInput {
 function render({
   corpus,
   facts,
-  expansion,
   rows,
   extra,
   baseline,
@@ -344,7 +337,6 @@ function render({
       `${corpus.reused ? ' (an earlier run; this run reused the cached file)' : ''}` +
       `${corpus.ftsOptimizedMs ? `, full-text index then merged into one segment (funding optimize-index) in ${fmt(corpus.ftsOptimizedMs / 1000, 0)} s` : ''}. Server peak RSS ${serverPeakRss ? mb(serverPeakRss) : 'n/a'}.`,
   );
-  lines.push(expansionLine(expansion));
   lines.push(
     `Each figure: ${warmupS} s warm-up (discarded), then ${durationS} s of closed-loop load; latency is per response, measured by the client. ` +
       `1-minute load average ${load[0].toFixed(1)} before the run, ${load[1].toFixed(1)} after (${cpus().length} cores; above ~2 means other work shared the machine).`,
@@ -397,12 +389,6 @@ function render({
   );
   return lines.join('\n');
 }
-
-const mib = (bytes: number) => `${fmt(bytes / 1_048_576, 1)} MiB`;
-const expansionLine = (e: ExpansionMemory) =>
-  `Memory of the search's expansion stage (issue 34), heap after a full collection, in process on this corpus: the vocabulary ` +
-  `(${e.concepts.toLocaleString('en')} concepts, its files and label index) ${mib(e.vocabularyBytes)}; the typo index ` +
-  `(${e.typoWords.toLocaleString('en')} words of the newest titles and the vocabulary) ${mib(e.typoBytes)}, read in ${fmt(e.typoLoadMs, 0)} ms on the first correction.`;
 
 const HEADING = '## Funding search (npm run bench -- funding)';
 

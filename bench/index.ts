@@ -10,6 +10,11 @@ const BENCHMARKS: Record<string, Bench> = {
       'funding /search on a synthetic corpus (default 1,000,000 calls) beside a raw node:http baseline. Options: --calls N, --duration S, --warmup S, --uncached, --no-write',
     run: async (args) => (await import('./funding.ts')).run(args),
   },
+  'funding-memory': {
+    describe:
+      "what the funding search's expansion stage holds in memory (vocabulary, typo index) on the benchmark corpus (default 1,000,000 calls). Options: --calls N, --no-write",
+    run: async (args) => (await import('./funding-memory.ts')).run(args),
+  },
   'funding-sync': {
     describe:
       'funding /search latency while the scheduled funding sync runs (FUNDING_SYNC_EVERY) vs no sync vs raw node:http, 1 connection. Options: --calls N (100,000), --duration S, --days D (backfill, 365), --no-write',
