@@ -26,6 +26,19 @@ export interface CliResult {
   stderr: string;
 }
 
+/** One command line through main.ts's dispatch in this process, with `env` and captured output. */
+export async function runInProcess(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  const { runCli } = await import('../../cli/run.ts');
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env,
+  });
+  return { code, stdout, stderr };
+}
+
 export function cliOnTempDatabase(prefix: string) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const databasePath = join(dir, 'trio.sqlite');
@@ -44,16 +57,6 @@ export function cliOnTempDatabase(prefix: string) {
       return { code: e.code, stdout: e.stdout, stderr: e.stderr };
     }
   }
-  async function cliInProcess(...args: string[]): Promise<CliResult> {
-    const { runCli } = await import('../../cli/run.ts');
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, {
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: (text: string) => (stderr += text) },
-      env,
-    });
-    return { code, stdout, stderr };
-  }
+  const cliInProcess = (...args: string[]) => runInProcess(env, args);
   return { cli, cliInProcess, databasePath };
 }
