@@ -18,6 +18,7 @@ import { loadMigrations } from '../../db/migrate.ts';
 import { ledgerViolations } from '../../db/human/invariants.ts';
 import { credit } from '../../db/human/ledger.ts';
 import { verifyOrder } from '../e2e/human/harness.ts';
+import { runInProcess } from '../helpers/cli.ts';
 import { copyDemoDatabase } from '../helpers/demo-template.ts';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.ts';
 
@@ -41,6 +42,13 @@ function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr:
     );
   });
 }
+
+/**
+ * The same command line through main.ts's dispatch in this process (tests/helpers/cli.ts): for the
+ * --help texts and the refusals that stop before the database is touched. The backups, the restores,
+ * the refused restore and the second serve stay separate processes, as in production.
+ */
+const cliInProcess = (...args: string[]) => runInProcess({ ...process.env, ...env }, args);
 
 /**
  * The demo database (a few thousand pages, so the backup takes many steps) plus a funded account
@@ -78,7 +86,7 @@ const readRefs = (path: string) => {
 
 test('backup and restore have --help', async () => {
   for (const command of ['backup', 'restore']) {
-    const help = await cli(command, '--help');
+    const help = await cliInProcess(command, '--help');
     assert.equal(help.code, 0);
     assert.match(help.stdout, new RegExp(`usage: main.ts ${command} FILE`));
   }
@@ -156,7 +164,7 @@ test('a backup under load holds every acknowledged order; restore is refused whi
   assert.ok(copy.refs.size < acknowledged.length, 'orders placed after the backup are not in it (it is a snapshot)');
 
   // A second backup to the same name is refused unless --force.
-  const again = await cli('backup', backupFile);
+  const again = await cliInProcess('backup', backupFile);
   assert.equal(again.code, 1);
   assert.match(again.stderr, /exists already.*--force/);
 
@@ -177,7 +185,7 @@ test('a backup under load holds every acknowledged order; restore is refused whi
   // A file that is not a trio database is refused before anything is touched.
   const junk = join(dir, 'junk.sqlite');
   writeFileSync(junk, 'not a database at all, only text that is long enough to have a header'.repeat(20));
-  const notTrio = await cli('restore', junk);
+  const notTrio = await cliInProcess('restore', junk);
   assert.equal(notTrio.code, 1);
   assert.match(notTrio.stderr, /cannot be opened as an SQLite database|not a trio database|integrity_check/);
 

@@ -16,6 +16,7 @@ import { acquireSyncLock } from '../../db/funding/sync/state.ts';
 import { addDays, toLocal } from '../../lib/funding/zoned-time.ts';
 import { startFakeSources, type FakeSources } from '../helpers/funding-sources.ts';
 import { mirroredBoeNotices } from '../helpers/boe-mirror.ts';
+import { runInProcess } from '../helpers/cli.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let dir: string;
@@ -80,11 +81,13 @@ function snapshot(db: Db) {
 
 test('--help names the options; bad options are refused with exit 2 and nothing is fetched', async () => {
   const db = join(dir, 'help.sqlite');
-  const help = await cli(['funding', 'sync', '--help'], db);
+  // --help and the first refusal through main.ts's dispatch in this process (tests/helpers/cli.ts):
+  // they stop before any sync starts. The second refusal, and every sync, run as a real process.
+  const help = await runInProcess(env(db), ['funding', 'sync', '--help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /funding sync \[--source eu\|cordis\|bdns\|boe\] \[--since YYYY-MM-DD\]/);
   const mark = fake.requests.length;
-  const badSource = await cli(['funding', 'sync', '--source', 'boa'], db);
+  const badSource = await runInProcess(env(db), ['funding', 'sync', '--source', 'boa']);
   assert.equal(badSource.code, 2);
   assert.match(badSource.stderr, /--source is one of eu, cordis, bdns, boe.*not boa/);
   const badSince = await cli(['funding', 'sync', '--since', '25/11/2026', '--json'], db);

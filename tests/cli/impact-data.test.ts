@@ -10,7 +10,9 @@ import { openDatabase } from '../../db/connection.ts';
 import { buildRegister } from '../../db/impact/load.ts';
 import { cliOnTempDatabase } from '../helpers/cli.ts';
 
-const { cli, databasePath } = cliOnTempDatabase('trio-cli-impact-data-');
+// Real spawns of main.ts for the first build of each kind and an exit code of each kind; the repeats
+// and the other refusals through the same dispatch in-process (tests/helpers/cli.ts).
+const { cli, cliInProcess, databasePath } = cliOnTempDatabase('trio-cli-impact-data-');
 
 test('--dry-run reports the register hash and each file reconciled, and loads nothing', async () => {
   const res = await cli('impact', 'data', 'build', '--dry-run', '--json');
@@ -25,7 +27,7 @@ test('--dry-run reports the register hash and each file reconciled, and loads no
   );
   assert.equal(out.counts.impact_products, 48);
 
-  const text = await cli('impact', 'data', 'build', '--dry-run');
+  const text = await cliInProcess('impact', 'data', 'build', '--dry-run');
   assert.equal(text.code, 0, text.stderr);
   assert.match(
     text.stdout,
@@ -58,10 +60,10 @@ test('a build loads the published register once; the demo register only when ask
     }
   };
   assert.equal(meta().register, 'published');
-  const again = await cli('impact', 'data', 'build');
+  const again = await cliInProcess('impact', 'data', 'build');
   assert.match(again.stdout, /: already loaded \(unchanged\)\n/);
 
-  const demo = await cli('impact', 'data', 'build', '--register', 'demo');
+  const demo = await cliInProcess('impact', 'data', 'build', '--register', 'demo');
   assert.equal(demo.code, 0, demo.stderr);
   assert.match(demo.stdout, /^demo register demo-\S+, hash [0-9a-f]{64}: loaded\n/);
   assert.equal(meta().register, 'demo');
@@ -76,7 +78,7 @@ test('bad options are usage errors; a missing GED file is named', async () => {
     ],
   ];
   for (const [args, message] of cases) {
-    const res = await cli(...args);
+    const res = await (args === cases[0]![0] ? cli : cliInProcess)(...args);
     assert.equal(res.code, 2, args.join(' '));
     assert.match(res.stderr, message);
   }

@@ -7,14 +7,16 @@ import { test } from 'node:test';
 import { openDatabase } from '../../db/connection.ts';
 import { cliOnTempDatabase } from '../helpers/cli.ts';
 
-const { cli, databasePath } = cliOnTempDatabase('trio-cli-impact-');
+// Real spawns of main.ts for the overview, the loads and runs, and an exit code of each kind; the
+// --help texts and the other refusals through the same dispatch in-process (tests/helpers/cli.ts).
+const { cli, cliInProcess, databasePath } = cliOnTempDatabase('trio-cli-impact-');
 
 test('impact commands have --help and are in the overview', async () => {
   const overview = await cli();
   assert.match(overview.stdout, /impact run \[--scenario/);
   assert.match(overview.stdout, /demo \[--no-publish\]/);
   for (const words of ['impact run', 'impact publish', 'demo']) {
-    const help = await cli(...words.split(' '), '--help');
+    const help = await cliInProcess(...words.split(' '), '--help');
     assert.equal(help.code, 0, words);
     assert.match(help.stdout, /usage: main.ts/);
     assert.match(help.stdout, /--json/);
@@ -39,7 +41,7 @@ test('demo --no-publish loads the register only; impact run computes, --publish 
     [['S-RES', 'validated', false, 60, 5]],
   );
 
-  const text = await cli('impact', 'run', '--scenario', 'S-RES', '--draws', '60', '--publish');
+  const text = await cliInProcess('impact', 'run', '--scenario', 'S-RES', '--draws', '60', '--publish');
   assert.equal(text.code, 0, text.stderr);
   assert.match(
     text.stdout.trim(),
@@ -47,7 +49,7 @@ test('demo --no-publish loads the register only; impact run computes, --publish 
     'one summary line per run',
   );
 
-  const published = await cli('impact', 'publish', String(out.runs[0].id));
+  const published = await cliInProcess('impact', 'publish', String(out.runs[0].id));
   assert.match(published.stdout, /run 1 is now the current S-RES run \(was run 2\)/);
   d = db();
   assert.equal(d.prepare("SELECT run_id FROM impact_current_runs WHERE scenario = 'S-RES'").pluck().get(), 1);
@@ -62,7 +64,7 @@ test('bad options are usage errors', async () => {
     [['impact', 'publish', 'x'], /RUN_ID is a run id/],
   ];
   for (const [args, message] of cases) {
-    const res = await cli(...args);
+    const res = await (args === cases[0]![0] ? cli : cliInProcess)(...args);
     assert.equal(res.code, 2, args.join(' '));
     assert.match(res.stderr, message);
   }

@@ -1,14 +1,18 @@
-/** The operator CLI as operators run it: `tsx main.ts …` in a child process against a temp database. */
+/**
+ * The operator CLI as operators run it: `tsx main.ts …` in a child process against a temp database,
+ * and the many command lines of one check through the same dispatch in this process (cliInProcess,
+ * tests/helpers/cli.ts), each test keeping real spawns for what only the process shows.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../db/connection.ts';
 import { hashKey } from '../../lib/keys.ts';
 import { cliOnTempDatabase } from '../helpers/cli.ts';
 
-const { cli, databasePath } = cliOnTempDatabase('trio-cli-');
+const { cli, cliInProcess, databasePath } = cliOnTempDatabase('trio-cli-');
 
 const json = async (...args: string[]) => {
-  const res = await cli(...args, '--json');
+  const res = await cliInProcess(...args, '--json');
   assert.equal(res.code, 0, res.stdout + res.stderr);
   return JSON.parse(res.stdout);
 };
@@ -16,6 +20,12 @@ const json = async (...args: string[]) => {
 test('every command has --help; no command prints the overview', async () => {
   const overview = await cli();
   assert.equal(overview.code, 0);
+  // One --help through the real entry: what a shell sees (stdout, exit 0). The others through the
+  // same dispatch in-process: the text, the exit code and where it was written are the same code.
+  const spawned = await cli('key', 'list', '--help');
+  assert.equal(spawned.code, 0);
+  assert.match(spawned.stdout, /^usage: main.ts key list/);
+  assert.equal(spawned.stderr, '');
   for (const words of [
     'serve',
     'migrate',
@@ -35,13 +45,15 @@ test('every command has --help; no command prints the overview', async () => {
     'dispute resolve',
   ]) {
     assert.match(overview.stdout, new RegExp(words));
-    const help = await cli(...words.split(' '), '--help');
+    const help = await cliInProcess(...words.split(' '), '--help');
     assert.equal(help.code, 0, words);
-    assert.match(help.stdout, /usage: main.ts/);
+    assert.match(help.stdout, new RegExp(`^usage: main.ts ${words}`), words);
     assert.match(help.stdout, /--json/);
+    assert.doesNotMatch(help.stdout, /every command takes --help/, `${words}: its own help, not the overview`);
   }
   const unknown = await cli('frobnicate');
   assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /^usage: main.ts <command>/, 'an unknown command: the overview on stderr');
 });
 
 test('accounts, keys and subscriptions from the command line', async () => {
@@ -129,10 +141,14 @@ test('bad input: a clear message and a non-zero exit, nothing written', async ()
     [['key', 'list', '--bogus'], /Unknown option/],
   ];
   for (const [args, message] of cases) {
-    const res = await cli(...args);
+    const res = await cliInProcess(...args);
     assert.notEqual(res.code, 0, args.join(' '));
     assert.match(res.stderr, message, args.join(' '));
   }
+  // Through the real entry: a usage error exits 2 with its message on stderr, a failed command 1.
+  const usage = await cli('key', 'list', '--bogus');
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /Unknown option '--bogus'/);
   const asJson = await cli('key', 'revoke', '999', '--json');
   assert.equal(asJson.code, 1);
   assert.match(JSON.parse(asJson.stdout).error, /no key with id 999/);

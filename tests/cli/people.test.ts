@@ -8,10 +8,12 @@ import { openDatabase } from '../../db/connection.ts';
 import { DEMO_CATALOGUE, loadCatalogue } from '../../db/human/catalogue.ts';
 import { cliOnTempDatabase } from '../helpers/cli.ts';
 
-const { cli, databasePath } = cliOnTempDatabase('trio-cli-people-');
+// Real spawns of main.ts for the first command line of each kind (text and --json); the refusals and
+// repeats through the same dispatch in-process (tests/helpers/cli.ts).
+const { cli, cliInProcess, databasePath } = cliOnTempDatabase('trio-cli-people-');
 
 test('worker verify: capabilities and duty, said back; bad ones refused', async () => {
-  await cli('migrate');
+  await cliInProcess('migrate');
   const db = openDatabase(databasePath);
   loadCatalogue(db, DEMO_CATALOGUE);
   db.close();
@@ -42,20 +44,28 @@ test('worker verify: capabilities and duty, said back; bad ones refused', async 
     capabilities: ['human.photo', 'human.verify'],
     on_duty: true,
   });
-  const text = await cli('worker', 'verify', '--account', 'walker@example.org', '--countries', 'FR', '--off-duty');
+  const text = await cliInProcess(
+    'worker',
+    'verify',
+    '--account',
+    'walker@example.org',
+    '--countries',
+    'FR',
+    '--off-duty',
+  );
   assert.match(text.stdout, /verified for FR \(capabilities: all\); off duty/);
   for (const [args, message] of [
     [['--countries', 'FR', '--capabilities', 'human.nope'], /no capability 'human.nope'/],
     [['--countries', 'FR', '--on-duty', '--off-duty'], /--on-duty or --off-duty, not both/],
   ] as const) {
-    const res = await cli('worker', 'verify', '--account', 'walker@example.org', ...args);
+    const res = await cliInProcess('worker', 'verify', '--account', 'walker@example.org', ...args);
     assert.notEqual(res.code, 0);
     assert.match(res.stderr + res.stdout, message);
   }
 });
 
 test('account password-link: a new link for an existing account; refusals name what is wrong', async () => {
-  await cli('account', 'create', '--email', 'ops@example.org');
+  await cliInProcess('account', 'create', '--email', 'ops@example.org');
   const link = await cli(
     'account',
     'password-link',
@@ -69,12 +79,12 @@ test('account password-link: a new link for an existing account; refusals name w
   const out = JSON.parse(link.stdout);
   assert.match(out.password_link, /^https:\/\/trio\.example\.org\/console\/password\//);
   assert.equal(out.password_link_purpose, 'set', 'no password yet: still a first one');
-  const unknown = await cli('account', 'password-link', '--email', 'nobody@example.org');
+  const unknown = await cliInProcess('account', 'password-link', '--email', 'nobody@example.org');
   assert.notEqual(unknown.code, 0);
   assert.match(unknown.stderr + unknown.stdout, /no account with e-mail nobody@example.org/);
-  const badBase = await cli('account', 'create', '--email', 'x@example.org', '--base-url', 'ftp://x');
+  const badBase = await cliInProcess('account', 'create', '--email', 'x@example.org', '--base-url', 'ftp://x');
   assert.notEqual(badBase.code, 0);
   assert.match(badBase.stderr + badBase.stdout, /--base-url is the console's address/);
-  const again = await cli('account', 'password-link', '--email', 'x@example.org');
+  const again = await cliInProcess('account', 'password-link', '--email', 'x@example.org');
   assert.notEqual(again.code, 0, 'the refused create made no account');
 });

@@ -5,10 +5,9 @@
  * billing portal button leaves for the portal. Screenshots go to test-results/screenshots/.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, launchBrowser, SCREENSHOTS } from '../../helpers/browser.ts';
+import { browserMissing, launchBrowser, screenshot } from '../../helpers/browser.ts';
 import { deliver, startBillingServer, type BillingServer } from './harness.ts';
 
 const skip = browserMissing();
@@ -24,8 +23,7 @@ after(async () => {
   await billing?.stop();
 });
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(SCREENSHOTS, `billing-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => screenshot(page, `billing-${name}`);
 
 test('a person tops up and buys the pro plan from the console', { skip: skip ?? false }, async () => {
   const { server, stripe } = billing;

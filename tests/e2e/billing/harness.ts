@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { createAccount, createKey } from '../../../db/accounts.ts';
 import { hashPassword } from '../../../lib/passwords.ts';
 import { ConsoleClient } from '../../helpers/console.ts';
-import { ROOT } from '../../helpers/cli.ts';
+import { ROOT, runInProcess } from '../../helpers/cli.ts';
 import type { TestResponse } from '../../helpers/server.ts';
 import { StripeStandIn } from '../../helpers/stripe-standin.ts';
 import { startHumanServer, type HumanServer } from '../human/harness.ts';
@@ -106,6 +106,21 @@ export async function cliOn(server: HumanServer, ...args: string[]): Promise<{ c
     const e = err as { code: number; stdout: string };
     return { code: e.code, stdout: e.stdout };
   }
+}
+
+/**
+ * The same command line through main.ts's dispatch in this process (tests/helpers/cli.ts), for the
+ * repeats of a test that has run the real CLI once.
+ */
+export async function cliInProcessOn(
+  server: HumanServer,
+  ...args: string[]
+): Promise<{ code: number; stdout: string }> {
+  const { code, stdout } = await runInProcess(
+    { ...process.env, DATABASE_PATH: server.databasePath, LOG_LEVEL: 'silent' },
+    args,
+  );
+  return { code, stdout };
 }
 
 /** The operator's `ledger check` on the test server's database file. */

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { createKey, setSubscription } from '../../../db/accounts.ts';
 import { PRO_PRICE } from '../../helpers/stripe-standin.ts';
 import { checkLedgerAfterEach } from '../human/harness.ts';
-import { cliOn, customer, deliver, startBillingServer, type BillingServer } from './harness.ts';
+import { cliInProcessOn, cliOn, customer, deliver, startBillingServer, type BillingServer } from './harness.ts';
 
 let billing: BillingServer;
 before(async () => {
@@ -180,7 +180,7 @@ test('`subscription set` ending a plan Stripe granted names it, and warns that S
   assert.match(result.warning, new RegExp(`${subId} is active: Stripe keeps charging it`));
   billing.server.clock.ms = Date.now() + 1;
   assert.equal(await tierOf(person.fundingKey), 'basic');
-  const text = await cliOn(billing.server, 'subscription', 'set', '--account', person.email, '--plan', 'pro');
+  const text = await cliInProcessOn(billing.server, 'subscription', 'set', '--account', person.email, '--plan', 'pro');
   assert.match(text.stdout, /pro, granted by the operator/);
 });
 

@@ -5,10 +5,9 @@
  * Screenshots go to test-results/screenshots/ for a person to look at.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, launchBrowser, SCREENSHOTS } from '../../helpers/browser.ts';
+import { browserMissing, launchBrowser, screenshot } from '../../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const skip = browserMissing();
@@ -24,8 +23,7 @@ after(async () => {
   await server?.cleanup();
 });
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(SCREENSHOTS, `console-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => screenshot(page, `console-${name}`);
 
 async function newKey(page: Page, service: 'funding' | 'impact' | 'human', name: string): Promise<string> {
   await page.goto(`${server.url}/console/keys`);

@@ -6,10 +6,9 @@
  * Screenshots go to test-results/screenshots/human-*.png.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, launchBrowser, SCREENSHOTS } from '../../helpers/browser.ts';
+import { browserMissing, launchBrowser, screenshot } from '../../helpers/browser.ts';
 import { STOREFRONT, withExif } from '../../lib/human/jpeg-exif.ts';
 import { checkLedgerAfterEach, startHumanServer, verifyOrder, type HumanServer } from './harness.ts';
 import { operator } from './operator.ts';
@@ -28,8 +27,7 @@ after(async () => {
 });
 checkLedgerAfterEach(() => server);
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(SCREENSHOTS, `human-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => screenshot(page, `human-${name}`);
 const PASSWORD = 'a long enough password';
 
 async function signUp(page: Page, email: string) {

@@ -5,10 +5,9 @@
  * a new password with it and is signed in. Screenshots go to test-results/screenshots/.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, launchBrowser, SCREENSHOTS } from '../../helpers/browser.ts';
+import { browserMissing, launchBrowser, screenshot } from '../../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { linkIn, startSmtp, type TestSmtp } from '../../helpers/smtp.ts';
 
@@ -30,8 +29,7 @@ after(async () => {
   await smtp?.close();
 });
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(SCREENSHOTS, `mail-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => screenshot(page, `mail-${name}`);
 
 test(
   'sign up and confirm, follow a search by e-mail, reset a forgotten password',
