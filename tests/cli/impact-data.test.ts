@@ -18,12 +18,13 @@ test('--dry-run reports the register hash and each file reconciled, and loads no
   const res = await cli('impact', 'data', 'build', '--dry-run', '--json');
   assert.equal(res.code, 0, res.stderr);
   const out = JSON.parse(res.stdout);
-  assert.deepEqual([out.register, out.data_version, out.loaded], ['published', 'published-2026.3', false]);
+  assert.deepEqual([out.register, out.data_version, out.loaded], ['published', 'published-2026.4', false]);
   assert.equal(out.register_sha256, buildRegister('published').sha256, 'the hash the build gives in process');
   const tidy = out.reconciliation.find((r: { file: string }) => r.file.endsWith('mcs2024_world_tidy.csv'));
   assert.deepEqual(
-    [tidy.rows, tidy.imported, tidy.unknown, tidy.skipped],
-    [3477, 572, 8, { out_of_scope: 2859, residual: 38 }],
+    [tidy.rows, tidy.imported, tidy.unknown, tidy.checked, tidy.skipped],
+    // published-2026.4: two rows (DR Congo's niobium, Mozambique's diatomite) read for other output
+    [3477, 572, 8, 2, { out_of_scope: 2857, residual: 38 }],
   );
   assert.equal(out.counts.impact_products, 48);
 
@@ -31,11 +32,11 @@ test('--dry-run reports the register hash and each file reconciled, and loads no
   assert.equal(text.code, 0, text.stderr);
   assert.match(
     text.stdout,
-    /^published register published-2026\.3, hash [0-9a-f]{64}: built, not loaded \(--dry-run\)\n/,
+    /^published register published-2026\.4, hash [0-9a-f]{64}: built, not loaded \(--dry-run\)\n/,
   );
   assert.match(
     text.stdout,
-    /\n {2}data\/impact\/usgs-mcs-2024-world\/mcs2024_world_tidy\.csv: 3477 rows; 572 imported; 8 unknown \(withheld or not available\); skipped: 2859 out of scope, 38 residual\n/,
+    /\n {2}data\/impact\/usgs-mcs-2024-world\/mcs2024_world_tidy\.csv: 3477 rows; 572 imported; 8 unknown \(withheld or not available\); 2 checked; skipped: 2857 out of scope, 38 residual\n/,
   );
   assert.match(
     text.stdout,

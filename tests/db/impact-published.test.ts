@@ -220,7 +220,8 @@ test('every row of every file is imported or skipped with a counted reason', () 
   }
   const expect: Array<[string, [number, number, number, number], Record<string, number>]> = [
     // silver and palladium added by issue 33: 38 more country-years of production, two more 'Other countries' rows
-    ['usgs-mcs-2024-world/mcs2024_world_tidy.csv', [3477, 572, 8, 0], { out_of_scope: 2859, residual: 38 }],
+    // published-2026.4: DR Congo's niobium and Mozambique's diatomite are read for the sectors' other output
+    ['usgs-mcs-2024-world/mcs2024_world_tidy.csv', [3477, 572, 8, 2], { out_of_scope: 2857, residual: 38 }],
     ['worldbank-income-groups-fy2025/wb_country_class_fy2025.csv', [218, 215, 1, 0], { unmapped_code: 2 }],
     ['ucdp-brd-dyadic-v24.1/BattleDeaths_v24_1.csv', [1920, 263, 0, 1657], {}],
     ['ucdp-brd-dyadic-v24.1/brd_conflict_year.csv', [1520, 0, 0, 1520], {}],
@@ -242,10 +243,17 @@ test('every row of every file is imported or skipped with a counted reason', () 
     // v3: FAOSTAT's 2019 column (72 rows of the seven crops have none: former areas, crops given up),
     // the crosswalk's areas with a 2019 value, and the conversion factors the crops take.
     ['faostat-production/faostat_qc_production_register_crops.csv', [562, 490, 0, 0], { no_value: 72 }],
-    ['faostat-production/fao_area_iso3.csv', [178, 158, 0, 0], { no_value: 7, out_of_scope: 13 }],
+    // published-2026.4: 27 areas more, growing only the other crops (not a register grower: out of scope)
+    ['faostat-production/fao_area_iso3.csv', [205, 158, 0, 0], { no_value: 7, out_of_scope: 40 }],
+    // the other crops the Pink Sheet prices, every country's 2019 tonnes (other-output.ts)
+    ['faostat-production/faostat_qc_production_priced_crops.csv', [1281, 1166, 0, 0], { no_value: 115 }],
+    ['worldbank-pink-sheet-2025-12/pink_sheet_annual_prices_other_crops.csv', [10, 10, 0, 0], {}],
+    ['usgs-mcs-2024-salient/raw/mcs2024-niobi_salient.csv', [5, 1, 0, 0], { out_of_scope: 4 }],
+    ['usgs-mcs-2024-salient/raw/mcs2024-diato_salient.csv', [5, 1, 0, 0], { out_of_scope: 4 }],
     // issue 33c: the roasted-coffee, cocoa-paste, refined-sugar and soya-curd rows bills of materials cite
     // (55 more; the raw-cane-sugar rows they cite are production's already), and one added row (Korea's soya curd)
-    ['fao-conversion-factors/tcf_key_commodities.csv', [1839, 279, 0, 0], { no_value: 1, out_of_scope: 1559 }],
+    // published-2026.4: the raw-beet-sugar rates value the other crops' sugar beet (52 rows)
+    ['fao-conversion-factors/tcf_key_commodities.csv', [1839, 331, 0, 0], { no_value: 1, out_of_scope: 1507 }],
     ['usgs-mcs-2025-rare-earths/rare_earths_us_mine_value.csv', [1, 1, 0, 0], {}],
     ['ico-coffee-production/ico_coffee_production_by_type.csv', [2, 2, 0, 0], {}],
     // Issue 33: a row that sets or widens a bill-of-materials line is imported; one cited beside a line, checked.
@@ -272,7 +280,7 @@ test('every row of every file is imported or skipped with a counted reason', () 
     );
   }
   // Every raw USGS commodity file the materials use is read as a check of the tidy table.
-  const raw = built.reconciliation.filter((r) => r.file.includes('/raw/mcs2024-'));
+  const raw = built.reconciliation.filter((r) => r.file.includes('usgs-mcs-2024-world/raw/mcs2024-'));
   assert.equal(raw.length, 19);
   assert.ok(
     raw.every((r) => r.checked === r.rows),
@@ -318,8 +326,11 @@ test('a published file removed: the build fails with a message naming it', () =>
   const manifest = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'impact', 'published', 'manifest.json'), 'utf8')) as {
     files: Record<string, string>;
   };
-  const files = Object.values(manifest.files).map((f) => f.replace('{code}', 'cobal'));
-  assert.equal(files.length, 26);
+  // a pattern stands for one file it names: cobalt's world table, niobium's salient statistics
+  const files = Object.values(manifest.files).map((f) =>
+    f.replace('{code}', f.includes('salient') ? 'niobi' : 'cobal'),
+  );
+  assert.equal(files.length, 29);
   for (const file of files) {
     const root = rootWith((dataDir) => rmSync(join(dataDir, file)), [file.split('/')[0]!]);
     assert.throws(
@@ -365,7 +376,7 @@ test('every input row carries its provenance; bases are what they say', () => {
     if (p.basis === 'assumption') assert.ok(p.method, `assumption ${p.id} (${p.source}) states its rationale`);
   }
   // What is illustrative in the published register is what methodology v3 §1 lists, no more: the
-  // input–output table and budget shares, other output, the
+  // input–output table and budget shares, the
   // bills of materials without cited figures and product prices. Harm counted never is.
   const illustrative = (table: string, col = 'provenance') =>
     t[table]!.filter((r) => basisOf(r[col]) === 'illustrative').length;
@@ -384,8 +395,8 @@ test('every input row carries its provenance; bases are what they say', () => {
       impact_coicop: 27,
       impact_coicop_bridge: 61,
       // v3: agricultural production and the sugar-cane price are FAO's, the rare-earth price USGS's value of
-      // U.S. concentrates (issue 33c): no material is priced illustratively any more
-      impact_sector_other_output: 12,
+      // U.S. concentrates (issue 33c): no material is priced illustratively any more; and since
+      // published-2026.4 the sectors' other output is derived (FAOSTAT × Pink Sheet, USGS): none illustrative
       // every line but those resting on a published table, a conversion or the catalogue's definition (issues 33, 33c)
       impact_bom_lines: 174 - 75,
       impact_products: 48,

@@ -17,6 +17,7 @@ import { readGwTable } from './gleditsch-ward.ts';
 import { importConflictMinerals, importCriticality, importIncomeGroups, type CriticalityKeys } from './lists.ts';
 import { checkWeights, importPrices, type PricePick } from './prices.ts';
 import { ProvenanceTable } from './provenance.ts';
+import { miningLines, otherOutputRows, type OtherOutputSpec } from './other-output.ts';
 import { harmTables, type PublishedConflict, type ShareSpec } from './published-harm.ts';
 import type { Reconciliation } from './reconcile.ts';
 import { importProduction, readRaw, readTidy, reconcileRaw, type UsgsMapping } from './usgs.ts';
@@ -50,6 +51,10 @@ export interface PublishedInputs {
   files: Record<string, Text>;
   /** the publisher CSV of each USGS file code the materials name */
   usgsRaw: Record<string, Text>;
+  /** how the sectors' other output is derived (materials.json `other_output`) */
+  otherOutput: OtherOutputSpec;
+  /** USGS salient statistics the other output's unit values come from, by file code */
+  usgsSalientRaw: Record<string, Text>;
   ged: Text | null;
   iso: IsoCountry[];
   m49: M49Entry[];
@@ -164,13 +169,29 @@ function materialTables(
     const raw = inp.usgsRaw[code]!;
     rec.push(reconcileRaw(readRaw(raw.text, raw.file), raw.file, raw.file.split('/').pop()!, tidy));
   }
-  const production = importProduction(tidy, mappings, isoCodes, f.usgs_tidy!.file);
+  const mining = miningLines(inp.otherOutput.mining, tidy);
+  const production = importProduction(
+    tidy,
+    mappings,
+    isoCodes,
+    f.usgs_tidy!.file,
+    new Set([...mining.values()].map((r) => r.line)),
+  );
   rec.push(production.reconciliation);
   // the factor rows bills of materials cite: reconciled with the production's (one file, one count)
   const bomTcf = new Set(
     inp.bom.flatMap((b) => b.convert?.steps.flatMap((s) => s.rows.map((r) => r.replace(/^tcf:/, ''))) ?? []),
   );
-  const fao = agriculturalProduction(inp.materials, inp.files, inp.m49, rec, isoCodes, bomTcf);
+  const otherCrops = inp.otherOutput.agriculture.crops;
+  const fao = agriculturalProduction(
+    inp.materials,
+    inp.files,
+    inp.m49,
+    rec,
+    isoCodes,
+    bomTcf,
+    otherCrops.flatMap((c) => (c.extraction ? [c.extraction] : [])),
+  );
   const picks = inp.materials.map((m) => ({ material: m.slug, price: m.price }));
   const prices = importPrices(
     {
@@ -299,19 +320,23 @@ function materialTables(
       else countries.push({ ...row, iso3: cell.iso3, qty: cell.qty });
     }
   }
-  const other = inp.shared['materials.json'].other_output;
-  const otherProv = prov.id({
-    source: 'trio-demo',
-    release: null,
-    basis: 'illustrative',
-    method: 'Other output of the sector in the country (not a register material), authored for the demo.',
-    file: 'fixtures/impact/materials.json',
-  });
   return {
     impact_materials: materials,
     impact_material_world: world,
     impact_material_production: countries,
-    impact_sector_other_output: other.map((o) => ({ ...o, source: 'trio-demo', provenance: otherProv })),
+    impact_sector_other_output: otherOutputRows(
+      inp.otherOutput,
+      {
+        faostat: f.faostat_priced_crops!,
+        areas: f.faostat_areas!,
+        pink: f.pink_other_crops!,
+        ecb: f.ecb!,
+        tidy: f.usgs_tidy!,
+        salient: inp.usgsSalientRaw,
+      },
+      { prov, rec, isoCodes, release },
+      { rates: fao.rates, growers: new Set(fao.cells.flatMap((c) => (c.iso3 === null ? [] : [c.iso3]))), mining },
+    ),
   };
 }
 

@@ -30,7 +30,7 @@ export const TIDY_COLUMNS = [
 ] as const;
 
 /** Tonnes per unit of the USGS unit codes a register material can be in. */
-const TONNES: Record<string, number> = { t: 1, kt: 1000, kg: 0.001, mmt: 1e6, mt: 1e6 };
+export const TONNES: Record<string, number> = { t: 1, kt: 1000, kg: 0.001, mmt: 1e6, mt: 1e6 };
 
 export interface UsgsMapping {
   material: string;
@@ -98,6 +98,8 @@ export function importProduction(
   mappings: UsgsMapping[],
   isoCodes: ReadonlySet<string>,
   file: string,
+  /** lines another input reads (the sectors' other output): checked, not out of scope */
+  checked: ReadonlySet<number> = new Set(),
 ): { cells: ProductionCell[]; reconciliation: Reconciliation } {
   const tally = new Tally(file).read(rows.length);
   const byKey = new Map<string, ProductionCell>();
@@ -110,7 +112,8 @@ export function importProduction(
   for (const r of rows) {
     const m = r.measure === 'production' && r.year !== null ? mapped(r) : undefined;
     if (!m) {
-      tally.skip('out_of_scope');
+      if (checked.has(r.line)) tally.checked();
+      else tally.skip('out_of_scope');
       continue;
     }
     if (r.entity_kind === 'other') {
