@@ -25,7 +25,7 @@ const value = (n: number) => Number(row(n).quantity);
 
 const t = buildRegister('published').tables;
 const provenance = new Map(t.impact_provenance!.map((p) => [p.id as number, p]));
-const line = (product: string, role: string) => {
+const line = (product: string, role: string): Record<string, unknown> & { method: string; cited: string[] } => {
   const l = t.impact_bom_lines!.find((x) => x.product === product && x.role === role);
   assert.ok(l, `${product} ${role}`);
   const p = provenance.get(l.provenance as number)!;
@@ -112,7 +112,9 @@ test('the 400 W panel: cells, frame and glass follow from its area; solder and j
 
 test('PV_ICE’s ribbon copper sets no line: its scope is not the register’s ribbons-and-junction-box line', () => {
   const cites29 = t.impact_bom_lines!.filter((l) =>
-    ((l.citations as Rec[] | null) ?? []).some((c) => String(c.file).endsWith('bom_additions.csv') && c.row === 29),
+    ((l.citations as Rec[] | null) ?? []).some(
+      (c) => String(c.file).endsWith('bom_additions.csv') && Number(c.row) === 29,
+    ),
   );
   assert.deepEqual(cites29, []);
 });
