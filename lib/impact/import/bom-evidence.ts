@@ -38,8 +38,9 @@ export interface EvidenceSpec {
   loss_factor?: number;
   /** rows that set the quantity; a nested list is summed into one value (ranges add end to end); an
    *  entry with its own scale converts that entry alone (a figure per kg of product × the product's mass;
-   *  with `unit`, a change of unit only, kg → g, which leaves a published value published) */
-  figures: Array<Ref | Ref[] | Scaled>;
+   *  with `unit`, a change of unit only, kg → g, which leaves a published value published); inside a
+   *  nested list, a scaled entry counts its rows that many times (two wheels of one component) */
+  figures: Array<Ref | Array<Ref | Scaled> | Scaled>;
   /** rows that widen the range the draws take, without setting the quantity (scaled to the line's unit) */
   range?: Array<Ref | Scaled>;
   checks?: Ref[];
@@ -174,13 +175,12 @@ export function importBomEvidence(
     let confidence: Confidence = 'high';
     let derived = spec.scale !== undefined || spec.minus !== undefined || spec.formula !== undefined;
     for (const f of spec.figures) {
-      const group = typeof f === 'object' && !Array.isArray(f) ? f.rows : Array.isArray(f) ? f : [f];
-      const own = typeof f === 'object' && !Array.isArray(f) ? f.scale : 1;
-      if (own !== 1 && !(typeof f === 'object' && !Array.isArray(f) && f.unit)) derived = true;
+      const group = Array.isArray(f) ? f.flatMap(scaledRows) : scaledRows(f);
+      if (group.some(([, own, unit]) => own !== 1 && !unit)) derived = true;
       let point: number | null = 0;
       let lo: number | null = 0;
       let hi: number | null = 0;
-      for (const r of group) {
+      for (const [r, own] of group) {
         const v = cite(r, 'sets');
         if (v.derived) derived = true;
         const stated = v.confidence ?? spec.confidence;
@@ -194,7 +194,8 @@ export function importBomEvidence(
       }
       if (point !== null) values.push(point);
       if (lo !== null && hi !== null) bounds.push(lo, hi);
-      else if (point === null) throw new ImportError(specFile, `${where}: rows ${group.join('+')} give no value`);
+      else if (point === null)
+        throw new ImportError(specFile, `${where}: rows ${group.map(([r]) => r).join('+')} give no value`);
     }
     for (const e of spec.range ?? []) {
       const [rows, own] = typeof e === 'object' ? [e.rows, e.scale] : [[e], 1];
@@ -236,10 +237,19 @@ export function importBomEvidence(
 
 const specFile = 'fixtures/impact/published/bom-evidence.json';
 
+/** An entry's rows, each with the scale it is counted at and whether that scale is a change of unit only. */
+function scaledRows(e: Ref | Scaled): Array<[Ref, number, boolean]> {
+  return typeof e === 'object'
+    ? e.rows.map((r): [Ref, number, boolean] => [r, e.scale, e.unit === true])
+    : [[e, 1, false]];
+}
+
 function firstRef(figures: EvidenceSpec['figures']): Ref {
   const f = figures[0];
   if (f === undefined) throw new ImportError(specFile, 'a line with no figures');
-  return typeof f === 'object' && !Array.isArray(f) ? f.rows[0]! : Array.isArray(f) ? f[0]! : f;
+  const [first] = Array.isArray(f) ? f.flatMap(scaledRows) : scaledRows(f);
+  if (first === undefined) throw new ImportError(specFile, 'a line with an empty group of figures');
+  return first[0];
 }
 
 /** A line the product's definition fixes: its quantity is the definition, read from the catalogue. */

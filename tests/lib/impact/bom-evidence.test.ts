@@ -90,6 +90,23 @@ test('a change of unit leaves a value published; any other scale derives it', ()
   assert.equal(d.basis, 'derived');
 });
 
+test('a summed group counts a scaled entry that many times (two wheels of one component), derived', () => {
+  const l = line({ figures: [[{ rows: ['bom:2'], scale: 2 }, 'bom:1']], formula: 'two of row 2 and one of row 1' });
+  assert.ok(Math.abs(l.qty - (2 * 133.3 + 177.3)) < 1e-9);
+  assert.deepEqual([l.basis, l.qty_low, l.qty_high], ['derived', null, null]);
+  assert.deepEqual(
+    l.citations.map((c) => [c.file, c.row, c.use]),
+    [
+      ['bom.csv', 2, 'sets'],
+      ['bom.csv', 1, 'sets'],
+    ],
+  );
+  // a change of unit inside a group leaves a published row published
+  const g = line({ figures: [[{ rows: ['bom:2'], scale: 1000, unit: true }]], unit: 'g' });
+  assert.deepEqual([g.qty, g.basis], [133300, 'published']);
+  assert.throws(() => line({ figures: [[]] }), /no positive quantity/);
+});
+
 test('range rows widen the draws without setting the quantity; checks neither', () => {
   const l = line({
     unit: 'g',
