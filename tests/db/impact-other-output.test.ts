@@ -1,8 +1,8 @@
 /**
  * The sectors' other output (data version published-2026.4, methodology v3 §6), recomputed from the
  * shipped files with csv-parse, not through the importers: a country's other crops are FAOSTAT's 2019
- * tonnes of the ten items the Pink Sheet prices × the Pink Sheet's 2019 price (sugar beet × the
- * country's raw-beet-sugar extraction rate) ÷ the ECB's 2019 rate; DR Congo's metal ores and
+ * tonnes of the nine items the Pink Sheet prices in their own form × the Pink Sheet's 2019 price ÷ the
+ * ECB's 2019 rate; DR Congo's metal ores and
  * Mozambique's other mining are USGS's 2023 tonnage × USGS's 2023 unit value ÷ the ECB's 2023 rate.
  * Plausibility beside each: the value is a floor, below the country's whole crop output.
  */
@@ -38,7 +38,6 @@ const SERIES: Record<string, string> = {
   '44': 'BARLEY',
   '56': 'MAIZE',
   '83': 'SORGHUM',
-  '157': 'SUGAR_WLD',
   '486': 'BANANA_US',
   '490': 'ORANGE',
   '667': 'TEA_AVG',
@@ -51,34 +50,19 @@ const prices = new Map(
     .filter((r) => r.year === '2019')
     .map((r) => [r.wb_code, Number(r.usd_per_kg)]),
 );
-const beet = csv('fao-conversion-factors/tcf_key_commodities.csv').filter((r) => r.item_en === 'Raw beet sugar');
-
-function commonBeetRate(): number {
-  const counts = new Map<number, number>();
-  for (const b of beet)
-    if (b.extraction_rate_pct)
-      counts.set(Number(b.extraction_rate_pct), (counts.get(Number(b.extraction_rate_pct)) ?? 0) + 1);
-  return [...counts].sort((x, y) => y[1] - x[1] || x[0] - y[0])[0]![0];
-}
-
 function cropValueEur(iso3: string): number {
   const codes = areas.filter((a) => a.iso3 === iso3).map((a) => a.fao_area_code);
   let usd = 0;
   for (const r of crops.filter((c) => codes.includes(c['country codes']!) && c['2019'] !== '')) {
-    const code = r['item codes']!;
-    let tonnes = Number(r['2019']);
-    if (code === '157') {
-      // the country's own rate, or the rate most countries share (Colombia grows 33,204 t and has none)
-      const own = beet.find((b) => areas.some((a) => a.iso3 === iso3 && a.fao_area_name === b.country_name));
-      tonnes *= (own ? Number(own.extraction_rate_pct) : commonBeetRate()) / 100;
-    }
-    usd += tonnes * 1000 * prices.get(SERIES[code]!)!;
+    usd += Number(r['2019']) * 1000 * prices.get(SERIES[r['item codes']!]!)!;
   }
   return usd / usdPerEur.get('2019')!;
 }
 
 test("a country's other crops: FAOSTAT 2019 tonnes × the Pink Sheet's 2019 prices ÷ the ECB's 2019 rate", () => {
-  // Colombia (no beet), Côte d'Ivoire (cocoa's largest grower) and Indonesia: the three the demo authored that
+  // sugar beet is not among them: the Pink Sheet prices only its sugar (methodology v3 §6)
+  assert.ok(!crops.some((c) => c['item codes'] === '157'));
+  // Colombia, Côte d'Ivoire (cocoa's largest grower) and Indonesia: the three the demo authored that
   // the coffee, cocoa and palm-oil paths rest on.
   for (const iso3 of ['COL', 'CIV', 'IDN']) {
     const expected = cropValueEur(iso3);

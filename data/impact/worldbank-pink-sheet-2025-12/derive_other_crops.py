@@ -1,7 +1,8 @@
 """Annual means of the Pink Sheet series that price the crops a country grows besides the register's
 (fixtures/impact/published/materials.json, other_output.agriculture), from the shipped workbook
 raw/CMO-Historical-Data-Monthly.xlsx: the arithmetic mean of the 12 monthly prices of each year, the
-rule of pink_sheet_annual_prices_tidy.csv (this script gives that file's COCOA 2019, 2.3408, as a check).
+rule of pink_sheet_annual_prices_tidy.csv (this script gives that file's COCOA 2019, 2.3408, and SUGAR_WLD 2019, 0.28, as a check when they are
+added to SERIES).
 
     python3 data/impact/worldbank-pink-sheet-2025-12/derive_other_crops.py > \
         data/impact/worldbank-pink-sheet-2025-12/pink_sheet_annual_prices_other_crops.csv
@@ -14,7 +15,7 @@ from pathlib import Path
 
 NS = '{http://schemas.openxmlformats.org/spreadsheetml/2006/main}'
 BOOK = Path(__file__).parent / 'raw' / 'CMO-Historical-Data-Monthly.xlsx'
-SERIES = ['WHEAT_US_HRW', 'RICE_05', 'BARLEY', 'MAIZE', 'SORGHUM', 'SUGAR_WLD', 'BANANA_US', 'ORANGE', 'TEA_AVG', 'TOBAC_US']
+SERIES = ['WHEAT_US_HRW', 'RICE_05', 'BARLEY', 'MAIZE', 'SORGHUM', 'BANANA_US', 'ORANGE', 'TEA_AVG', 'TOBAC_US']
 YEARS = (2019,)  # the latest year of the FAOSTAT file the prices multiply
 PER_KG = {'($/mt)': 1 / 1000, '($/kg)': 1}
 

@@ -206,15 +206,13 @@ export function agriculturalProduction(
   rec: Reconciliation[],
   isoCodes: ReadonlySet<string>,
   bomLines: ReadonlySet<string>,
-  /** the factors the other crops' valuation needs (other-output.ts), read with the rest */
-  otherExtractions: ReadonlyArray<{ group: string; item_en: string }> = [],
 ) {
   const mappings = materials.flatMap((m) => (m.faostat ? [{ material: m.slug, ...m.faostat }] : []));
   const crops = materials.flatMap((m) => (m.price.table === 'pink-crop' ? [{ m, x: m.price.extraction }] : []));
   const tcf = readExtractionRates(
     f.fao_tcf!,
     m49,
-    [...mappings.flatMap((m) => (m.extraction ? [m.extraction] : [])), ...crops.map((c) => c.x), ...otherExtractions],
+    [...mappings.flatMap((m) => (m.extraction ? [m.extraction] : [])), ...crops.map((c) => c.x)],
     bomLines,
   );
   rec.push(tcf.reconciliation);
@@ -222,7 +220,6 @@ export function agriculturalProduction(
   rec.push(...fao.reconciliation);
   return {
     cells: fao.cells,
-    rates: tcf.rates,
     crops: (release: string | null) =>
       new Map(
         crops.map(({ m, x }) => {

@@ -6,8 +6,9 @@
  *
  * - Agriculture: for every country growing a register crop, FAOSTAT's tonnes (the year the file ends)
  *   of the other crops the World Bank's Pink Sheet prices, at that year's prices, in EUR at the ECB
- *   rate of the year (sugar beet valued as the raw sugar FAO's conversion factor says it yields, as
- *   sugar cane is). Crops the Pink Sheet does not price (roots, plantains, vegetables, most fruit) and
+ *   rate of the year. Sugar beet is left out: the Pink Sheet prices its sugar, and turning beet into
+ *   sugar needs FAO's conversion factors, whose unstated terms every agricultural figure would then
+ *   carry through its denominator (methodology v3 §11). Crops the Pink Sheet does not price (roots, plantains, vegetables, most fruit) and
  *   livestock, forestry and fishing are not counted: the value is a floor, so the register crops'
  *   share of a country's agricultural harm is a ceiling, as it was where no other output was recorded.
  * - Mining: the country-sectors the spec names, USGS's mine production of the other commodities it
@@ -17,7 +18,7 @@
  */
 import type { Row } from '../register/shapes.ts';
 import { ImportError, numberOf, readCsv } from './csv.ts';
-import { importFaostat, type ExtractionRates, type FaostatCell } from './faostat.ts';
+import { importFaostat, type FaostatCell } from './faostat.ts';
 import type { ProvenanceTable } from './provenance.ts';
 import { Tally, type Reconciliation } from './reconcile.ts';
 import { TONNES, type TidyRow } from './usgs.ts';
@@ -27,10 +28,8 @@ type Text = { text: string; file: string };
 export interface OtherCrop {
   item_code: number;
   item: string;
-  /** the Pink Sheet series (wb_code) that prices it */
+  /** the Pink Sheet series (wb_code) that prices it, in the crop's own form */
   series: string;
-  /** the FAO conversion factor from the crop to what the series prices (sugar beet → raw sugar) */
-  extraction?: { group: string; item_en: string };
 }
 
 export interface OtherMining {
@@ -94,9 +93,7 @@ export function agriculturalOtherOutput(
       if (p === undefined || Number.isNaN(p))
         throw new ImportError(prices.file, `no ${year} price of ${crop.series} (${crop.item})`);
       usd += cell.qty * 1000 * p;
-      parts.push(
-        `${crop.item} ${Math.round(cell.qty).toLocaleString('en')} t${crop.extraction ? ` of ${crop.extraction.item_en.toLowerCase()}` : ''} × ${p} USD/kg (${crop.series})`,
-      );
+      parts.push(`${crop.item} ${Math.round(cell.qty).toLocaleString('en')} t × ${p} USD/kg (${crop.series})`);
     }
     if (usd === 0) continue;
     rows.push({
@@ -191,7 +188,7 @@ export function otherOutputRows(
     isoCodes: ReadonlySet<string>;
     release: (code: string) => string | null;
   },
-  from: { rates: ReadonlyMap<string, ExtractionRates>; growers: ReadonlySet<string>; mining: Map<string, TidyRow> },
+  from: { growers: ReadonlySet<string>; mining: Map<string, TidyRow> },
 ): Row[] {
   const ecb = new Map(
     readCsv(files.ecb.text, files.ecb.file, ['year', 'usd_per_eur_mean']).records.map((r) => [
@@ -204,7 +201,7 @@ export function otherOutputRows(
     files.faostat,
     files.areas,
     spec.agriculture.crops.map((c) => ({ material: otherCropKey(c), ...c })),
-    from.rates,
+    new Map(), // every crop is priced in its own form: no conversion factor
     out.isoCodes,
   );
   out.rec.push(crops.reconciliation[0]!); // the crosswalk is reconciled once, with the register's crops
@@ -216,7 +213,7 @@ export function otherOutputRows(
     source: 'faostat',
     release: out.release('faostat'),
     basis: 'derived',
-    method: `Σ over the other crops the World Bank's Pink Sheet prices (${spec.agriculture.crops.map((c) => c.item).join(', ')}) of FAOSTAT tonnes × the Pink Sheet's USD/kg of the same year (sugar beet × FAO's raw-beet-sugar extraction rate) ÷ the ECB's USD per EUR: a floor (unpriced crops, livestock, forestry and fishing not counted)`,
+    method: `Σ over the other crops the World Bank's Pink Sheet prices (${spec.agriculture.crops.map((c) => c.item).join(', ')}) of FAOSTAT tonnes × the Pink Sheet's USD/kg of the same year ÷ the ECB's USD per EUR: a floor (unpriced crops, livestock, forestry and fishing not counted)`,
     file: files.faostat.file,
   });
   const minProv = out.prov.id({

@@ -182,16 +182,7 @@ function materialTables(
   const bomTcf = new Set(
     inp.bom.flatMap((b) => b.convert?.steps.flatMap((s) => s.rows.map((r) => r.replace(/^tcf:/, ''))) ?? []),
   );
-  const otherCrops = inp.otherOutput.agriculture.crops;
-  const fao = agriculturalProduction(
-    inp.materials,
-    inp.files,
-    inp.m49,
-    rec,
-    isoCodes,
-    bomTcf,
-    otherCrops.flatMap((c) => (c.extraction ? [c.extraction] : [])),
-  );
+  const fao = agriculturalProduction(inp.materials, inp.files, inp.m49, rec, isoCodes, bomTcf);
   const picks = inp.materials.map((m) => ({ material: m.slug, price: m.price }));
   const prices = importPrices(
     {
@@ -335,7 +326,7 @@ function materialTables(
         salient: inp.usgsSalientRaw,
       },
       { prov, rec, isoCodes, release },
-      { rates: fao.rates, growers: new Set(fao.cells.flatMap((c) => (c.iso3 === null ? [] : [c.iso3]))), mining },
+      { growers: new Set(fao.cells.flatMap((c) => (c.iso3 === null ? [] : [c.iso3]))), mining },
     ),
   };
 }
