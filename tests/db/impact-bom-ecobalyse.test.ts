@@ -70,7 +70,7 @@ test('the e-bike: frame, steel, wheels and tyres from the components; motor wind
   close(line('e-bike', 'tyres').qty, 2 * kg(39, 40, 42), 'tyre compound');
   assert.deepEqual([line('e-bike', 'battery').qty, line('e-bike', 'battery').basis], [0.5, 'derived']);
   // Ecobalyse's motor is whole: the windings and controller stay illustrative; the magnets are a magnet
-  // maker's hub-motor set since issue 33e (tests/db/impact-bom-magnets.test.ts)
+  // maker's hub-motor set since issue 33e (tests/db/impact-bom-components.test.ts)
   for (const role of ['motor windings', 'controller']) assert.equal(line('e-bike', role).basis, 'illustrative', role);
   assert.equal(line('e-bike', 'motor magnets').basis, 'derived');
 });

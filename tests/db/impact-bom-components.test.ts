@@ -1,10 +1,11 @@
 /**
- * Issue 33e's spot checks: the e-bike's motor magnets from a magnet maker's hub-motor set (46 sintered
- * NdFeB blocks of 24 × 13.65 × 3 mm) at sintered N35's density, read from the shipped bom-additions file
- * with csv-parse directly, not through the importers. The derived row is recomputed from the two it
- * rests on, the line from that row, and the result checked against what a hub motor physically is: the
- * magnets are a tenth or so of Ecobalyse's 3.0 kg motor. The motor's copper and the controller stay
- * illustrative.
+ * Issue 33e's spot checks, read from the shipped bom-additions file with csv-parse directly, not through the
+ * importers. The e-bike's motor magnets: a magnet maker's hub-motor set (46 sintered NdFeB blocks of
+ * 24 × 13.65 × 3 mm) at sintered N35's density; the derived row is recomputed from the two it rests on and
+ * checked against what a hub motor is (a tenth or so of Ecobalyse's 3.0 kg motor). The laptop's boards and
+ * case: Apple's published material use of its 13-inch MacBook Pro, whose listed parts must add up to a
+ * laptop; the gold and silver lines beside them subtract what those boards carry. The motor's copper, the
+ * controller and the laptop's wiring stay illustrative.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -69,4 +70,42 @@ test("the e-bike's motor magnets take row 76, cited with the two rows it rests o
   assert.ok(magnets.qty > 0.05 * 3.0 && magnets.qty < 0.2 * 3.0, `${magnets.qty} kg of 3.0 kg`);
   // the windings and the controller have no source read: illustrative (methodology v3 §5.4)
   for (const role of ['motor windings', 'controller']) assert.equal(line('e-bike', role).basis, 'illustrative', role);
+});
+
+test("the laptop's boards and case are Apple's published material use of the 13-inch MacBook Pro (MD102)", () => {
+  for (const [n, material, g] of [
+    [77, 'circuit boards', 178],
+    [78, 'aluminium', 534],
+  ] as const) {
+    assert.deepEqual([row(n).material, value(n), row(n).unit], [material, g, 'g per unit'], `row ${n}`);
+    assert.match(row(n).basis_note!, new RegExp(`${material === 'aluminium' ? 'aluminum' : material} \\(${g} g\\)`));
+    assert.equal(row(n).url, 'http://wikifootprints.org/en/MacBook_Pro_13-inch');
+  }
+  // the quoted material use adds up to a laptop of about 2 kg (the 2012 model, drives included)
+  const parts = [...row(77).basis_note!.matchAll(/\((\d+) g\)/g)].map((m) => Number(m[1]));
+  assert.equal(parts.length, 8);
+  assert.equal(
+    parts.reduce((a, b) => a + b, 0),
+    2041,
+  );
+  const boards = line('laptop', 'boards');
+  const kase = line('laptop', 'case');
+  assert.deepEqual([boards.qty, boards.unit, boards.basis], [0.178, 'kg', 'published']);
+  assert.deepEqual([kase.qty, kase.unit, kase.basis], [0.534, 'kg', 'published']);
+  assert.deepEqual(boards.cited, ['sets bom_additions.csv:77']);
+  assert.deepEqual(kase.cited, ['sets bom_additions.csv:78']);
+  assert.equal(line('laptop', 'wiring').basis, 'illustrative');
+});
+
+test("the laptop's gold and silver beyond the boards subtract what 0.178 kg of boards carries", () => {
+  const evidence = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'impact', 'published', 'bom-evidence.json'), 'utf8'))
+    .lines as Array<Record<string, unknown>>;
+  const minus = (role: string) => Number(evidence.find((l) => l.product === 'laptop' && l.role === role)!.minus);
+  // per kg of board, as the register's pcb-assembly carries them: its gold line, and its solder line × SAC305's 3 % silver
+  const gold = line('pcb-assembly', 'contacts and bonding');
+  const solder = line('pcb-assembly', 'solder');
+  assert.deepEqual([gold.unit, solder.unit], ['g', 'kg']);
+  const boards = line('laptop', 'boards').qty;
+  assert.ok(Math.abs(minus("gold beyond the boards'") - boards * gold.qty) < 1e-9);
+  assert.ok(Math.abs(minus("silver beyond the boards'") - boards * solder.qty * 1000 * 0.03) < 1e-4);
 });
