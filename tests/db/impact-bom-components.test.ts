@@ -4,8 +4,9 @@
  * 24 × 13.65 × 3 mm) at sintered N35's density; the derived row is recomputed from the two it rests on and
  * checked against what a hub motor is (a tenth or so of Ecobalyse's 3.0 kg motor). The laptop's boards and
  * case: Apple's published material use of its 13-inch MacBook Pro, whose listed parts must add up to a
- * laptop; the gold and silver lines beside them subtract what those boards carry. The motor's copper, the
- * controller and the laptop's wiring stay illustrative.
+ * laptop; the gold and silver lines beside them subtract what those boards carry. The tablet's boards and
+ * case: Apple's published material use of the first iPad. The motor's copper, the controller, the laptop's
+ * wiring and the tablet's magnets stay illustrative.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -108,4 +109,34 @@ test("the laptop's gold and silver beyond the boards subtract what 0.178 kg of b
   const boards = line('laptop', 'boards').qty;
   assert.ok(Math.abs(minus("gold beyond the boards'") - boards * gold.qty) < 1e-9);
   assert.ok(Math.abs(minus("silver beyond the boards'") - boards * solder.qty * 1000 * 0.03) < 1e-4);
+});
+
+test("the tablet's boards and case are Apple's published material use of the first iPad (Wi-Fi + 3G)", () => {
+  assert.deepEqual(
+    [79, 80].map((n) => [row(n).material, value(n), row(n).unit]),
+    [
+      ['circuit boards', 45, 'g per unit'],
+      ['aluminium', 125, 'g per unit'],
+    ],
+  );
+  // the quoted list adds up to the 2010 model's 730 g (Wi-Fi + 3G)
+  const parts = [...row(79).basis_note!.matchAll(/, (\d+)g/g)].map((m) => Number(m[1]));
+  assert.deepEqual(parts, [155, 155, 155, 125, 45, 55, 40]);
+  assert.equal(
+    parts.reduce((a, b) => a + b, 0),
+    730,
+  );
+  const boards = line('tablet', 'boards');
+  const kase = line('tablet', 'case');
+  assert.deepEqual(
+    [boards.qty, boards.unit, boards.basis, boards.cited],
+    [45, 'g', 'published', ['sets bom_additions.csv:79']],
+  );
+  assert.deepEqual(
+    [kase.qty, kase.unit, kase.basis, kase.cited],
+    [125, 'g', 'published', ['sets bom_additions.csv:80']],
+  );
+  // plausibility: the boards are under a tenth of the register's 480 g tablet, as they are of the 730 g iPad
+  assert.ok(boards.qty / 480 < 0.1 && value(79) / 730 < 0.1);
+  assert.equal(line('tablet', 'magnets').basis, 'illustrative');
 });
