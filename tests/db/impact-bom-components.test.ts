@@ -12,30 +12,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parse } from 'csv-parse/sync';
-import { buildRegister, ROOT } from '../../db/impact/load.ts';
+import { ROOT } from '../../db/impact/load.ts';
+import { additionRow, additionValue, bomLine } from '../helpers/impact-bom.ts';
 
-type Rec = Record<string, string>;
-const rows = parse(readFileSync(join(ROOT, 'data', 'impact', 'bom-additions', 'bom_additions.csv'), 'utf8'), {
-  columns: true,
-  bom: true,
-  trim: true,
-}) as Rec[];
-/** data row N of the file (1-based), as the lines address it (`add:N`) */
-const row = (n: number) => rows[n - 1]!;
-const value = (n: number) => Number(row(n).quantity);
-
-const t = buildRegister('published').tables;
-const provenance = new Map(t.impact_provenance!.map((p) => [p.id as number, p]));
-const line = (product: string, role: string) => {
-  const l = t.impact_bom_lines!.find((x) => x.product === product && x.role === role);
-  assert.ok(l, `${product} ${role}`);
-  const p = provenance.get(l.provenance as number)!;
-  const cited = ((l.citations as Rec[] | null) ?? []).map(
-    (c) => `${c.use} ${String(c.file).split('/').pop()}:${c.row}`,
-  );
-  return { qty: Number(l.qty), unit: String(l.unit), basis: String(p.basis), cited };
-};
+const row = additionRow;
+const value = additionValue;
+const line = bomLine;
 
 test("the hub-motor set and the density are the magnet makers' figures, quoted in the row", () => {
   assert.equal(row(74).publisher_or_authors, 'Horizon Magnets (magnet maker)');

@@ -7,33 +7,12 @@
  * is 54 whole cells; the lines add up to about the catalogue's 21 kg panel.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { parse } from 'csv-parse/sync';
-import { buildRegister, ROOT } from '../../db/impact/load.ts';
+import { additionRow, additionValue, bomLine, bomLines } from '../helpers/impact-bom.ts';
 
-type Rec = Record<string, string>;
-const rows = parse(readFileSync(join(ROOT, 'data', 'impact', 'bom-additions', 'bom_additions.csv'), 'utf8'), {
-  columns: true,
-  bom: true,
-  trim: true,
-}) as Rec[];
-/** data row N of the file (1-based), as the lines address it (`add:N`) */
-const row = (n: number) => rows[n - 1]!;
-const value = (n: number) => Number(row(n).quantity);
-
-const t = buildRegister('published').tables;
-const provenance = new Map(t.impact_provenance!.map((p) => [p.id as number, p]));
-const line = (product: string, role: string): Record<string, unknown> & { method: string; cited: string[] } => {
-  const l = t.impact_bom_lines!.find((x) => x.product === product && x.role === role);
-  assert.ok(l, `${product} ${role}`);
-  const p = provenance.get(l.provenance as number)!;
-  const cited = ((l.citations as Rec[] | null) ?? []).map(
-    (c) => `${c.use} ${String(c.file).split('/').pop()}:${c.row}`,
-  );
-  return { ...l, basis: p.basis, source: p.source, method: String(p.method), cited };
-};
+const row = additionRow;
+const value = additionValue;
+const line = bomLine;
 const close = (a: unknown, b: number, what: string) =>
   assert.ok(Math.abs(Number(a) - b) < 1e-9 * b, `${what}: ${a} ≠ ${b}`);
 
@@ -111,10 +90,8 @@ test('the 400 W panel: cells, frame and glass follow from its area; solder and j
 });
 
 test('PV_ICE’s ribbon copper sets no line: its scope is not the register’s ribbons-and-junction-box line', () => {
-  const cites29 = t.impact_bom_lines!.filter((l) =>
-    ((l.citations as Rec[] | null) ?? []).some(
-      (c) => String(c.file).endsWith('bom_additions.csv') && Number(c.row) === 29,
-    ),
+  const cites29 = bomLines().filter((l) =>
+    bomLine(l.product as string, l.role as string).cited.some((c) => c.endsWith(' bom_additions.csv:29')),
   );
   assert.deepEqual(cites29, []);
 });
