@@ -111,7 +111,11 @@ export function agriculturalOtherOutput(
 export const otherCropKey = (crop: Pick<OtherCrop, 'item_code'>) => `other-crop:${crop.item_code}`;
 
 /** The tidy-table lines the mining spec reads (reconciled as checked, not out of scope). */
-export function miningLines(spec: readonly OtherMining[], tidy: readonly TidyRow[]): Map<string, TidyRow> {
+export function miningLines(
+  spec: readonly OtherMining[],
+  tidy: readonly TidyRow[],
+  file: string,
+): Map<string, TidyRow> {
   const out = new Map<string, TidyRow>();
   for (const s of spec)
     for (const c of s.commodities) {
@@ -124,7 +128,10 @@ export function miningLines(spec: readonly OtherMining[], tidy: readonly TidyRow
           r.measure === 'production',
       );
       if (!row || row.value === null)
-        throw new ImportError('usgs tidy', `no ${s.year} ${c.type} for ${s.iso3} (${c.file})`);
+        throw new ImportError(
+          file,
+          `no ${s.year} ${c.type} for ${s.iso3} (${c.file}): the other output of ${s.sector} needs it`,
+        );
       out.set(`${s.sector}|${s.iso3}|${c.file}`, row);
     }
   return out;
@@ -144,7 +151,7 @@ export function miningOtherOutput(
     const parts: string[] = [];
     for (const c of s.commodities) {
       const text = salient[c.file];
-      if (!text) throw new ImportError(`usgs salient ${c.file}`, 'not read');
+      if (!text) throw new ImportError(c.file, 'the salient statistics of this USGS file code were not read');
       const table = readCsv(text.text, text.file, ['Year', c.price.column]);
       const rowsRead = table.records.length;
       const t = tallies.get(c.file) ?? { tally: new Tally(text.file).read(rowsRead), rows: rowsRead, used: 0 };

@@ -169,7 +169,7 @@ function materialTables(
     const raw = inp.usgsRaw[code]!;
     rec.push(reconcileRaw(readRaw(raw.text, raw.file), raw.file, raw.file.split('/').pop()!, tidy));
   }
-  const mining = miningLines(inp.otherOutput.mining, tidy);
+  const mining = miningLines(inp.otherOutput.mining, tidy, f.usgs_tidy!.file);
   const production = importProduction(
     tidy,
     mappings,
