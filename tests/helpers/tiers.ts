@@ -1,11 +1,18 @@
 /**
- * The pure-module tests: tests/lib outside tests/lib/http (which opens sockets). `npm run test:unit`
- * runs them all in one process (tests/unit-pure.ts) instead of one process each: starting node with
- * tsx costs about 0.3 s of CPU per file, most of what these small files cost. `npm test` still runs
- * each in its own process; tests/tiers.test.ts checks both runs cover the same files.
+ * Test files that run together in one process. Starting node with tsx costs about 0.3 s of CPU per
+ * file, and under c8 about 1.5 s with the coverage each process writes (and c8 merges at the end):
+ * most of what a small test file costs.
+ * - The pure-module tests (tests/lib outside tests/lib/http, which opens sockets): `npm test` and
+ *   `npm run test:unit` both run them in tests/unit-pure.ts.
+ * - The database and route-table tests (tests/db, tests/routes): `npm test` runs them in
+ *   tests/unit-db.ts, where the other test files keep both cores busy anyway; `npm run test:unit`
+ *   keeps a process per file, four at a time, which is faster on its own.
+ * tests/tiers.test.ts checks that every run covers every file once.
  */
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { describe } from 'node:test';
+import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -20,4 +27,26 @@ export function testFilesUnder(dir: string): string[] {
 
 export function pureModuleTests(): string[] {
   return testFilesUnder('tests/lib').filter((file) => !file.startsWith('tests/lib/http/'));
+}
+
+export function databaseAndRouteTests(): string[] {
+  return [...testFilesUnder('tests/db'), ...testFilesUnder('tests/routes')];
+}
+
+/** What each grouped runner stands for in a script's list of files. */
+export const GROUPS: Record<string, () => string[]> = {
+  'tests/unit-pure.ts': pureModuleTests,
+  'tests/unit-db.ts': databaseAndRouteTests,
+};
+
+/**
+ * Imports each test file inside a suite named by its path: its tests (and its own before and after
+ * hooks) register there and run one after another, as in a process of its own, and a failure names
+ * the file it is in.
+ */
+export function runInThisProcess(files: string[]): void {
+  for (const file of files)
+    describe(file, async () => {
+      await import(pathToFileURL(join(ROOT, file)).href);
+    });
 }
