@@ -12,7 +12,14 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { databaseAndRouteTests, GROUPS, pureModuleTests, testFilesUnder } from './helpers/tiers.ts';
+import {
+  databaseAndRouteTests,
+  groupFiles,
+  groupFolder,
+  groupRunners,
+  pureModuleTests,
+  testFilesUnder,
+} from './helpers/tiers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
@@ -27,7 +34,7 @@ function filesOf(script: string): string[] {
 }
 
 /** A script's file list with each grouped runner replaced by the files it imports. */
-const expanded = (files: string[]) => files.flatMap((file) => GROUPS[file]?.() ?? [file]);
+const expanded = (files: string[]) => files.flatMap((file) => groupFiles(file) ?? [file]);
 const fullArgs = filesOf('test');
 const full = expanded(fullArgs);
 const unitArgs = filesOf('test:unit');
@@ -40,19 +47,29 @@ test('npm test runs every test file of the repository exactly once', () => {
   assert.equal(new Set(full).size, full.length, 'no file twice');
 });
 
-test('npm test runs the pure-module, db and route-table tests in one process each group, the rest a process per file', () => {
-  for (const [runner, files] of [
+test('npm test runs each group of test files in one process, the rest a process per file', () => {
+  const groups: Array<[string, string[]]> = [
     ['tests/unit-pure.ts', pureModuleTests()],
     ['tests/unit-db.ts', databaseAndRouteTests()],
-  ] as const) {
+    ...groupRunners().map((runner): [string, string[]] => [runner, groupFiles(runner) ?? []]),
+  ];
+  for (const [runner, files] of groups) {
     assert.ok(fullArgs.includes(runner), `npm test runs ${runner}`);
-    assert.ok(files.length > 20, `${runner} finds its test files`);
+    assert.ok(files.length > 0, `${runner} finds its test files`);
     assert.deepEqual(
       fullArgs.filter((file) => files.includes(file)),
       [],
       `no test file of ${runner} also in a process of its own`,
     );
   }
+  const e2eFolders = new Set(
+    testFilesUnder('tests/e2e')
+      .filter((file) => file.split('/').length > 3)
+      .map((file) => file.split('/').slice(0, 3).join('/')),
+  );
+  const grouped = groupRunners().map(groupFolder);
+  for (const folder of e2eFolders) assert.ok(grouped.includes(folder), `${folder} has its runner in tests/groups`);
+  assert.ok(grouped.includes('tests/cli'), 'the CLI tests are a group');
   assert.ok(
     fullArgs.some((file) => file.startsWith('tests/lib/http/')),
     'tests/lib/http (sockets) keeps a process per file',
