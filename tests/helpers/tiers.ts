@@ -8,7 +8,7 @@
  *   tests/unit-db.ts, where the other test files keep both cores busy anyway; `npm run test:unit`
  *   keeps a process per file, four at a time, which is faster on its own.
  * - The CLI tests and the end-to-end tests of each folder of tests/e2e: `npm test` runs each folder
- *   in one process (tests/groups/cli.ts, tests/groups/e2e-NAME.ts). Each file still starts its own
+ *   in one process (tests/groups/cli.ts, tests/groups/e2e-*.ts). Each file still starts its own
  *   servers, browsers and child processes; what is shared is node, tsx and the modules loaded
  *   (about 5 s of CPU per file under c8, with a 10 MB coverage file). `npm run test:e2e` keeps a
  *   process per file.
@@ -41,7 +41,7 @@ export function databaseAndRouteTests(): string[] {
 /**
  * The test files a grouped runner imports, by the runner's path (relative to the repository), or
  * undefined for a file that is not one: tests/unit-pure.ts, tests/unit-db.ts, and
- * tests/groups/NAME.ts for the folder its name spells with - for / (e2e-human.ts: tests/e2e/human).
+ * tests/groups/*.ts for the folder its name spells with - for / (e2e-human.ts: tests/e2e/human).
  */
 export function groupFiles(runner: string): string[] | undefined {
   if (runner === 'tests/unit-pure.ts') return pureModuleTests();
