@@ -69,8 +69,9 @@ export function runGroup(runnerUrl: string): void {
 
 /**
  * Imports each test file inside a suite named by its path: its tests (and its own before and after
- * hooks) register there and run one after another, as in a process of its own, and a failure names
- * the file it is in.
+ * hooks) register there and run one after another, as in a process of its own, one file after the
+ * other, and a failure names the file it is in. A file's top-level code runs as the suites are built,
+ * before the first test: no grouped file starts a server or a process there (they do in hooks).
  */
 export function runInThisProcess(files: string[]): void {
   for (const file of files)
