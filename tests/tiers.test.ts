@@ -3,15 +3,23 @@
  * the tiers split that list without gaps or overlap: `test:unit` (pure modules, route tables, db,
  * the repository checks), `test:e2e` (the real server, processes, browsers) and the reliability suite
  * (`test:reliability`, one file at a time). The file lists are the ones the scripts' own shell
- * expressions give; test:unit's tests/unit-pure.ts stands for the pure-module tests it imports
- * (tests/helpers/tiers.ts). A unit file never starts the server, so the tier stays fast.
+ * expressions give; a grouped runner (tests/unit-pure.ts, tests/unit-db.ts) stands for the test files
+ * it imports into one process (tests/helpers/tiers.ts). A unit file never starts the server, so the
+ * tier stays fast.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { pureModuleTests, testFilesUnder } from './helpers/tiers.ts';
+import {
+  databaseAndRouteTests,
+  groupFiles,
+  groupFolder,
+  groupRunners,
+  pureModuleTests,
+  testFilesUnder,
+} from './helpers/tiers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
@@ -25,15 +33,47 @@ function filesOf(script: string): string[] {
   return out.split('\n').filter(Boolean);
 }
 
-const full = filesOf('test');
+/** A script's file list with each grouped runner replaced by the files it imports. */
+const expanded = (files: string[]) => files.flatMap((file) => groupFiles(file) ?? [file]);
+const fullArgs = filesOf('test');
+const full = expanded(fullArgs);
 const unitArgs = filesOf('test:unit');
-const unit = unitArgs.flatMap((file) => (file === 'tests/unit-pure.ts' ? pureModuleTests() : [file]));
+const unit = expanded(unitArgs);
 const e2e = filesOf('test:e2e');
 const reliability = testFilesUnder('tests/reliability');
 
 test('npm test runs every test file of the repository exactly once', () => {
   assert.deepEqual([...full].sort(), testFilesUnder('tests'));
   assert.equal(new Set(full).size, full.length, 'no file twice');
+});
+
+test('npm test runs each group of test files in one process, the rest a process per file', () => {
+  const groups: Array<[string, string[]]> = [
+    ['tests/unit-pure.ts', pureModuleTests()],
+    ['tests/unit-db.ts', databaseAndRouteTests()],
+    ...groupRunners().map((runner): [string, string[]] => [runner, groupFiles(runner) ?? []]),
+  ];
+  for (const [runner, files] of groups) {
+    assert.ok(fullArgs.includes(runner), `npm test runs ${runner}`);
+    assert.ok(files.length > 0, `${runner} finds its test files`);
+    assert.deepEqual(
+      fullArgs.filter((file) => files.includes(file)),
+      [],
+      `no test file of ${runner} also in a process of its own`,
+    );
+  }
+  const e2eFolders = new Set(
+    testFilesUnder('tests/e2e')
+      .filter((file) => file.split('/').length > 3)
+      .map((file) => file.split('/').slice(0, 3).join('/')),
+  );
+  const grouped = groupRunners().map(groupFolder);
+  for (const folder of e2eFolders) assert.ok(grouped.includes(folder), `${folder} has its runner in tests/groups`);
+  assert.ok(grouped.includes('tests/cli'), 'the CLI tests are a group');
+  assert.ok(
+    fullArgs.some((file) => file.startsWith('tests/lib/http/')),
+    'tests/lib/http (sockets) keeps a process per file',
+  );
 });
 
 test('the unit, e2e and reliability tiers split the full run: every file in exactly one', () => {

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { startApp, type RunningApp, type StartOptions } from '../../app.ts';
 import { readConfig } from '../../lib/config.ts';
 import type { ServiceLimits } from '../../lib/limits.ts';
-import { copyDemoDatabase, type FundingCorpus } from './demo-template.ts';
+import { copyDemoDatabase, copyImpactRegisterDatabase, type FundingCorpus } from './demo-template.ts';
 import { inProcessRequest } from './in-process.ts';
 
 /** A clock tests move by hand: time-dependent behaviour is tested without waiting. */
@@ -58,6 +58,8 @@ export interface TestResponse {
 
 export interface TestServerOptions {
   demo?: boolean;
+  /** Instead of the demo, the impact register alone, as `demo --no-publish` leaves it (from a template too). */
+  impactRegisterOnly?: boolean;
   /** The funding corpus of the demo: the real records (default) or the hand-made trap fixtures. */
   fundingCorpus?: FundingCorpus;
   clock?: TestClock;
@@ -89,7 +91,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   // The demo is copied from a template built once (tests/helpers/demo-template.ts); DEMO stays off so
   // that a test asking for an empty database gets one.
-  if (options.demo !== false) copyDemoDatabase(databasePath, clock.now(), options.fundingCorpus);
+  if (options.impactRegisterOnly) copyImpactRegisterDatabase(databasePath, clock.now());
+  else if (options.demo !== false) copyDemoDatabase(databasePath, clock.now(), options.fundingCorpus);
   const baseEnv = { PORT: '0', DATABASE_PATH: databasePath, DEMO: 'off', LOG_LEVEL: 'info', ...options.env };
   const configOf = (env: Record<string, string>) => {
     const read = readConfig(env);

@@ -1,11 +1,10 @@
 /**
  * The real trio server (tests/helpers/server.ts) for the impact API: the demo database with its five
- * published runs, or, with `published: false`, an empty database into which the impact register alone
- * is loaded (what `demo --no-publish` does), so every figure is withheld. Requests go with an `ia_`
- * key by default (10,000 a day) so that the suites are not limited to 100 requests per address;
- * `anon` sends none.
+ * published runs, or, with `published: false`, a database holding the impact register alone (what
+ * `demo --no-publish` leaves; both copied from templates, tests/helpers/demo-template.ts), so every
+ * figure is withheld. Requests go with an `ia_` key by default (10,000 a day) so that the suites are
+ * not limited to 100 requests per address; `anon` sends none.
  */
-import { loadImpactDemo } from '../../../db/impact/demo.ts';
 import { accountWithKey } from '../../helpers/keys.ts';
 import { startTestServer, type TestResponse, type TestServer } from '../../helpers/server.ts';
 
@@ -41,8 +40,9 @@ export async function startImpactServer(
 ): Promise<ImpactServer> {
   const published = options.published !== false;
   const inProcess = options.inProcess ?? false;
-  const server = (await startTestServer(published ? { inProcess } : { demo: false, inProcess })) as ImpactServer;
-  if (!published) loadImpactDemo(server.app.db, server.clock.ms, { publish: false });
+  const server = (await startTestServer(
+    published ? { inProcess } : { impactRegisterOnly: true, inProcess },
+  )) as ImpactServer;
   server.newKey = () => accountWithKey(server.app.db, 'impact', server.clock.ms).key;
   server.key = server.newKey();
   server.api = (path, headers = {}) => server.get(BASE + path, { authorization: `Bearer ${server.key}`, ...headers });

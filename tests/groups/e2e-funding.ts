@@ -1,0 +1,4 @@
+/** The end-to-end tests of tests/e2e/funding in this one process, for `npm test` (tests/helpers/tiers.ts says why). */
+import { runGroup } from '../helpers/tiers.ts';
+
+runGroup(import.meta.url);
