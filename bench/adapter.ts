@@ -20,12 +20,12 @@ import {
   inTurns,
   loadSentence,
   machine,
+  type Measurement,
   median,
   option,
+  printAndWrite,
   startChild,
   stopChild,
-  writeBenchmarkSection,
-  type Measurement,
   type Turn,
 } from './load.ts';
 import type { InProcess } from './adapter-server.ts';
@@ -136,7 +136,5 @@ export async function run(args: string[]): Promise<void> {
     );
   }
   const report = lines.join('\n');
-  console.log('\n' + report);
-  if (!args.includes('--no-write'))
-    writeBenchmarkSection('adapter', '## HTTP adapter (npm run bench -- adapter)', report);
+  printAndWrite(args, 'adapter', '## HTTP adapter (npm run bench -- adapter)', report);
 }

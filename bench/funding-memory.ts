@@ -14,7 +14,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import Database from 'better-sqlite3';
 import { ensureCorpus } from './funding-corpus.ts';
-import { fmt, loadSentence, machine, option, writeBenchmarkSection } from './load.ts';
+import { fmt, loadSentence, machine, option, printAndWrite } from './load.ts';
 
 interface ExpansionMemory {
   concepts: number;
@@ -43,13 +43,12 @@ export async function run(args: string[]): Promise<void> {
     `| the vocabulary: EuroVoc concepts and glossary groups, their files and label indexes | ${measured.concepts.toLocaleString('en')} concepts | ${mib(measured.vocabularyBytes)} |`,
     `| the typo index: words of the newest titles and the vocabulary's, by first letter (read in ${fmt(measured.typoLoadMs, 0)} ms on the first correction) | ${measured.typoWords.toLocaleString('en')} words | ${mib(measured.typoBytes)} |`,
   ].join('\n');
-  console.log('\n' + report);
-  if (!args.includes('--no-write'))
-    writeBenchmarkSection(
-      'funding-memory',
-      '## Funding search: memory of the expansion stage (npm run bench -- funding-memory)',
-      report,
-    );
+  printAndWrite(
+    args,
+    'funding-memory',
+    '## Funding search: memory of the expansion stage (npm run bench -- funding-memory)',
+    report,
+  );
 }
 
 /** In the fresh process: the heap before and after building each part. */

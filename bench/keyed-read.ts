@@ -27,7 +27,7 @@ import { readConfig } from '../lib/config.ts';
 import { liftedLimits } from '../lib/limits.ts';
 import { humanApi } from '../routes/human/index.ts';
 import { BENCH_ORDER, prepareOrders } from './human-orders.ts';
-import { fmt, loadSentence, machine, option, writeBenchmarkSection } from './load.ts';
+import { fmt, loadSentence, machine, option, printAndWrite } from './load.ts';
 
 /** Requests a round: short enough that on a loaded machine some rounds run unpreempted. */
 const BATCH = 100;
@@ -96,13 +96,7 @@ export async function run(args: string[]): Promise<void> {
       '',
       `What SQLite's read transaction costs by itself (WAL: a shared lock on the index file taken and released, system calls), the key generation's one-row read timed three ways: as its own transaction ${fmt(lock.alone, 2)} µs; inside a transaction already open ${fmt(lock.inside, 2)} µs; with BEGIN and COMMIT around it, as the request does, ${fmt(lock.wrapped, 2)} µs.`,
     ].join('\n');
-    console.log('\n' + report);
-    if (!args.includes('--no-write'))
-      writeBenchmarkSection(
-        'keyed-read',
-        '## The authenticated result in process (npm run bench -- keyed-read)',
-        report,
-      );
+    printAndWrite(args, 'keyed-read', '## The authenticated result in process (npm run bench -- keyed-read)', report);
   } finally {
     await app.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -233,6 +233,12 @@ export function machine(sqlite: string): string {
   );
 }
 
+/** Prints a benchmark's report and, unless the run says `--no-write`, writes it as its BENCHMARKS.md block. */
+export function printAndWrite(args: readonly string[], name: string, heading: string, report: string): void {
+  console.log('\n' + report);
+  if (!args.includes('--no-write')) writeBenchmarkSection(name, heading, report);
+}
+
 export function writeBenchmarkSection(name: string, heading: string, report: string, script = name): void {
   const begin = `<!-- bench:${name}:begin — written by bench/${script}.ts on each run; notes go outside these markers -->`;
   const endMark = `<!-- bench:${name}:end -->`;

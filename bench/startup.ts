@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildBundle, EXTERNAL } from '../deploy/build.ts';
-import { fmt, machine, option, ROOT, writeBenchmarkSection } from './load.ts';
+import { fmt, machine, option, printAndWrite, ROOT } from './load.ts';
 
 interface Variant {
   name: string;
@@ -197,9 +197,7 @@ export async function run(args: string[]): Promise<void> {
       '|---|---:|---:|---:|',
       ...rows,
     ].join('\n');
-    console.log('\n' + report);
-    if (!args.includes('--no-write'))
-      writeBenchmarkSection('startup', '## Start time and memory (npm run bench -- startup)', report);
+    printAndWrite(args, 'startup', '## Start time and memory (npm run bench -- startup)', report);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
