@@ -197,13 +197,17 @@ export function otherOutputRows(
   },
   from: { growers: ReadonlySet<string>; mining: Map<string, TidyRow> },
 ): Row[] {
+  // the same complete-year rule as the prices (prices.ts): a year without one stops the build, never a NaN
   const ecb = new Map(
-    readCsv(files.ecb.text, files.ecb.file, ['year', 'usd_per_eur_mean']).records.map((r) => [
-      Number(r.values.year),
-      Number(r.values.usd_per_eur_mean),
-    ]),
+    readCsv(files.ecb.text, files.ecb.file, ['year', 'usd_per_eur_mean', 'complete_year']).records.flatMap((r) =>
+      r.values.complete_year === '1' ? [[Number(r.values.year), Number(r.values.usd_per_eur_mean)] as const] : [],
+    ),
   );
-  const usdPerEur = (year: number) => ecb.get(year) ?? Number.NaN;
+  const usdPerEur = (year: number) => {
+    const rate = ecb.get(year);
+    if (rate === undefined) throw new ImportError(files.ecb.file, `no complete-year rate for ${year} (other output)`);
+    return rate;
+  };
   const crops = importFaostat(
     files.faostat,
     files.areas,
