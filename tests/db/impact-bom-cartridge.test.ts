@@ -13,7 +13,7 @@ import { ROOT } from '../../db/impact/load.ts';
 import { additionRow, bomLine } from '../helpers/impact-bom.ts';
 
 const row = (ref: string) => additionRow(Number(ref.split(':')[1]));
-const CASE = 'bom_additions.csv:83';
+const CASE = 'bom_additions.csv:92';
 /** the international grain, 64.79891 mg exactly */
 const GRAIN_G = 0.06479891;
 
