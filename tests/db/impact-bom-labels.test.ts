@@ -20,61 +20,61 @@ const PACK = 200; // g: the catalogue's 200 g pack (fixtures/impact/products.jso
 
 test("the label's declared shares are quoted in the rows, and flour plus chocolate leave room for the rest", () => {
   for (const [n, what, pct] of [
-    [81, 'milk chocolate (coating)', 30],
-    [82, 'wheat flour', 39],
-    [83, 'wholemeal wheat flour', 9],
+    [93, 'milk chocolate (coating)', 30],
+    [94, 'wheat flour', 39],
+    [95, 'wholemeal wheat flour', 9],
   ] as const) {
     assert.equal(row(n).material, what);
     assert.equal(value(n), pct);
     assert.match(row(n).product!, /^McVitie's Milk Chocolate Digestives/);
   }
-  assert.match(row(81).basis_note!, /milk chocolate at 30 per cent/);
-  assert.match(row(82).basis_note!, /regular white flour makes up 39 per cent/);
+  assert.match(row(93).basis_note!, /milk chocolate at 30 per cent/);
+  assert.match(row(94).basis_note!, /regular white flour makes up 39 per cent/);
   // what the label declares leaves 22 % for the palm oil, the sugar, the syrup, the raising agents and the salt
-  assert.equal(100 - value(81) - value(82) - value(83), 22);
-  assert.equal(value(84), 23.6);
-  assert.match(row(84).basis_note!, /Fat per 100g: 23\.6g/);
-  assert.equal(value(85), 4.8);
-  assert.match(row(85).unit!, /per biscuit of 16\.7 g/);
+  assert.equal(100 - value(93) - value(94) - value(95), 22);
+  assert.equal(value(96), 23.6);
+  assert.match(row(96).basis_note!, /Fat per 100g: 23\.6g/);
+  assert.equal(value(97), 4.8);
+  assert.match(row(97).unit!, /per biscuit of 16\.7 g/);
   // the ingredient order: the oil between the chocolate and the wholemeal, the sugar after the wholemeal
-  assert.deepEqual([num(86, 'min'), num(86, 'max')], [value(83), value(81)]);
-  assert.equal(num(87, 'max'), value(83));
-  assert.match(row(86).basis_note!, /Vegetable Oil,Wholemeal \(9%\)\. Sugar,Glucose-Fructose Syrup/);
+  assert.deepEqual([num(98, 'min'), num(98, 'max')], [value(95), value(93)]);
+  assert.equal(num(99, 'max'), value(95));
+  assert.match(row(98).basis_note!, /Vegetable Oil,Wholemeal \(9%\)\. Sugar,Glucose-Fructose Syrup/);
   // family milk chocolate's minima (Directive 2000/36/EC, Annex I A.5), per kg
   assert.deepEqual(
-    [88, 89, 90].map((n) => num(n, 'min')),
+    [100, 101, 102].map((n) => num(n, 'min')),
     [250, 200, 50],
   );
-  assert.match(row(88).basis_note!, /not less than 25 % total fat/);
+  assert.match(row(100).basis_note!, /not less than 25 % total fat/);
 });
 
-test('rows 91 and 92 are the bounds the label and the directive fix, in g per 200 g pack', () => {
+test('rows 103 and 104 are the bounds the label and the directive fix, in g per 200 g pack', () => {
   const share = (pct: number) => (pct / 100) * PACK;
   // palm oil: above the wholemeal's 9 %; at most the declared fat less the chocolate's least fat
-  close(num(91, 'min'), share(num(86, 'min')), 'oil, low');
-  const chocolateFat = (value(81) * num(88, 'min')) / 1000; // % of the biscuits
-  close(num(91, 'max'), share(value(84) - chocolateFat), 'oil, high');
-  assert.match(row(91).unit!, /^g per 200 g pack DERIVED: /);
+  close(num(103, 'min'), share(num(98, 'min')), 'oil, low');
+  const chocolateFat = (value(93) * num(100, 'min')) / 1000; // % of the biscuits
+  close(num(103, 'max'), share(value(96) - chocolateFat), 'oil, high');
+  assert.match(row(103).unit!, /^g per 200 g pack DERIVED: /);
   // sugar: at most the wholemeal's 9 %; at least half of the declared sugars beside the most the chocolate can hold
-  const sugars = (value(85) / 16.7) * 100; // % of the biscuits
-  const chocolateSugarsAtMost = (value(81) * (1000 - num(89, 'min') - num(90, 'min'))) / 1000;
+  const sugars = (value(97) / 16.7) * 100; // % of the biscuits
+  const chocolateSugarsAtMost = (value(93) * (1000 - num(101, 'min') - num(102, 'min'))) / 1000;
   // the row is rounded to 0.1 mg
-  close(num(92, 'min'), share((sugars - chocolateSugarsAtMost) / 2), 'sugar, low', 5e-5);
-  close(num(92, 'max'), share(num(87, 'max')), 'sugar, high');
-  assert.match(row(92).unit!, /^g per 200 g pack DERIVED: /);
+  close(num(104, 'min'), share((sugars - chocolateSugarsAtMost) / 2), 'sugar, low', 5e-5);
+  close(num(104, 'max'), share(num(99, 'max')), 'sugar, high');
+  assert.match(row(104).unit!, /^g per 200 g pack DERIVED: /);
 });
 
 test("the biscuits' lines take the rows: the declared shares × 200 g, the bounds' geometric means", () => {
   const coating = line('biscuits', 'coating');
   assert.equal(`${coating.component_type}:${coating.component_key}`, 'product:chocolate-mass');
-  close(coating.qty, (value(81) / 100) * PACK, 'coating');
+  close(coating.qty, (value(93) / 100) * PACK, 'coating');
   assert.equal(coating.qty, 60);
-  assert.deepEqual(coating.cited, ['sets bom_additions.csv:81']);
+  assert.deepEqual(coating.cited, ['sets bom_additions.csv:93']);
   const flour = line('biscuits', 'flour');
-  close(flour.qty, ((value(82) + value(83)) / 100) * PACK, 'flour');
+  close(flour.qty, ((value(94) + value(95)) / 100) * PACK, 'flour');
   for (const [role, n] of [
-    ['fat', 91],
-    ['sugar', 92],
+    ['fat', 103],
+    ['sugar', 104],
   ] as const) {
     const l = line('biscuits', role);
     close(l.qty, Math.sqrt(num(n, 'min') * num(n, 'max')), role);
@@ -89,7 +89,7 @@ test("the biscuits' lines take the rows: the declared shares × 200 g, the bound
   // make up the rest), and the demo's 50 g of sugar was above the label's 9 % ceiling
   const sum = ['sugar', 'fat', 'coating', 'flour'].reduce((s, r) => s + line('biscuits', r).qty, 0);
   assert.ok(sum > 0.9 * PACK && sum <= PACK, `${sum} g of ${PACK} g`);
-  assert.ok(50 > num(92, 'max'));
+  assert.ok(50 > num(104, 'max'));
 });
 
 test("the margarine's oils stay illustrative: the standards fix its fat, no label read splits it", () => {
