@@ -16,9 +16,9 @@ import { additionRow, bomLine } from '../helpers/impact-bom.ts';
 
 const row = (ref: string) => additionRow(Number(ref.split(':')[1]));
 const CASE = 'bom_additions.csv:92';
-const BULLET = 'bom_additions.csv:93';
-const LEAD = 'bom_additions.csv:94';
-const LEAD_62 = 'bom_additions.csv:95';
+const BULLET = 'bom_additions.csv:115';
+const LEAD = 'bom_additions.csv:116';
+const LEAD_62 = 'bom_additions.csv:117';
 /** the international grain, 64.79891 mg exactly */
 const GRAIN_G = 0.06479891;
 
