@@ -6,9 +6,9 @@
  * (its mean over the headline's mean) stands in, after checking the served key is the stored one.
  *
  * Targets: every product whose composition a standard, a published conversion or its own definition
- * fixes rests wholly (100 %) on published or derived lines; at least the 38 products issues 33, 33c,
- * 33d, 33e, 33f, 33g, 33h and 33i brought to 80 % stay there; the issue's 40 of 48 is recorded as a todo with its reason (the lines
- * still illustrative are listed in docs/methodology/v3.md §5).
+ * fixes rests wholly (100 %) on published or derived lines; the 40 products issues 33, 33c, 33d, 33e, 33f,
+ * 33g, 33h, 33i and 33j brought to 80 % stay there, the issue's 40 of 48, and the eight below are the ones whose
+ * lines still illustrative docs/methodology/v3.md §5.4 lists with the reason.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -80,10 +80,10 @@ test('products a standard, a published conversion or their definition fixes rest
   }
 });
 
-test('no product rests less on published bills of materials than measured (38 of 48 at 80 %)', () => {
+test('no product rests less on published bills of materials than measured (40 of 48 at 80 %)', () => {
   assert.equal(measured.size, 48);
   const at80 = [...measured].filter(([, s]) => s >= 0.8).map(([k]) => k);
-  assert.ok(at80.length >= 38, `${at80.length} products at 80 % or more: ${at80.join(', ')}`);
+  assert.ok(at80.length >= 40, `${at80.length} products at 80 % or more: ${at80.join(', ')}`);
   // issue 33d: the bicycle and the jeans from Ecobalyse's components and default garment
   for (const slug of [
     'smartphone',
@@ -112,6 +112,10 @@ test('no product rests less on published bills of materials than measured (38 of
     // issue 33f: the appliances' boards, steel, copper and aluminium from CECED/UNU's shares, Haier's BCD-181 and OpenLearn
     'refrigerator',
     'washing-machine',
+    // issue 33j: the cartridge's case (issue 33h, a weighed .223 Remington case) and its bullet's lead and jacket
+    // (the National Research Council's 55-grain 5.56 mm bullet and its lead); the box is 1,000 of them
+    'cartridge-556',
+    'ammunition-box',
   ])
     assert.ok(measured.get(slug)! >= 0.8, `${slug}: ${(measured.get(slug)! * 100).toFixed(1)} %`);
   // issue 33i: the earbuds' batteries from the first AirPods' teardown; their boards and magnets stay illustrative
@@ -119,18 +123,22 @@ test('no product rests less on published bills of materials than measured (38 of
     measured.get('wireless-earbuds')! >= 0.3,
     `wireless-earbuds: ${(measured.get('wireless-earbuds')! * 100).toFixed(1)} %`,
   );
-  // issue 33h: the cartridge's case from a weighed .223 Remington case; its bullet's lead and jacket stay illustrative
-  for (const slug of ['cartridge-556', 'ammunition-box'])
-    assert.ok(measured.get(slug)! >= 0.74, `${slug}: ${(measured.get(slug)! * 100).toFixed(1)} %`);
 });
 
-test(
-  "the issue's target: 40 of 48 products at 80 % or more",
-  {
-    todo: 'component masses of devices, arms, garments and recipes have no source read yet (docs/methodology/v3.md §5.4): 38 of 48 with FAO conversions on the food and fibre lines, PV_ICE on the solar cell, Ecobalyse on the bicycle and the jeans, Ecobalyse with a magnet maker’s hub-motor set on the e-bike, Apple’s published boards on the laptop and the tablet, PV_ICE with Fraunhofer ISE’s solder lead on the solar panel, an FPV pack and a maker’s FC/ESC stack on the military drone, a recycling study’s tantalum share on the tantalum capacitor, McVitie’s label and the chocolate directive on the biscuits, and CECED/UNU’s shares with Haier’s and OpenLearn’s figures on the refrigerator and the washing machine',
-  },
-  () => {
-    const at80 = [...measured].filter(([, s]) => s >= 0.8).length;
-    assert.ok(at80 >= 40, `${at80} of 48`);
-  },
-);
+test("the issue's target: 40 of 48 products at 80 % or more; the eight below are the ones §5.4 explains", () => {
+  const below = [...measured].filter(([, s]) => s < 0.8).map(([k]) => k);
+  assert.ok(48 - below.length >= 40, `${48 - below.length} of 48`);
+  // Each rests on a line no source was found for (docs/methodology/v3.md §5.4 gives the reason and where
+  // issues 33–33j looked): the drone's boards and magnets, the power bank's board, the earbuds' boards, the
+  // margarine's oils, the shoes' outsole, the shell's driving band, the rifle's steel parts, the drill bits' tips.
+  assert.deepEqual(below.sort(), [
+    'artillery-shell',
+    'assault-rifle',
+    'consumer-drone',
+    'drill-bit-set',
+    'margarine',
+    'power-bank',
+    'running-shoes',
+    'wireless-earbuds',
+  ]);
+});
