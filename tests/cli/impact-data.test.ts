@@ -18,7 +18,7 @@ test('--dry-run reports the register hash and each file reconciled, and loads no
   const res = await cli('impact', 'data', 'build', '--dry-run', '--json');
   assert.equal(res.code, 0, res.stderr);
   const out = JSON.parse(res.stdout);
-  assert.deepEqual([out.register, out.data_version, out.loaded], ['published', 'published-2026.4', false]);
+  assert.deepEqual([out.register, out.data_version, out.loaded], ['published', 'published-2026.5', false]);
   assert.equal(out.register_sha256, buildRegister('published').sha256, 'the hash the build gives in process');
   const tidy = out.reconciliation.find((r: { file: string }) => r.file.endsWith('mcs2024_world_tidy.csv'));
   assert.deepEqual(
@@ -32,7 +32,7 @@ test('--dry-run reports the register hash and each file reconciled, and loads no
   assert.equal(text.code, 0, text.stderr);
   assert.match(
     text.stdout,
-    /^published register published-2026\.4, hash [0-9a-f]{64}: built, not loaded \(--dry-run\)\n/,
+    /^published register published-2026\.5, hash [0-9a-f]{64}: built, not loaded \(--dry-run\)\n/,
   );
   assert.match(
     text.stdout,

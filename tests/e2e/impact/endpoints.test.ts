@@ -355,7 +355,7 @@ describe('every endpoint, published', () => {
       assert.equal(body.run.id, runId);
       assert.equal(body.withheld, null);
       assert.equal(body.methodology_version, 'v3');
-      assert.equal(body.data_version, 'published-2026.4');
+      assert.equal(body.data_version, 'published-2026.5');
       assert.ok('records' in body.data && 'results' in body.data);
       assert.equal(body.citation.run_id, runId);
       assert.match(body.citation.text, new RegExp(`run ${runId}, methodology v3`));

@@ -78,7 +78,7 @@ function assertWithheld(
   assert.deepEqual(b.sources, [], where);
   assert.equal(b.citation.run_id, null, where);
   assert.equal(b.methodology_version, 'v3');
-  assert.equal(b.data_version, 'published-2026.4');
+  assert.equal(b.data_version, 'published-2026.5');
   assert.ok(
     !b.caveats.some((c: Json) => ['illustrative', 'not_measured', 'illustrative_inputs'].includes(c.code)),
     `${where}: the published register, and no figure to speak of`,
