@@ -16,12 +16,12 @@ import { additionRow, additionValue, bomLine } from '../helpers/impact-bom.ts';
 const num = (ref: string) => Number(ref.split(':')[1]);
 const row = (ref: string) => additionRow(num(ref));
 const value = (ref: string) => additionValue(num(ref));
-const COPPER = 'bom_additions.csv:115';
-const COPPER_RESTATED = 'bom_additions.csv:116';
-const HD_WEIGHT = 'bom_additions.csv:117';
-const HD_FILL = 'bom_additions.csv:118';
-const WP_WEIGHT = 'bom_additions.csv:119';
-const WP_FILL = 'bom_additions.csv:120';
+const COPPER = 'bom_additions.csv:118';
+const COPPER_RESTATED = 'bom_additions.csv:119';
+const HD_WEIGHT = 'bom_additions.csv:120';
+const HD_FILL = 'bom_additions.csv:121';
+const WP_WEIGHT = 'bom_additions.csv:122';
+const WP_FILL = 'bom_additions.csv:123';
 /** the international avoirdupois pound, 0.45359237 kg exactly */
 const LB_KG = 0.45359237;
 
