@@ -9,18 +9,16 @@
  * split; the refrigerator's plastics and foam and the washing machine's drum and castings stay illustrative.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from '../../db/impact/load.ts';
-import { additionRow as row, additionValue as value, bomLine as line, type BomLine } from '../helpers/impact-bom.ts';
+import {
+  additionRow as row,
+  additionValue as value,
+  bomLine as line,
+  catalogueProduct,
+  type BomLine,
+} from '../helpers/impact-bom.ts';
 
-const catalogue = (
-  JSON.parse(readFileSync(join(ROOT, 'fixtures', 'impact', 'products.json'), 'utf8')) as {
-    products: Array<{ slug: string; unit_mass_g: number }>;
-  }
-).products;
-const massKg = (slug: string) => catalogue.find((p) => p.slug === slug)!.unit_mass_g / 1000;
+const massKg = (slug: string) => catalogueProduct(slug).unit_mass_g / 1000;
 
 /** the row numbers these checks read, found by their quoted words rather than hard-coded */
 const find = (re: RegExp, material: string): number => {

@@ -7,21 +7,13 @@
  * Rows are named as the lines cite them (`bom_additions.csv:N`).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from '../../db/impact/load.ts';
-import { additionRow, bomLine } from '../helpers/impact-bom.ts';
+import { bomLine, catalogueProduct, citedRow as row, citedValue as value } from '../helpers/impact-bom.ts';
 
-const row = (ref: string) => additionRow(Number(ref.split(':')[1]));
-const value = (ref: string) => Number(row(ref).quantity);
 const MEASURED = 'bom_additions.csv:90';
 const FLOOR = 'bom_additions.csv:91';
 
-const { products } = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'impact', 'products.json'), 'utf8')) as {
-  products: Array<{ slug: string; unit_mass_g: number; archetype: string }>;
-};
-const capacitor = products.find((p) => p.slug === 'tantalum-capacitor')!;
+const capacitor = catalogueProduct('tantalum-capacitor');
 
 test('the two tantalum shares are the recycling papers’ words, quoted in their rows', () => {
   assert.equal(value(MEASURED), 22);

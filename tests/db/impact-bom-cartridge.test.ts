@@ -8,13 +8,9 @@
  * are named as the lines cite them (`bom_additions.csv:N`).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from '../../db/impact/load.ts';
-import { additionRow, bomLine } from '../helpers/impact-bom.ts';
+import { bomLine, catalogueProduct, citedRow as row } from '../helpers/impact-bom.ts';
 
-const row = (ref: string) => additionRow(Number(ref.split(':')[1]));
 const CASE = 'bom_additions.csv:92';
 const BULLET = 'bom_additions.csv:115';
 const LEAD = 'bom_additions.csv:116';
@@ -22,10 +18,7 @@ const LEAD_62 = 'bom_additions.csv:117';
 /** the international grain, 64.79891 mg exactly */
 const GRAIN_G = 0.06479891;
 
-const { products } = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'impact', 'products.json'), 'utf8')) as {
-  products: Array<{ slug: string; unit_mass_g: number; archetype: string }>;
-};
-const cartridge = products.find((p) => p.slug === 'cartridge-556')!;
+const cartridge = catalogueProduct('cartridge-556');
 
 test('the case row is the blog’s measured mean of 100 .223 Remington cases, quoted with its method', () => {
   assert.equal(Number(row(CASE).quantity), 96.28);

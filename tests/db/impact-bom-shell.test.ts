@@ -7,15 +7,9 @@
  * (`bom_additions.csv:N`).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from '../../db/impact/load.ts';
-import { additionRow, additionValue, bomLine } from '../helpers/impact-bom.ts';
+import { bomLine, catalogueProduct, citedRow as row, citedValue as value } from '../helpers/impact-bom.ts';
 
-const num = (ref: string) => Number(ref.split(':')[1]);
-const row = (ref: string) => additionRow(num(ref));
-const value = (ref: string) => additionValue(num(ref));
 const COPPER = 'bom_additions.csv:118';
 const COPPER_RESTATED = 'bom_additions.csv:119';
 const HD_WEIGHT = 'bom_additions.csv:120';
@@ -25,10 +19,7 @@ const WP_FILL = 'bom_additions.csv:123';
 /** the international avoirdupois pound, 0.45359237 kg exactly */
 const LB_KG = 0.45359237;
 
-const { products } = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'impact', 'products.json'), 'utf8')) as {
-  products: Array<{ slug: string; unit_mass_g: number; archetype: string }>;
-};
-const shell = products.find((p) => p.slug === 'artillery-shell')!;
+const shell = catalogueProduct('artillery-shell');
 
 test('the copper rows quote the EDA’s 0.5 kg per NATO 155 mm shell, restated twice at low confidence', () => {
   for (const ref of [COPPER, COPPER_RESTATED]) {

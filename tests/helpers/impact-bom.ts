@@ -20,6 +20,17 @@ const rows = parse(readFileSync(join(ROOT, 'data', 'impact', 'bom-additions', 'b
 /** data row N of bom_additions.csv (1-based), as the lines address it (`add:N`) */
 export const additionRow = (n: number): Rec => rows[n - 1]!;
 export const additionValue = (n: number): number => Number(additionRow(n).quantity);
+/** the row a line's citation names (`bom_additions.csv:N`), and its value */
+export const citedRow = (ref: string): Rec => additionRow(Number(ref.split(':')[1]));
+export const citedValue = (ref: string): number => Number(citedRow(ref).quantity);
+
+const catalogue = (
+  JSON.parse(readFileSync(join(ROOT, 'fixtures', 'impact', 'products.json'), 'utf8')) as {
+    products: Array<{ slug: string; unit_mass_g: number; archetype: string }>;
+  }
+).products;
+/** a product as the catalogue (fixtures/impact/products.json) defines it: its unit mass and archetype */
+export const catalogueProduct = (slug: string) => catalogue.find((p) => p.slug === slug)!;
 
 const tables = buildRegister('published').tables;
 const provenance = new Map(tables.impact_provenance!.map((p) => [p.id as number, p]));
